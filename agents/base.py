@@ -1,0 +1,52 @@
+"""The agent interface every boardzoo agent implements.
+
+    action = agent.act(observation, model)
+
+``observation`` is what the env's ``observe``/``last`` returned for the agent's seat (a
+dict with ``"observation"`` and ``"action_mask"``); ``model`` is the seat's search model
+(``env.unwrapped.model(agent)``), which agents that don't search may ignore. All
+randomness comes from ``self.rng``, a ``random.Random`` seeded by ``seed``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import numpy as np
+
+from boardzoo.games.model import GameState
+
+
+class Agent:
+    #: Registry name, as written in specs.
+    name: ClassVar[str] = "agent"
+    #: One line for ``boardzoo list``.
+    summary: ClassVar[str] = ""
+    #: True for agents that need a person at the terminal (the arena refuses them).
+    interactive: ClassVar[bool] = False
+
+    def __init__(self, seed: int | None = None):
+        self.rng = random.Random(seed)
+        self.spec = self.name
+        #: Statistics of the last decision (search agents fill it in).
+        self.stats: dict[str, Any] = {}
+
+    def reset(self, seed: int | None = None) -> None:
+        """A new game starts; reseed when ``seed`` is given."""
+        if seed is not None:
+            self.rng.seed(seed)
+
+    def act(self, observation: dict, model: GameState) -> int:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.spec}>"
+
+
+def legal_from_mask(observation: dict) -> np.ndarray:
+    """The legal actions of an observation's action mask."""
+    legal = np.flatnonzero(observation["action_mask"])
+    if len(legal) == 0:
+        raise ValueError("no legal action: the action mask is all zeros (is it this agent's turn?)")
+    return legal

@@ -1,0 +1,58 @@
+"""Agents that don't search: random, greedy (each game's own rule) and human."""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from boardzoo.agents.base import Agent, legal_from_mask
+from boardzoo.games.model import GameState
+
+
+class RandomAgent(Agent):
+    name = "random"
+    summary = "uniform over the legal actions"
+
+    def act(self, observation: dict, model: GameState) -> int:
+        legal = legal_from_mask(observation)
+        return int(legal[int(self.rng.random() * len(legal))])
+
+
+class GreedyAgent(Agent):
+    name = "greedy"
+    summary = ("the game's greedy rule: Nim takes n % (K+1) (1 when 0); Connect Four wins, "
+               "else blocks, else plays centre")
+
+    def act(self, observation: dict, model: GameState) -> int:
+        return model.greedy_action(self.rng)
+
+
+class HumanAgent(Agent):
+    """Reads moves from a terminal; re-asks until the move is legal."""
+
+    name = "human"
+    summary = "a person typing moves at the terminal"
+    interactive = True
+
+    def __init__(self, seed: int | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None):
+        super().__init__(seed)
+        self.stdin, self.stdout = stdin, stdout
+
+    def act(self, observation: dict, model: GameState) -> int:
+        stdin, stdout = self.stdin or sys.stdin, self.stdout or sys.stdout
+        legal = [int(a) for a in legal_from_mask(observation)]
+        labels = ", ".join(model.action_label(a) for a in legal)
+        while True:
+            stdout.write(f"your move ({labels}): ")
+            stdout.flush()
+            line = stdin.readline()
+            if not line:
+                raise EOFError("human agent: input ended before a move was entered")
+            try:
+                action = model.parse_action(line)
+            except ValueError as error:
+                stdout.write(f"{error}\n")
+                continue
+            if action in legal:
+                return action
+            stdout.write(f"{line.strip()!r} is not legal here: {model.explain_illegal(action)}\n")

@@ -1,0 +1,297 @@
+"""The arena (layer 4): many games between two agents, seats alternating, reproducible.
+
+Game ``i`` of a run with base seed ``S`` is fully determined by ``(S, i)``: the env seed
+and both agents' seeds come from ``numpy.random.SeedSequence([S, i])``, and agent A takes
+``player_0`` (the first move) in even games, ``player_1`` in odd ones. So a run gives the
+same games serially or in parallel worker processes, and an interrupted run resumes
+from its JSON-lines file by playing only the games that are missing.
+
+One JSON line per finished game::
+
+    {"game": 3, "env": "nim_v0", "a": "greedy", "b": "random", "base_seed": 0,
+     "seed": 1234, "seat_of_a": "player_1", "first_mover": "b", "winner": "a",
+     "winner_seat": "player_1", "returns": {"a": 1.0, "b": -1.0}, "plies": 9,
+     "moves": [[0, 2], [1, 0], ...], "decision_seconds": {"a": [...], "b": [...]},
+     "truncated": false, "forfeit": null, "scores": null}
+
+``forfeit`` is ``{"by": "a" or "b", "reason": ...}`` when an agent played an illegal move.
+
+``moves`` lists every event as ``[seat, action]`` with seat -1 for chance outcomes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import os
+import sys
+import time
+from typing import IO, Any, Iterable, Iterator
+
+import numpy as np
+
+from boardzoo.agents import make as make_agent
+from boardzoo.envs import BoardGameEnv, env_module
+from boardzoo.errors import AgentError, SpecError
+from boardzoo.spec import build, split_spec
+
+SEATS = ("player_0", "player_1")
+#: Fields whose values depend on the machine's speed, not on the seed.
+TIMING_FIELDS = ("decision_seconds",)
+
+
+def make_env(spec: str, raw: bool = False, render_mode: str | None = None) -> BoardGameEnv:
+    """Build an env from ``"name:key=value,..."`` (e.g. ``nim_v0:n=20..50,coin=true``)."""
+    name, params = split_spec(spec)
+    module = env_module(name)
+    kwargs = build(module.raw_env, name, params, hidden=("render_mode",))
+    factory = module.raw_env if raw else module.env
+    try:
+        return factory(render_mode=render_mode, **kwargs)
+    except ValueError as error:
+        raise SpecError(f"{spec}: {error}") from error
+
+
+def game_seeds(base_seed: int, game: int) -> tuple[int, int, int]:
+    """(env seed, seed of agent A, seed of agent B) of game ``game``."""
+    env_seed, seed_a, seed_b = np.random.SeedSequence([base_seed, game]).generate_state(3)
+    return int(env_seed), int(seed_a), int(seed_b)
+
+
+def play_game(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int = 0,
+              env: BoardGameEnv | None = None, agents: dict | None = None,
+              on_step=None) -> dict[str, Any]:
+    """Play game ``game`` of a run and return its record (see the module docstring).
+
+    ``env`` and ``agents`` (``{"a": Agent, "b": Agent}``) may be passed in to reuse them
+    across games; ``on_step(env)`` is called after the reset and after every move (the
+    CLI renders there). Agent A plays ``player_0`` in even games: game 0 of ``play`` puts
+    the first agent named on the first move.
+    """
+    env_seed, seed_a, seed_b = game_seeds(base_seed, game)
+    env = env if env is not None else make_env(env_spec)
+    if agents is None:
+        agents = {"a": make_agent(spec_a), "b": make_agent(spec_b)}
+    agents["a"].reset(seed_a)
+    agents["b"].reset(seed_b)
+    seat_of_a = SEATS[game % 2]
+    label_of = {seat_of_a: "a", SEATS[1 - SEATS.index(seat_of_a)]: "b"}
+    times: dict[str, list[float]] = {"a": [], "b": []}
+    final: dict[str, float] = {}
+    truncated = False
+    forfeit = None
+    env.reset(seed=env_seed)
+    raw = env.unwrapped
+    if on_step is not None:
+        on_step(env)
+    for seat in env.agent_iter():
+        observation, reward, termination, truncation, info = env.last()
+        label = label_of[seat]
+        if termination or truncation:
+            final[label] = float(reward)
+            truncated = truncated or truncation
+            if "forfeit" in info:
+                forfeit = {"by": label_of[info["forfeit"]["agent"]], "reason": info["forfeit"]["reason"]}
+            env.step(None)
+            continue
+        model = raw.model(seat)
+        start = time.perf_counter()
+        try:
+            action = agents[label].act(observation, model)
+        except Exception as error:
+            raise AgentError(
+                f"game {game}: agent {label} ({agents[label].spec}) failed as {seat}: {error}"
+            ) from error
+        times[label].append(time.perf_counter() - start)
+        env.step(action)
+        if on_step is not None:
+            on_step(env)
+    winner = None
+    if final.get("a", 0) > final.get("b", 0):
+        winner = "a"
+    elif final.get("b", 0) > final.get("a", 0):
+        winner = "b"
+    scores = getattr(raw, "scores", None)
+    return {
+        "game": game, "env": env_spec, "a": spec_a, "b": spec_b, "base_seed": base_seed,
+        "seed": env_seed, "seat_of_a": seat_of_a, "first_mover": label_of["player_0"],
+        "winner": winner,
+        "winner_seat": None if winner is None else next(s for s, l in label_of.items() if l == winner),
+        "returns": {"a": final.get("a", 0.0), "b": final.get("b", 0.0)},
+        "plies": sum(1 for player, _ in raw.history if player >= 0),
+        "moves": [[player, action] for player, action in raw.history],
+        "decision_seconds": times, "truncated": truncated, "forfeit": forfeit,
+        "scores": None if scores is None else {label_of[s]: v for s, v in scores.items()},
+    }
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _play_in_worker(job: tuple) -> dict[str, Any]:
+    env_spec, spec_a, spec_b, game, base_seed = job
+    # Each worker builds its env and agents once and reuses them for all its games.
+    key = (env_spec, spec_a, spec_b)
+    if _WORKER.get("key") != key:
+        _WORKER.update(key=key, env=make_env(env_spec),
+                       agents={"a": make_agent(spec_a), "b": make_agent(spec_b)})
+    return play_game(env_spec, spec_a, spec_b, game, base_seed, _WORKER["env"], _WORKER["agents"])
+
+
+def read_records(path: str) -> list[dict[str, Any]]:
+    """The complete game records of a JSON-lines file (a torn last line is skipped)."""
+    records = []
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError:
+                if line.endswith("\n"):
+                    raise ValueError(f"{path}:{number}: not a JSON game record") from None
+                # An interrupted write leaves a partial last line: that game is replayed.
+    return records
+
+
+def run(env_spec: str, spec_a: str, spec_b: str, games: int, seed: int = 0, workers: int = 1,
+        out: str | None = None, progress: bool | None = None) -> list[dict[str, Any]]:
+    """Play ``games`` games (resuming from ``out`` if it holds some) and return all records."""
+    if games < 1:
+        raise ValueError(f"arena: games must be at least 1, got {games}")
+    if workers < 1:
+        raise ValueError(f"arena: workers must be at least 1, got {workers}")
+    # Build everything once up front so that bad specs fail here, not inside a worker.
+    env = make_env(env_spec)
+    agents = {"a": make_agent(spec_a), "b": make_agent(spec_b)}
+    for label, agent in agents.items():
+        if agent.interactive:
+            raise SpecError(f"arena: agent {label} ({agent.spec}) needs a person; use 'boardzoo play'")
+    config = {"env": env_spec, "a": spec_a, "b": spec_b, "base_seed": seed}
+    done: dict[int, dict] = {}
+    if out and os.path.exists(out):
+        for record in read_records(out):
+            if any(record.get(k) != v for k, v in config.items()):
+                raise ValueError(
+                    f"arena: {out} holds games of another run ({record.get('env')} "
+                    f"{record.get('a')} vs {record.get('b')}, seed {record.get('base_seed')}); "
+                    "choose another --out or delete it"
+                )
+            if record["game"] < games:
+                done[record["game"]] = record
+        _rewrite_complete(out, done.values())
+    todo = [g for g in range(games) if g not in done]
+    show = sys.stderr.isatty() if progress is None else progress
+    bar = Progress(games, len(done), sys.stderr) if show else None
+    sink = open(out, "a", encoding="utf-8") if out else None
+    try:
+        for record in _play_all(env_spec, spec_a, spec_b, todo, seed, workers, env, agents):
+            done[record["game"]] = record
+            if sink:
+                sink.write(json.dumps(record) + "\n")
+                sink.flush()
+            if bar:
+                bar.update(record)
+    finally:
+        if sink:
+            sink.close()
+        if bar:
+            bar.close()
+    return [done[g] for g in sorted(done)]
+
+
+def _rewrite_complete(path: str, records: Iterable[dict]) -> None:
+    """Drop a torn last line before appending (the file keeps only complete records)."""
+    with open(path, "w", encoding="utf-8") as handle:
+        for record in sorted(records, key=lambda r: r["game"]):
+            handle.write(json.dumps(record) + "\n")
+
+
+def _play_all(env_spec, spec_a, spec_b, todo, seed, workers, env, agents) -> Iterator[dict]:
+    if workers == 1 or len(todo) <= 1:
+        for game in todo:
+            yield play_game(env_spec, spec_a, spec_b, game, seed, env, agents)
+        return
+    jobs = [(env_spec, spec_a, spec_b, game, seed) for game in todo]
+    with multiprocessing.Pool(min(workers, len(todo))) as pool:
+        # imap keeps the order of the games: the file reads the same as a serial run's.
+        yield from pool.imap(_play_in_worker, jobs, chunksize=1)
+
+
+class Progress:
+    """A one-line progress bar on a terminal (no dependency needed)."""
+
+    def __init__(self, total: int, done: int, stream: IO[str]):
+        self.total, self.done, self.stream = total, done, stream
+        self.tally = {"a": 0, "b": 0, None: 0}
+        self.start = time.perf_counter()
+
+    def update(self, record: dict) -> None:
+        self.done += 1
+        self.tally[record["winner"]] += 1
+        width = 30
+        filled = int(width * self.done / self.total)
+        elapsed = time.perf_counter() - self.start
+        self.stream.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} games  "
+            f"a {self.tally['a']}  b {self.tally['b']}  ties {self.tally[None]}  {elapsed:.0f}s"
+        )
+        self.stream.flush()
+
+    def close(self) -> None:
+        self.stream.write("\n")
+        self.stream.flush()
+
+
+def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """Wins/ties/losses per agent and per seat, mean decision time, mean game length."""
+    summary: dict[str, Any] = {
+        "games": len(records),
+        "a_wins": sum(r["winner"] == "a" for r in records),
+        "b_wins": sum(r["winner"] == "b" for r in records),
+        "ties": sum(r["winner"] is None for r in records),
+        "forfeits": sum(r["forfeit"] is not None for r in records),
+        "mean_plies": _mean([r["plies"] for r in records]),
+    }
+    if records:
+        summary["env"], summary["a"], summary["b"] = records[0]["env"], records[0]["a"], records[0]["b"]
+    for label in ("a", "b"):
+        times = [t for r in records for t in r["decision_seconds"][label]]
+        summary[f"{label}_mean_decision_ms"] = _mean(times) * 1000 if times else None
+        for seat in SEATS:
+            mine = [r for r in records if (r["seat_of_a"] == seat) == (label == "a")]
+            summary[f"{label}_as_{seat}"] = {
+                "games": len(mine),
+                "wins": sum(r["winner"] == label for r in mine),
+                "ties": sum(r["winner"] is None for r in mine),
+                "losses": sum(r["winner"] not in (label, None) for r in mine),
+            }
+    return summary
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else math.nan
+
+
+def format_summary(summary: dict[str, Any]) -> str:
+    """The summary as a table for the terminal."""
+    lines = [
+        f"{summary.get('env', '?')}: {summary['games']} games, mean length {summary['mean_plies']:.1f} plies"
+        + (f", {summary['forfeits']} forfeits" if summary["forfeits"] else ""),
+        f"{'agent':<28} {'wins':>6} {'ties':>6} {'losses':>6} {'win %':>7} "
+        f"{'as player_0 (w/t/l)':>20} {'as player_1 (w/t/l)':>20} {'ms/move':>9}",
+    ]
+    for label in ("a", "b"):
+        seats = [summary[f"{label}_as_{seat}"] for seat in SEATS]
+        wins = sum(s["wins"] for s in seats)
+        ties = sum(s["ties"] for s in seats)
+        losses = sum(s["losses"] for s in seats)
+        ms = summary[f"{label}_mean_decision_ms"]
+        name = f"{label}: {summary.get(label, '?')}"
+        lines.append(
+            f"{name[:28]:<28} {wins:>6} {ties:>6} {losses:>6} {100 * wins / max(summary['games'], 1):>6.1f}% "
+            + " ".join(f"{s['wins']:>6}/{s['ties']}/{s['losses']:<6}".rjust(20) for s in seats)
+            + f" {ms if ms is not None else float('nan'):>9.3f}"
+        )
+    return "\n".join(lines)

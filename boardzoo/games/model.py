@@ -1,0 +1,141 @@
+"""The search model: the clone/step interface every game core implements.
+
+Agents see a game only through this interface, so one MCTS, one alpha-beta and one
+random agent serve every game. A game core is a *mutable* state object that is its own
+model; nothing here imports gymnasium or pettingzoo.
+
+Required
+    ``num_actions``          size of the action space (actions are ``0..num_actions-1``)
+    ``current_player()``     0 or 1 for the player to move; :data:`CHANCE` at a chance
+                             event; :data:`TERMINAL` once the game is over
+    ``legal_actions()``      list of legal actions (outcomes at a chance event)
+    ``apply(action)``        play ``action`` in place (for a chance event: the outcome)
+    ``clone()``              an independent copy, cheap: tree search calls it constantly
+    ``is_terminal()``
+    ``returns()``            ``(r0, r1)``: +1/-1/0 per player once terminal, (0, 0) before
+    ``chance_outcomes()``    ``[(outcome, probability), ...]`` at a chance event
+
+Optional fast paths (agents use them when present, fall back otherwise)
+    ``playout(rng)``         uniform random play-out to the end, in place, in one tight
+                             loop; returns ``returns()``. ``rng`` is a ``random.Random``.
+    ``key()``                hashable identity of the position, for transposition tables
+
+Game knowledge that plugs into the generic agents lives beside the game, as methods:
+    ``greedy_action(rng)``   the game's greedy/heuristic move
+    ``action_label(a)`` / ``parse_action(text)``   how people write moves
+    ``explain_illegal(a)``   why an action is illegal, for error messages
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Hashable, Sequence
+
+#: ``current_player()`` at a chance event (e.g. the Nim coin).
+CHANCE = -1
+#: ``current_player()`` once the game is over.
+TERMINAL = -2
+
+
+class GameState:
+    """Base class of the game cores; subclasses override the rules.
+
+    Defaults are provided for everything that can be derived from the required methods,
+    so a new game needs only the rules themselves.
+    """
+
+    __slots__ = ()
+
+    #: Size of the action space; set by each subclass (per instance where it varies).
+    num_actions: int
+    #: Short name of the game, used in messages and registries.
+    game_name: str = "game"
+
+    # --- required ----------------------------------------------------------------
+    def current_player(self) -> int:
+        raise NotImplementedError
+
+    def legal_actions(self) -> list[int]:
+        raise NotImplementedError
+
+    def apply(self, action: int) -> None:
+        raise NotImplementedError
+
+    def clone(self) -> "GameState":
+        raise NotImplementedError
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def returns(self) -> tuple[float, float]:
+        raise NotImplementedError
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Outcomes and their probabilities at a chance event; [] elsewhere."""
+        return []
+
+    # --- derived defaults --------------------------------------------------------
+    def is_chance(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def legal_mask(self) -> list[int]:
+        """0/1 per action of the action space (all zero at terminal and chance nodes)."""
+        mask = [0] * self.num_actions
+        if self.current_player() >= 0:
+            for action in self.legal_actions():
+                mask[action] = 1
+        return mask
+
+    def is_legal(self, action: int) -> bool:
+        return self.current_player() >= 0 and action in self.legal_actions()
+
+    def explain_illegal(self, action: int) -> str:
+        """Why ``action`` is not legal here (called only for illegal actions)."""
+        if self.is_terminal():
+            return "the game is over"
+        return f"legal actions are {self.legal_actions()}"
+
+    def sample_chance(self, rng: random.Random) -> int:
+        """Draw an outcome of the chance event by its probability."""
+        outcomes = self.chance_outcomes()
+        x = rng.random()
+        for outcome, probability in outcomes:
+            x -= probability
+            if x < 0:
+                return outcome
+        return outcomes[-1][0]
+
+    def playout(self, rng: random.Random) -> tuple[float, float]:
+        """Generic uniform random play-out; games override it with a tight loop."""
+        while True:
+            player = self.current_player()
+            if player == TERMINAL:
+                return self.returns()
+            if player == CHANCE:
+                self.apply(self.sample_chance(rng))
+            else:
+                actions = self.legal_actions()
+                self.apply(actions[int(rng.random() * len(actions))])
+
+    def key(self) -> Hashable:
+        raise NotImplementedError(f"{self.game_name} has no position key")
+
+    def greedy_action(self, rng: random.Random) -> int:
+        raise NotImplementedError(f"{self.game_name} has no greedy rule")
+
+    def action_label(self, action: int) -> str:
+        return str(action)
+
+    def parse_action(self, text: str) -> int:
+        """Inverse of :meth:`action_label`; raises ValueError with a clear message."""
+        try:
+            return int(text.strip())
+        except ValueError:
+            raise ValueError(f"{text.strip()!r} is not a move number") from None
+
+
+def play_sequence(state: GameState, actions: Sequence[int]) -> GameState:
+    """Apply ``actions`` one after another (handy in tests and tools); returns ``state``."""
+    for action in actions:
+        state.apply(action)
+    return state

@@ -1,0 +1,156 @@
+"""Single-pile Nim (take 1..K, whoever takes the last pawn wins) and Nim with a coin.
+
+With ``coin=True``, every move that leaves pawns on the board is followed by a chance
+event: a fair coin; heads removes one more pawn, and if that was the last pawn the
+*mover* wins. Action ``i`` takes ``i + 1`` pawns; the chance outcomes are
+:data:`TAILS` (0) and :data:`HEADS` (1).
+"""
+
+from __future__ import annotations
+
+import random
+
+from boardzoo.games.model import CHANCE, TERMINAL, GameState
+
+TAILS, HEADS = 0, 1
+_COIN = [(TAILS, 0.5), (HEADS, 0.5)]
+
+
+def check_nim_parameters(pawns: int, k: int) -> None:
+    for name, value, low in (("n", pawns, 1), ("k", k, 1)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"nim: {name} must be an int, got {value!r}")
+        if value < low:
+            raise ValueError(f"nim: {name} must be at least {low}, got {value}")
+
+
+class NimState(GameState):
+    """A Nim position: pawns left, the player to move (or who just moved, before the coin)."""
+
+    __slots__ = ("pawns", "k", "coin", "player", "coin_pending", "winner")
+    game_name = "nim"
+
+    def __init__(self, pawns: int, k: int = 3, coin: bool = False):
+        check_nim_parameters(pawns, k)
+        self.pawns, self.k, self.coin = pawns, k, bool(coin)
+        self.player = 0
+        self.coin_pending = False
+        self.winner = -1
+
+    @property
+    def num_actions(self) -> int:
+        return self.k
+
+    def clone(self) -> "NimState":
+        other = NimState.__new__(NimState)
+        other.pawns, other.k, other.coin = self.pawns, self.k, self.coin
+        other.player, other.coin_pending, other.winner = self.player, self.coin_pending, self.winner
+        return other
+
+    def current_player(self) -> int:
+        if self.winner >= 0:
+            return TERMINAL
+        return CHANCE if self.coin_pending else self.player
+
+    def is_terminal(self) -> bool:
+        return self.winner >= 0
+
+    def legal_actions(self) -> list[int]:
+        if self.winner >= 0:
+            return []
+        if self.coin_pending:
+            return [TAILS, HEADS]
+        return list(range(min(self.k, self.pawns)))
+
+    def is_legal(self, action: int) -> bool:
+        return self.winner < 0 and not self.coin_pending and 0 <= action < min(self.k, self.pawns)
+
+    def explain_illegal(self, action: int) -> str:
+        if self.winner >= 0:
+            return "the game is over"
+        if self.coin_pending:
+            return "the coin must be flipped first"
+        if not 0 <= action < self.k:
+            return f"actions are 0..{self.k - 1} (take 1..{self.k} pawns)"
+        return f"it takes {action + 1} pawns but only {self.pawns} are left"
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return list(_COIN) if self.coin_pending and self.winner < 0 else []
+
+    def apply(self, action: int) -> None:
+        if self.coin_pending and self.winner < 0:
+            if action not in (TAILS, HEADS):
+                raise ValueError(f"nim: the coin has outcomes 0 (tails) and 1 (heads), got {action}")
+            self.coin_pending = False
+            if action == HEADS:
+                self.pawns -= 1
+                if self.pawns == 0:
+                    self.winner = self.player  # the coin took the last pawn: the mover wins
+                    return
+            self.player ^= 1
+            return
+        if not self.is_legal(action):
+            raise ValueError(f"nim: illegal action {action}: {self.explain_illegal(action)}")
+        self.pawns -= action + 1
+        if self.pawns == 0:
+            self.winner = self.player
+        elif self.coin:
+            self.coin_pending = True
+        else:
+            self.player ^= 1
+
+    def returns(self) -> tuple[float, float]:
+        if self.winner == 0:
+            return (1.0, -1.0)
+        if self.winner == 1:
+            return (-1.0, 1.0)
+        return (0.0, 0.0)
+
+    def key(self) -> tuple[int, int, bool]:
+        return (self.pawns, self.player, self.coin_pending)
+
+    def playout(self, rng: random.Random) -> tuple[float, float]:
+        rand = rng.random
+        pawns, k, player = self.pawns, self.k, self.player
+        if self.winner < 0:
+            if self.coin_pending:
+                self.coin_pending = False
+                if rand() < 0.5:
+                    pawns -= 1
+                if pawns == 0:
+                    self.pawns, self.winner = 0, player
+                    return self.returns()
+                player ^= 1
+            while True:
+                pawns -= 1 + int(rand() * (k if k < pawns else pawns))
+                if pawns == 0:
+                    break
+                if self.coin and rand() < 0.5:
+                    pawns -= 1
+                    if pawns == 0:
+                        break
+                player ^= 1
+            self.pawns, self.player, self.winner = 0, player, player
+        return self.returns()
+
+    # --- game knowledge ----------------------------------------------------------------
+    def greedy_action(self, rng: random.Random) -> int:
+        """Seed 000's greedy rule: take ``n % (K+1)``, or one pawn when that is 0."""
+        take = self.pawns % (self.k + 1) or 1
+        return take - 1
+
+    def action_label(self, action: int) -> str:
+        return f"take {action + 1}"
+
+    def parse_action(self, text: str) -> int:
+        text = text.strip().removeprefix("take").strip()
+        limit = min(self.k, self.pawns)
+        if not text.isdigit() or not 1 <= int(text) <= limit:
+            raise ValueError(f"{text!r} is not a move: type how many pawns to take, 1 to {limit}")
+        return int(text) - 1
+
+    def to_text(self) -> str:
+        return f"{self.pawns} pawns left (take 1..{self.k})" + (" [coin pending]" if self.coin_pending else "")
+
+    def __repr__(self) -> str:
+        return f"NimState(pawns={self.pawns}, k={self.k}, coin={self.coin}, player={self.player})"

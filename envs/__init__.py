@@ -1,0 +1,47 @@
+"""PettingZoo AEC environments (layer 2): one generic adapter, one module per game.
+
+    from boardzoo.envs import connect_four_v0
+    env = connect_four_v0.env()
+
+``make("connect_four_v0", rows=6)`` builds any registered env by name; ``ENVS`` lists them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from boardzoo.envs.aec import BoardGameEnv
+
+#: Registered envs: name -> one-line description.
+ENVS = {
+    "connect_four_v0": "Connect Four on bitboards (rows=6, cols=7); drop-in for PettingZoo's connect_four_v3",
+    "nim_v0": "single-pile Nim, take 1..k, last pawn wins (n=(20, 50), k=3, coin=False)",
+}
+
+
+def env_module(name: str) -> ModuleType:
+    """The module of env ``name``; short names without the version (``nim``) work too."""
+    from boardzoo.errors import SpecError
+
+    if name not in ENVS:
+        matches = [full for full in ENVS if full.rsplit("_v", 1)[0] == name]
+        if len(matches) != 1:
+            raise SpecError(f"unknown env {name!r}; envs are: {', '.join(ENVS)}")
+        name = matches[0]
+    return importlib.import_module(f"boardzoo.envs.{name}")
+
+
+def make(name: str, raw: bool = False, **kwargs) -> BoardGameEnv:
+    """Build env ``name`` with constructor ``kwargs``; ``raw=True`` skips the wrapper."""
+    module = env_module(name)
+    return module.raw_env(**kwargs) if raw else module.env(**kwargs)
+
+
+def __getattr__(name: str) -> ModuleType:
+    if name in ENVS:
+        return importlib.import_module(f"boardzoo.envs.{name}")
+    raise AttributeError(f"module 'boardzoo.envs' has no attribute {name!r}")
+
+
+__all__ = ["ENVS", "BoardGameEnv", "env_module", "make", *ENVS]

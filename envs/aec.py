@@ -1,0 +1,365 @@
+"""The one PettingZoo AEC adapter shared by every boardzoo game.
+
+A game's env module subclasses :class:`BoardGameEnv` and supplies only what is specific
+to it: the state constructor, the observation encoding and spaces, and rendering. This
+class does the rest the same way for every game: agents ``player_0`` (moves first) and
+``player_1``, seeding, the ``{"observation", "action_mask"}`` dict, rewards +1/-1/0 when
+the game ends, terminations (game over) versus truncations (a ply limit), chance events
+resolved by the env's seeded generator, clear errors for bad actions, text and RGB
+rendering, and a per-seat search model.
+
+Unlike PettingZoo's classic envs, an env in progress survives ``copy.deepcopy`` and
+pickle as an independent, playable copy: nothing here holds a window, a clock or a
+constructor-replaying pickle hook.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import BaseWrapper
+
+from boardzoo.errors import IllegalActionError, InvalidActionError, ResetNeededError
+from boardzoo.games.model import CHANCE, GameState
+
+AGENTS = ("player_0", "player_1")
+SEAT_OF = {"player_0": 0, "player_1": 1}
+RENDER_MODES = ("ansi", "human", "rgb_array")
+
+
+def as_action(action: Any, num_actions: int, env_name: str) -> int:
+    """Coerce ``action`` to a plain int of the action space or raise InvalidActionError."""
+    if type(action) is not int:
+        if isinstance(action, np.ndarray) and action.shape == () or isinstance(action, np.integer):
+            action = action.item()
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise InvalidActionError(
+                f"{env_name}: an action must be an int in 0..{num_actions - 1}, got {action!r} "
+                f"of type {type(action).__name__}"
+            )
+    if not 0 <= action < num_actions:
+        raise InvalidActionError(
+            f"{env_name}: action {action} is outside the action space Discrete({num_actions})"
+        )
+    return action
+
+
+class BoardGameEnv(AECEnv):
+    """Generic two-player AEC env around a :class:`GameState` core."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "name": "boardgame", "is_parallelizable": False,
+                "render_fps": 2}
+
+    #: Keys ``reset(options=...)`` understands; others are ignored with a warning
+    #: (PettingZoo's api_test passes an unknown option and expects it to be tolerated).
+    reset_options: frozenset[str] = frozenset()
+    #: Plies after which the game is truncated (a draw); None for games that always end.
+    max_plies: int | None = None
+
+    def __init__(self, render_mode: str | None = None):
+        super().__init__()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(
+                f"{self.metadata['name']}: render_mode must be one of {RENDER_MODES} or None, "
+                f"got {render_mode!r}"
+            )
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self.np_random, self.np_random_seed = seeding.np_random(None)
+        self._game: GameState | None = None
+
+    # --- what a game supplies -----------------------------------------------------------
+    def _new_game(self, options: dict) -> GameState:
+        """A fresh game (may draw from ``self.np_random``); ``options`` as given to reset."""
+        raise NotImplementedError
+
+    def _observation(self, player: int) -> np.ndarray:
+        """The observation array of seat ``player`` (0 or 1)."""
+        raise NotImplementedError
+
+    def _after_apply(self, player: int, action: int) -> None:
+        """Hook after every event (``player`` may be CHANCE): keep incremental views."""
+
+    def _legal_mask(self) -> np.ndarray:
+        """A fresh int8 mask of the legal actions of the player to move."""
+        if self._mask is None:
+            self._mask = np.array(self._game.legal_mask(), dtype=np.int8)
+        return self._mask.copy()
+
+    def state(self) -> np.ndarray:
+        """The global view of the game, for centralised critics and spectators."""
+        raise NotImplementedError
+
+    def _render_text(self) -> str:
+        raise NotImplementedError
+
+    def _render_rgb(self) -> np.ndarray:
+        raise NotImplementedError
+
+    # --- the AEC API -----------------------------------------------------------------------
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.action_spaces[agent]
+
+    @property
+    def game(self) -> GameState:
+        """The true game state (a spectator's view; agents get :meth:`model` instead)."""
+        if self._game is None:
+            raise ResetNeededError(f"{self.metadata['name']}: call reset() before using the env")
+        return self._game
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self.np_random, self.np_random_seed = seeding.np_random(seed)
+        options = dict(options or {})
+        unknown = sorted(set(options) - self.reset_options)
+        if unknown:
+            gymnasium.logger.warn(
+                f"{self.metadata['name']}: ignoring unknown reset option(s) {unknown}; "
+                f"known: {sorted(self.reset_options) or 'none'}"
+            )
+        self._game = self._new_game(options)
+        self.history: list[tuple[int, int]] = []  # (player or CHANCE, action), every event
+        self.agents = self.possible_agents[:]
+        self.rewards = {agent: 0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos = {agent: {} for agent in self.agents}
+        self._mask: np.ndarray | None = None
+        self._resolve_chance()
+        self.agent_selection = self.possible_agents[self._game.current_player()]
+        if self.render_mode == "human":
+            self.render()
+
+    def _resolve_chance(self) -> None:
+        game = self._game
+        while game.current_player() == CHANCE:
+            x = self.np_random.random()
+            for outcome, probability in game.chance_outcomes():
+                x -= probability
+                if x < 0:
+                    break
+            game.apply(outcome)
+            self.history.append((CHANCE, outcome))
+            self._after_apply(CHANCE, outcome)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        game = self._game
+        if game is None:
+            self.game  # raises ResetNeededError
+        player = SEAT_OF.get(agent)
+        if player is None:
+            self._seat(agent)  # raises with the list of agents
+        if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
+            mask = self._legal_mask()
+        else:
+            mask = np.zeros(game.num_actions, dtype=np.int8)
+        return {"observation": self._observation(player), "action_mask": mask}
+
+    def last(self, observe: bool = True):
+        if self._game is None:
+            self.game  # raises ResetNeededError
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def step(self, action: Any) -> None:
+        game = self.game
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        name = self.metadata["name"]
+        action = as_action(action, game.num_actions, name)
+        if not game.is_legal(action):
+            raise IllegalActionError(name, agent, action, game.explain_illegal(action))
+        self._play(agent, action)
+
+    def _play(self, agent: str, action: int) -> None:
+        """Play a checked, legal ``action`` of ``agent`` and settle what follows."""
+        game = self._game
+        player = game.current_player()
+        self._cumulative_rewards[agent] = 0
+        game.apply(action)
+        self.history.append((player, action))
+        self._after_apply(player, action)
+        next_player = game.current_player()
+        if next_player == CHANCE:
+            self._resolve_chance()
+            next_player = game.current_player()
+        self._mask = None
+        rewards = self.rewards
+        if next_player < 0:  # terminal
+            rewards["player_0"], rewards["player_1"] = game.returns()
+            for other in self.agents:
+                self.terminations[other] = True
+            self.agent_selection = self._next_agent(agent)
+        else:
+            rewards["player_0"] = rewards["player_1"] = 0
+            if self.max_plies is not None and len(self.history) >= self.max_plies:
+                for other in self.agents:
+                    self.truncations[other] = True
+            self.agent_selection = self.possible_agents[next_player]
+        cumulative = self._cumulative_rewards
+        for other, reward in rewards.items():
+            cumulative[other] += reward
+        if self.render_mode == "human":
+            self.render()
+
+    def _next_agent(self, agent: str) -> str:
+        return self.possible_agents[1 - self._seat(agent)]
+
+    def _seat(self, agent: str) -> int:
+        if agent in SEAT_OF:
+            return SEAT_OF[agent]
+        raise ValueError(f"{self.metadata['name']}: unknown agent {agent!r}; agents are {AGENTS}")
+
+    def forfeit(self, agent: str, reason: str) -> None:
+        """End the game because ``agent`` broke the rules: -1 for it, 0 for the other.
+
+        PettingZoo's convention for illegal moves (TerminateIllegalWrapper), kept so that
+        boardzoo envs are drop-in replacements; ``infos`` say who forfeited and why.
+        """
+        self._cumulative_rewards[agent] = 0
+        for other in self.agents:
+            self.rewards[other] = 0
+            self.terminations[other] = True
+            self.infos[other]["forfeit"] = {"agent": agent, "reason": reason}
+        self.rewards[agent] = -1
+        self._accumulate_rewards()
+        self._mask = None
+
+    def model(self, agent: str) -> GameState:
+        """The search model handed to ``agent``: an independent copy of the position.
+
+        Perfect-information games give the true state; hidden-information games override
+        this with an information-set view.
+        """
+        self._seat(agent)
+        return self.game.clone()
+
+    def render(self) -> str | np.ndarray | None:
+        self.game  # raises before reset
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                f"{self.metadata['name']}: render() called without a render_mode; "
+                f"pass render_mode='ansi', 'human' or 'rgb_array' to the constructor"
+            )
+            return None
+        if self.render_mode == "rgb_array":
+            return self._render_rgb()
+        text = self._render_text()
+        if self.render_mode == "human":
+            print(text, flush=True)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    def _status_line(self) -> str:
+        game = self._game
+        if game.is_terminal():
+            r0, _ = game.returns()
+            result = "player_0 wins" if r0 > 0 else "player_1 wins" if r0 < 0 else "draw"
+            return f"game over: {result}"
+        if self.truncations.get(self.agent_selection):
+            return "game over: draw (ply limit)"
+        return f"to move: {self.agent_selection}"
+
+
+class PettingZooWrapper(BaseWrapper):
+    """What ``env()`` returns: PettingZoo's usual three wrappers in one fast layer.
+
+    * order: using the env before ``reset()`` raises :class:`ResetNeededError`;
+    * bounds: an action outside the action space raises :class:`InvalidActionError`;
+    * illegal moves: a masked-out action ends the game with -1 for the offender
+      (``raw_env`` raises :class:`IllegalActionError` instead).
+
+    The hot attributes are forwarded as properties: BaseWrapper's ``__getattr__``
+    fallback costs more than a whole Connect Four move.
+    """
+
+    def __init__(self, env: BoardGameEnv):
+        super().__init__(env)
+        self._has_reset = False
+
+    def _env(self) -> BoardGameEnv:
+        if not self._has_reset:
+            raise ResetNeededError(
+                f"{self.env.metadata['name']}: call reset() before step(), observe(), last(), "
+                "render(), state() or agent_iter()"
+            )
+        return self.env
+
+    def __getattr__(self, name: str) -> Any:
+        if name in {"rewards", "terminations", "truncations", "infos", "agent_selection",
+                    "num_agents", "agents"} and not self.__dict__.get("_has_reset"):
+            raise AttributeError(f"{name} cannot be accessed before reset()")
+        return super().__getattr__(name)
+
+    agent_selection = property(lambda self: self.env.agent_selection)
+    agents = property(lambda self: self.env.agents)
+    terminations = property(lambda self: self.env.terminations)
+    truncations = property(lambda self: self.env.truncations)
+    rewards = property(lambda self: self.env.rewards)
+    infos = property(lambda self: self.env.infos)
+    _cumulative_rewards = property(lambda self: self.env._cumulative_rewards)
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self._has_reset = True
+        self.env.reset(seed=seed, options=options)
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            self._env()  # raises ResetNeededError
+        env = self.env
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(action)
+            return
+        game = env._game
+        action = as_action(action, game.num_actions, env.metadata["name"])
+        if game.is_legal(action):
+            env._play(agent, action)
+            return
+        reason = game.explain_illegal(action)
+        gymnasium.logger.warn(f"{env.metadata['name']}: {agent} played illegal action {action} "
+                              f"({reason}) and loses")
+        env.forfeit(agent, f"illegal action {action}: {reason}")
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return self._env().observe(agent)
+
+    def last(self, observe: bool = True):
+        if not self._has_reset:
+            self._env()  # raises ResetNeededError
+        return self.env.last(observe)
+
+    def state(self) -> np.ndarray:
+        return self._env().state()
+
+    def render(self):
+        return self._env().render()
+
+    def agent_iter(self, max_iter: int = 2**63):
+        return self._env().agent_iter(max_iter)
+
+    def model(self, agent: str) -> GameState:
+        return self._env().model(agent)
+
+
+def wrap(raw: BoardGameEnv) -> PettingZooWrapper:
+    return PettingZooWrapper(raw)

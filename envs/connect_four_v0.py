@@ -1,0 +1,107 @@
+"""
+# Connect Four (`boardzoo.envs.connect_four_v0`)
+
+| Import             | `from boardzoo.envs import connect_four_v0`       |
+|--------------------|---------------------------------------------------|
+| Agents             | `["player_0", "player_1"]` (`player_0` moves first) |
+| Action space       | `Discrete(cols)`: the column to drop a disc into    |
+| Observation shape  | `(rows, cols, 2)`, int8 in {0, 1}                   |
+| Parameters         | `rows=6`, `cols=7` (4..32 each), `render_mode`      |
+
+Two players drop discs into a standing grid; a disc falls to the lowest free cell of its
+column. Four of one's own discs in a row -- horizontally, vertically or diagonally --
+wins. A full board without a four is a draw. A full column cannot be played.
+
+## Observation
+A drop-in replacement for PettingZoo's `connect_four_v3`: `{"observation", "action_mask"}`
+where `observation[r, c, 0]` is 1 if the *observing* player has a disc at row `r` (row 0
+is the top) and column `c`, and plane 1 holds the opponent's discs. `state()` gives the
+same array from `player_0`'s side (plane 0 = `player_0`).
+
+## Action mask
+int8 of length `cols`: 1 for every column that is not full, for the agent to move; all
+zeros for the other agent and once the game is over.
+
+## Rewards
++1 to the player completing a four, -1 to the other, 0 each for a draw. With `env()`, a
+masked-out action ends the game with -1 for the offender (0 for the other); `raw_env()`
+raises `IllegalActionError` instead.
+
+## Search model
+`env.unwrapped.model(agent)` returns a `ConnectFourState` (bitboards) with `clone`,
+`apply`, `legal_actions`, `returns`, a fast random `playout(rng)` and `key()`.
+
+## Version history
+* v0: first release (bitboard core, any size, deepcopy/pickle mid-game, numpy RGB render).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+
+from boardzoo.envs.aec import BoardGameEnv, wrap
+from boardzoo.envs.render import BLUE, RED, WHITE, YELLOW, canvas, disc_mask, paint
+from boardzoo.games.connect_four import ConnectFourState, geometry
+
+CELL = 40
+
+
+class raw_env(BoardGameEnv):
+    metadata = {**BoardGameEnv.metadata, "name": "connect_four_v0"}
+
+    def __init__(self, rows: int = 6, cols: int = 7, render_mode: str | None = None):
+        super().__init__(render_mode)
+        geometry(rows, cols)  # validates the size with a clear message
+        self.rows, self.cols = rows, cols
+        board = spaces.Box(low=0, high=1, shape=(rows, cols, 2), dtype=np.int8)
+        self.observation_spaces = {
+            agent: spaces.Dict({
+                "observation": board,
+                "action_mask": spaces.Box(low=0, high=1, shape=(cols,), dtype=np.int8),
+            })
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(cols) for agent in self.possible_agents}
+        self.state_space = board
+
+    def _new_game(self, options: dict) -> ConnectFourState:
+        # Each seat's observation kept up to date move by move: cheaper than rebuilding it.
+        self._views = np.zeros((2, self.rows, self.cols, 2), dtype=np.int8)
+        self._open_columns = np.ones(self.cols, dtype=np.int8)
+        return ConnectFourState(self.rows, self.cols)
+
+    def _after_apply(self, player: int, action: int) -> None:
+        game = self._game
+        row_from_top = self.rows - (game.heights[action] - game.geo.bottoms[action])
+        self._views[player, row_from_top, action, 0] = 1
+        self._views[1 - player, row_from_top, action, 1] = 1
+        if row_from_top == 0:
+            self._open_columns[action] = 0
+
+    def _legal_mask(self) -> np.ndarray:
+        return self._open_columns.copy()
+
+    def _observation(self, player: int) -> np.ndarray:
+        return self._views[player].copy()
+
+    def state(self) -> np.ndarray:
+        self.game
+        return self._views[0].copy()
+
+    def _render_text(self) -> str:
+        return f"{self._game.to_text()}\n{self._status_line()}   (X = player_0, O = player_1)"
+
+    def _render_rgb(self) -> np.ndarray:
+        image = canvas(self.rows * CELL, self.cols * CELL, BLUE)
+        disc = disc_mask(CELL, 4)
+        colours = (WHITE, RED, YELLOW)
+        for r in range(self.rows):
+            for c in range(self.cols):
+                paint(image, r * CELL, c * CELL, disc, colours[self._game.cell(r, c)])
+        return image
+
+
+def env(**kwargs) -> BoardGameEnv:
+    """The env with PettingZoo's usual checks (illegal move = loss); see ``raw_env``."""
+    return wrap(raw_env(**kwargs))

@@ -1,0 +1,130 @@
+"""
+# Nim (`boardzoo.envs.nim_v0`)
+
+| Import             | `from boardzoo.envs import nim_v0`                        |
+|--------------------|-----------------------------------------------------------|
+| Agents             | `["player_0", "player_1"]` (`player_0` moves first)         |
+| Action space       | `Discrete(k)`: action `i` takes `i + 1` pawns               |
+| Observation shape  | `(2,)` int64: `[pawns left, k]`                             |
+| Parameters         | `n=(20, 50)`, `k=3`, `coin=False`, `render_mode`            |
+
+A single row of `n` pawns. On a turn a player removes 1..`k` pawns (never more than are
+left); whoever removes the **last** pawn wins. `n` is an int, or an inclusive `(lo, hi)`
+pair drawn from the env's seeded generator at every `reset` (the source study draws
+20..50). `reset(options={"n": 21})` fixes the pile for one game.
+
+With `coin=True` (Nim with a coin), every move that leaves pawns is followed by a fair
+coin flipped by the env's seeded generator: heads removes one more pawn, and if that was
+the last pawn the *mover* wins. The coin is public: it appears in `env.unwrapped.history`
+as a `(CHANCE, outcome)` event (0 tails, 1 heads), and the search model exposes it as an
+explicit chance event with outcomes `[(0, 0.5), (1, 0.5)]`.
+
+Theory (without the coin): the player to move loses iff `n % (k+1) == 0`.
+
+## Observation
+`[pawns left, k]` (the same for both seats: Nim has no hidden information).
+
+## Action mask
+int8 of length `k`: action `i` is legal while `i + 1 <= pawns left`; zeros for the
+agent not to move and after the game.
+
+## Rewards
++1 for the player who takes the last pawn (or whose coin does), -1 for the other.
+With `env()`, a masked-out action ends the game with -1 for the offender.
+
+## Version history
+* v0: first release (range of `n`, coin as an explicit chance event).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+
+from boardzoo.envs.aec import BoardGameEnv, wrap
+from boardzoo.envs.render import BLACK, GREY, WHITE, canvas, disc_mask, paint
+from boardzoo.games.nim import NimState, check_nim_parameters
+
+CELL = 24
+
+
+def _pile_range(n) -> tuple[int, int]:
+    if isinstance(n, (tuple, list)):
+        if len(n) != 2:
+            raise ValueError(f"nim_v0: n must be an int or a (lo, hi) pair, got {n!r}")
+        lo, hi = n
+        check_nim_parameters(lo, 1)
+        check_nim_parameters(hi, 1)
+        if lo > hi:
+            raise ValueError(f"nim_v0: n range {lo}..{hi} is empty (lo > hi)")
+        return lo, hi
+    check_nim_parameters(n, 1)
+    return n, n
+
+
+class raw_env(BoardGameEnv):
+    metadata = {**BoardGameEnv.metadata, "name": "nim_v0"}
+    reset_options = frozenset({"n"})
+
+    def __init__(self, n=(20, 50), k: int = 3, coin: bool = False, render_mode: str | None = None):
+        super().__init__(render_mode)
+        self.n_low, self.n_high = _pile_range(n)
+        check_nim_parameters(self.n_low, k)
+        if not isinstance(coin, bool):
+            raise ValueError(f"nim_v0: coin must be True or False, got {coin!r}")
+        self.k, self.coin = k, coin
+        board = spaces.Box(low=0, high=max(self.n_high, k), shape=(2,), dtype=np.int64)
+        self.observation_spaces = {
+            agent: spaces.Dict({
+                "observation": board,
+                "action_mask": spaces.Box(low=0, high=1, shape=(self.k,), dtype=np.int8),
+            })
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(self.k) for agent in self.possible_agents}
+        self.state_space = board
+
+    def _new_game(self, options: dict) -> NimState:
+        if "n" in options:
+            pawns = options["n"]
+            check_nim_parameters(pawns, self.k)
+            if pawns > self.n_high:  # observations must stay inside the observation space
+                raise ValueError(
+                    f"nim_v0: reset option n={pawns} exceeds this env's largest pile {self.n_high}; "
+                    f"construct it with n=(lo, hi) covering {pawns}"
+                )
+        else:
+            pawns = int(self.np_random.integers(self.n_low, self.n_high + 1))
+        self._initial_pawns = pawns
+        return NimState(pawns, self.k, self.coin)
+
+    def _observation(self, player: int) -> np.ndarray:
+        return np.array([self._game.pawns, self.k], dtype=np.int64)
+
+    def state(self) -> np.ndarray:
+        self.game  # raises before reset
+        return self._observation(0)
+
+    def _render_text(self) -> str:
+        game = self._game
+        pawns = "o" * game.pawns
+        coin = ""
+        if self.history and self.history[-1][0] < 0:
+            coin = "  (coin: heads, one more pawn removed)" if self.history[-1][1] else "  (coin: tails)"
+        return f"{pawns} [{game.pawns} left, take 1..{self.k}]{coin}\n{self._status_line()}"
+
+    def _render_rgb(self) -> np.ndarray:
+        start = self._initial_pawns
+        columns = min(start, 25)
+        rows = -(-start // columns)
+        image = canvas(rows * CELL, columns * CELL, WHITE)
+        disc = disc_mask(CELL, 3)
+        for i in range(rows * columns):
+            colour = BLACK if i < self._game.pawns else GREY if i < start else WHITE
+            paint(image, (i // columns) * CELL, (i % columns) * CELL, disc, colour)
+        return image
+
+
+def env(**kwargs) -> BoardGameEnv:
+    """The env with PettingZoo's usual checks (illegal move = loss); see ``raw_env``."""
+    return wrap(raw_env(**kwargs))

@@ -1,0 +1,123 @@
+"""Agents: spec strings, the greedy rules, the human agent, seeded randomness."""
+
+import io
+
+import pytest
+
+from boardzoo.agents import AGENTS, make
+from boardzoo.envs import connect_four_v0, nim_v0
+from boardzoo.errors import SpecError
+from boardzoo.games import ConnectFourState
+from boardzoo.games.model import play_sequence
+
+
+def test_make_builds_registered_agents_and_reports_mistakes():
+    assert make("random").name == "random"
+    assert make(" greedy ").spec == "greedy"
+    with pytest.raises(SpecError, match="unknown agent 'mtcs'; agents are: random, greedy, human"):
+        make("mtcs:iterations=5")
+    with pytest.raises(SpecError, match="random: unknown parameter 'depth'; parameters are: none"):
+        make("random:depth=3")
+    with pytest.raises(SpecError, match="not of the form key=value"):
+        make("random:depth")
+    with pytest.raises(SpecError, match="non-empty"):
+        make("")
+
+
+def test_spec_values_are_typed_by_the_constructor_defaults():
+    from boardzoo.spec import build
+
+    def factory(iterations=100, c=1.4, reuse=False, policy="ucb1", n=(1, 2)):
+        return None
+
+    kwargs = build(factory, "x", {"iterations": "500", "c": "2", "reuse": "true", "policy": "ucbv", "n": "3..9"})
+    assert kwargs == {"iterations": 500, "c": 2.0, "reuse": True, "policy": "ucbv", "n": (3, 9)}
+    with pytest.raises(SpecError, match="x: parameter iterations: expected an int, got 'many'"):
+        build(factory, "x", {"iterations": "many"})
+    with pytest.raises(SpecError, match="expected true or false"):
+        build(factory, "x", {"reuse": "maybe"})
+
+
+def test_random_agent_is_seeded_and_uniform_over_legal_actions():
+    env = nim_v0.env(n=30, k=3)
+    env.reset(seed=0)
+    observation = env.observe("player_0")
+    picks = [make("random", seed=s).act(observation, None) for s in range(600)]
+    assert set(picks) == {0, 1, 2}
+    assert all(150 < picks.count(a) < 250 for a in (0, 1, 2))
+    assert [make("random", seed=7).act(observation, None) for _ in range(5)] == [
+        make("random", seed=7).act(observation, None) for _ in range(5)
+    ]
+
+
+def test_connect_four_greedy_wins_now_then_blocks_then_plays_centre():
+    greedy = make("greedy", seed=0)
+    # player 0 to move with three on the bottom row: it completes the four
+    assert greedy.act(None, play_sequence(ConnectFourState(), [0, 6, 1, 6, 2, 5])) == 3
+    # player 1 to move, player 0 threatens column 3: block it
+    assert greedy.act(None, play_sequence(ConnectFourState(), [0, 6, 1, 6, 2])) == 3
+    # winning beats blocking: player 1 has three stacked in column 6 and also must block 3
+    assert greedy.act(None, play_sequence(ConnectFourState(), [0, 6, 1, 6, 2, 6, 5])) == 6
+    # nothing urgent: the centre column
+    assert greedy.act(None, ConnectFourState()) == 3
+    # centre full: one of the two next-most central columns, chosen by the seeded rng
+    full_centre = play_sequence(ConnectFourState(), [3] * 6)
+    choices = {make("greedy", seed=s).act(None, full_centre) for s in range(20)}
+    assert choices == {2, 4}
+
+
+def test_connect_four_greedy_beats_random_nearly_always():
+    env = connect_four_v0.env()
+    greedy, rand = make("greedy", seed=1), make("random", seed=2)
+    wins = 0
+    for game in range(60):
+        env.reset(seed=game)
+        seats = {"player_0": greedy, "player_1": rand} if game % 2 else {"player_0": rand, "player_1": greedy}
+        for agent in env.agent_iter():
+            observation, reward, termination, truncation, _ = env.last()
+            if termination or truncation:
+                wins += seats[agent] is greedy and reward == 1
+                env.step(None)
+            else:
+                env.step(seats[agent].act(observation, env.unwrapped.model(agent)))
+    assert wins >= 54
+
+
+def test_human_agent_re_asks_until_the_move_is_legal():
+    env = connect_four_v0.env()
+    env.reset(seed=0)
+    for _ in range(6):
+        env.step(0)
+    out = io.StringIO()
+    human = make("human", stdin=io.StringIO("left\n9\n1\n4\n"), stdout=out)
+    action = human.act(env.observe("player_0"), env.unwrapped.model("player_0"))
+    assert action == 3  # "4" is the fourth column, 0-based 3
+    text = out.getvalue()
+    assert "'left' is not a column: type a number from 1 to 7" in text
+    assert "'9' is not a column" in text
+    assert "'1' is not legal here: column 0 is full" in text
+    assert text.count("your move (2, 3, 4, 5, 6, 7)") == 4
+
+
+def test_human_agent_nim_and_end_of_input():
+    env = nim_v0.env(n=2, k=3)
+    env.reset(seed=0)
+    human = make("human", stdin=io.StringIO("take 3\ntake 2\n"), stdout=io.StringIO())
+    assert human.act(env.observe("player_0"), env.unwrapped.model("player_0")) == 1
+    silent = make("human", stdin=io.StringIO(""), stdout=io.StringIO())
+    with pytest.raises(EOFError, match="input ended"):
+        silent.act(env.observe("player_0"), env.unwrapped.model("player_0"))
+
+
+def test_every_registered_agent_plays_legal_moves_on_every_env():
+    for name, cls in AGENTS.items():
+        if cls.interactive:
+            continue
+        for factory in (connect_four_v0.env, lambda: nim_v0.env(coin=True)):
+            env = factory()  # env() would turn an illegal move into a forfeit; check none happen
+            env.reset(seed=0)
+            agent = make(name, seed=0)
+            for seat in env.agent_iter():
+                observation, _, termination, truncation, info = env.last()
+                assert "forfeit" not in info
+                env.step(None if termination or truncation else agent.act(observation, env.unwrapped.model(seat)))

@@ -1,0 +1,152 @@
+"""Arena: reproducible games, serial == parallel, resumable JSON lines; the CLI on top."""
+
+import json
+
+import pytest
+
+from boardzoo import arena
+from boardzoo.cli import main
+from boardzoo.errors import SpecError
+
+
+def without_timing(records):
+    return [{k: v for k, v in r.items() if k not in arena.TIMING_FIELDS} for r in records]
+
+
+def read_lines(path):
+    return without_timing([json.loads(line) for line in path.read_text().splitlines()])
+
+
+def test_same_seed_same_games_and_serial_equals_parallel(tmp_path):
+    spec = ("connect_four_v0", "greedy", "random")
+    serial = tmp_path / "serial.jsonl"
+    again = tmp_path / "again.jsonl"
+    parallel = tmp_path / "parallel.jsonl"
+    arena.run(*spec, games=12, seed=5, out=str(serial))
+    arena.run(*spec, games=12, seed=5, out=str(again))
+    arena.run(*spec, games=12, seed=5, workers=2, out=str(parallel))
+    assert read_lines(serial) == read_lines(again) == read_lines(parallel)
+    other = arena.run(*spec, games=12, seed=6)
+    assert without_timing(other) != read_lines(serial)
+
+
+def test_records_alternate_seats_and_describe_the_game(tmp_path):
+    records = arena.run("nim_v0:coin=true", "greedy", "random", games=6, seed=1)
+    assert [r["seat_of_a"] for r in records] == ["player_0", "player_1"] * 3
+    assert [r["first_mover"] for r in records] == ["a", "b"] * 3
+    for record in records:
+        assert record["winner"] in ("a", "b")  # Nim has no draws
+        assert record["returns"][record["winner"]] == 1.0
+        assert record["winner_seat"] == (record["seat_of_a"] if record["winner"] == "a"
+                                         else ({"player_0", "player_1"} - {record["seat_of_a"]}).pop())
+        player_moves = [m for m in record["moves"] if m[0] >= 0]
+        assert record["plies"] == len(player_moves)
+        assert len(record["decision_seconds"]["a"]) + len(record["decision_seconds"]["b"]) == record["plies"]
+        assert any(m[0] == -1 for m in record["moves"])  # the coin is recorded
+
+
+def test_replaying_a_record_reproduces_the_game():
+    from boardzoo.envs import nim_v0
+    from boardzoo.games import NimState
+
+    record = arena.run("nim_v0:n=30,coin=true", "random", "random", games=1, seed=3)[0]
+    state = NimState(30, 3, coin=True)
+    for _, action in record["moves"]:
+        state.apply(action)
+    assert state.is_terminal()
+    winner_seat = 0 if state.returns()[0] > 0 else 1
+    assert record["winner_seat"] == f"player_{winner_seat}"
+    assert nim_v0  # the env module named in the record exists
+
+
+def test_interrupted_run_resumes_to_the_same_result(tmp_path):
+    spec = ("nim_v0", "random", "greedy")
+    whole = tmp_path / "whole.jsonl"
+    arena.run(*spec, games=10, seed=2, out=str(whole))
+    lines = whole.read_text().splitlines(keepends=True)
+    partial = tmp_path / "partial.jsonl"
+    partial.write_text("".join(lines[:4]) + lines[4][: len(lines[4]) // 2])  # torn last line
+    records = arena.run(*spec, games=10, seed=2, out=str(partial))
+    assert read_lines(partial) == read_lines(whole)
+    assert without_timing(records) == read_lines(whole)
+
+
+def test_resume_refuses_a_file_of_another_run(tmp_path):
+    out = tmp_path / "games.jsonl"
+    arena.run("nim_v0", "random", "greedy", games=2, seed=2, out=str(out))
+    with pytest.raises(ValueError, match="holds games of another run"):
+        arena.run("nim_v0", "random", "random", games=2, seed=2, out=str(out))
+
+
+def test_summary_counts_per_agent_and_seat():
+    records = arena.run("nim_v0", "greedy", "random", games=20, seed=0)
+    summary = arena.summarize(records)
+    assert summary["games"] == 20 and summary["a_wins"] + summary["b_wins"] + summary["ties"] == 20
+    for label in ("a", "b"):
+        seats = [summary[f"{label}_as_player_0"], summary[f"{label}_as_player_1"]]
+        assert sum(s["games"] for s in seats) == 20
+        assert sum(s["wins"] for s in seats) == summary[f"{label}_wins"]
+    assert summary["a_as_player_0"]["wins"] == summary["b_as_player_1"]["losses"]
+    table = arena.format_summary(summary)
+    assert "a: greedy" in table and "b: random" in table
+
+
+def test_arena_refuses_bad_arguments():
+    with pytest.raises(SpecError, match="needs a person"):
+        arena.run("nim_v0", "human", "random", games=1)
+    with pytest.raises(ValueError, match="games must be at least 1"):
+        arena.run("nim_v0", "random", "random", games=0)
+    with pytest.raises(SpecError, match="nim_v0: unknown parameter 'pile'; parameters are: n, k, coin"):
+        arena.run("nim_v0:pile=3", "random", "random", games=1)
+    with pytest.raises(SpecError, match="connect_four_v0:rows=2: connect_four: rows must be between"):
+        arena.make_env("connect_four_v0:rows=2")
+
+
+# --- the command line -------------------------------------------------------------------------
+def test_cli_arena_json_summary(tmp_path, capsys):
+    out = tmp_path / "g.jsonl"
+    code = main(["arena", "nim_v0", "greedy", "random", "--games", "8", "--seed", "3",
+                 "--workers", "2", "--out", str(out), "--json"])
+    assert code == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert {"games", "a_wins", "b_wins", "ties"} <= set(summary)
+    assert summary["games"] == 8 and summary["a_wins"] + summary["b_wins"] + summary["ties"] == 8
+    assert len(out.read_text().splitlines()) == 8
+
+
+def test_cli_arena_table_and_play(capsys):
+    assert main(["arena", "connect_four", "greedy", "random", "--games", "4"]) == 0
+    assert "a: greedy" in capsys.readouterr().out
+    assert main(["play", "connect_four_v0", "greedy", "random", "--render"]) == 0
+    out = capsys.readouterr().out
+    assert "player_0: greedy (a)" in out and "1 2 3 4 5 6 7" in out
+    assert out.strip().splitlines()[-1].startswith("result: greedy (a) wins after")
+
+
+def test_cli_play_with_a_human(monkeypatch, capsys):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("x\n3\n"))
+    assert main(["play", "nim_v0:n=4,k=3", "human", "random"]) == 0
+    out = capsys.readouterr().out
+    assert "oooo [4 left, take 1..3]" in out  # the board is shown for the human
+    assert "'x' is not a move: type how many pawns to take, 1 to 3" in out
+    assert out.count("your move (take 1, take 2, take 3)") == 2
+    assert "result: random (b) wins after 2 plies" in out  # one pawn left for random
+
+
+def test_cli_list_and_errors(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    for name in ("connect_four_v0", "nim_v0", "random", "greedy", "human", "n=(20, 50)"):
+        assert name in out
+    assert main(["arena", "nim_v0", "wizard", "random", "--games", "1"]) == 2
+    assert "unknown agent 'wizard'" in capsys.readouterr().err
+
+
+def test_cli_play_reports_a_human_whose_input_ends(monkeypatch, capsys):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", "nim_v0", "human", "random"]) == 2
+    assert "agent a (human) failed as player_0: human agent: input ended" in capsys.readouterr().err
