@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from boardzoo.games.model import TERMINAL, GameState
+from boardzoo.games.model import TERMINAL, GameState, returns_of_winner
 
 MIN_SIZE = 4
 MAX_SIZE = 32
@@ -133,11 +133,7 @@ class ConnectFourState(GameState):
             self.winner = player
 
     def returns(self) -> tuple[float, float]:
-        if self.winner == 0:
-            return (1.0, -1.0)
-        if self.winner == 1:
-            return (-1.0, 1.0)
-        return (0.0, 0.0)
+        return returns_of_winner(self.winner)
 
     def key(self) -> int:
         # Player 0's discs plus the occupancy mask identify the position uniquely

@@ -134,6 +134,14 @@ class GameState:
             raise ValueError(f"{text.strip()!r} is not a move number") from None
 
 
+_WIN_RETURNS = {0: (1.0, -1.0), 1: (-1.0, 1.0)}
+
+
+def returns_of_winner(winner: int) -> tuple[float, float]:
+    """Per-player returns when ``winner`` (0 or 1) won; a draw (0, 0) for anything else."""
+    return _WIN_RETURNS.get(winner, (0.0, 0.0))
+
+
 def play_sequence(state: GameState, actions: Sequence[int]) -> GameState:
     """Apply ``actions`` one after another (handy in tests and tools); returns ``state``."""
     for action in actions:

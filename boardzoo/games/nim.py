@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from boardzoo.games.model import CHANCE, TERMINAL, GameState
+from boardzoo.games.model import CHANCE, TERMINAL, GameState, returns_of_winner
 
 TAILS, HEADS = 0, 1
 _COIN = [(TAILS, 0.5), (HEADS, 0.5)]
@@ -100,11 +100,7 @@ class NimState(GameState):
             self.player ^= 1
 
     def returns(self) -> tuple[float, float]:
-        if self.winner == 0:
-            return (1.0, -1.0)
-        if self.winner == 1:
-            return (-1.0, 1.0)
-        return (0.0, 0.0)
+        return returns_of_winner(self.winner)
 
     def key(self) -> tuple[int, int, bool]:
         return (self.pawns, self.player, self.coin_pending)
