@@ -9,12 +9,14 @@ search model. Build one from a spec string:
 from __future__ import annotations
 
 from boardzoo.agents.base import Agent, legal_from_mask
+from boardzoo.agents.mcts import MCTSAgent
+from boardzoo.agents.minimax import AlphaBetaAgent, MinimaxAgent
 from boardzoo.agents.simple import GreedyAgent, HumanAgent, RandomAgent
 from boardzoo.errors import SpecError
 from boardzoo.spec import build, describe, split_spec
 
 #: Registered agents: spec name -> class.
-AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (RandomAgent, GreedyAgent, HumanAgent)}
+AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (RandomAgent, GreedyAgent, HumanAgent, MCTSAgent, MinimaxAgent, AlphaBetaAgent)}
 
 # Parameters that a spec string can't meaningfully set.
 _HIDDEN = ("seed", "stdin", "stdout")
@@ -46,5 +48,6 @@ def catalogue() -> list[tuple[str, str, str]]:
     return [(name, describe(cls, _HIDDEN), cls.summary) for name, cls in AGENTS.items()]
 
 
-__all__ = ["AGENTS", "Agent", "GreedyAgent", "HumanAgent", "RandomAgent", "catalogue",
+__all__ = ["AGENTS", "AlphaBetaAgent", "Agent", "GreedyAgent", "HumanAgent", "MCTSAgent", "MinimaxAgent",
+           "RandomAgent", "catalogue",
            "legal_from_mask", "make", "register"]

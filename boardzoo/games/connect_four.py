@@ -19,7 +19,7 @@ MAX_SIZE = 32
 class Geometry:
     """Constants of one board size, shared by every state of that size."""
 
-    __slots__ = ("rows", "cols", "height", "tops", "bottoms", "centre_order", "cells")
+    __slots__ = ("rows", "cols", "height", "tops", "bottoms", "centre_order", "cells", "board_mask")
 
     def __init__(self, rows: int, cols: int):
         for name, value in (("rows", rows), ("cols", cols)):
@@ -34,6 +34,8 @@ class Geometry:
         self.tops = [c * self.height + rows for c in range(cols)]  # first bit above the column
         self.bottoms = [c * self.height for c in range(cols)]
         self.cells = rows * cols
+        column = (1 << rows) - 1
+        self.board_mask = sum(column << (c * self.height) for c in range(cols))  # all playable cells
         middle = (cols - 1) / 2
         self.centre_order = sorted(range(cols), key=lambda c: abs(c - middle))
 
@@ -195,6 +197,30 @@ class ConnectFourState(GameState):
         return self.returns()
 
     # --- game knowledge ----------------------------------------------------------------
+    def is_initial(self) -> bool:
+        return self.plies == 0
+
+    def ordered_legal_actions(self) -> list[int]:
+        """Legal columns from the centre out: the order that makes alpha-beta cut most."""
+        if self.winner >= 0:
+            return []
+        heights, tops = self.heights, self.geo.tops
+        return [c for c in self.geo.centre_order if heights[c] < tops[c]]
+
+    def threat_cells(self, player: int) -> int:
+        """Bitboard of the empty cells that would complete a four for ``player``: the empty
+        cell of every 4-cell window holding three of its discs (playable now or not)."""
+        p, h = self.boards[player], self.geo.height
+        threats = (p << 1) & (p << 2) & (p << 3)  # vertical: only upwards
+        for shift in (h, h - 1, h + 1):  # horizontal and the two diagonals
+            pair = (p << shift) & (p << 2 * shift)
+            threats |= pair & (p << 3 * shift)
+            threats |= pair & (p >> shift)
+            pair = (p >> shift) & (p >> 2 * shift)
+            threats |= pair & (p << shift)
+            threats |= pair & (p >> 3 * shift)
+        return threats & self.geo.board_mask & ~(self.boards[0] | self.boards[1])
+
     def winning_columns(self, player: int) -> list[int]:
         """Columns where ``player`` would complete a four with its next disc."""
         board, height, tops = self.boards[player], self.geo.height, self.geo.tops
@@ -243,3 +269,36 @@ class ConnectFourState(GameState):
 
     def __repr__(self) -> str:
         return f"ConnectFourState(plies={self.plies}, winner={self.winner})\n{self.to_text()}"
+
+
+# --- seed 002's board evaluators (minimax / alpha-beta ``eval=three|three2``) ---------------
+# Both score a position at the depth limit from ``player``'s side. The seed scores "a board"
+# with a player's window; we make that symmetric -- the player's score minus the
+# opponent's -- so that the value is the same whichever side the search looks from.
+def three_in_window_score(state: ConnectFourState, player: int, max_depth: int) -> float:
+    """Seed 002 "Three": a window of three discs and an empty cell is worth 40 % of the
+    largest win score (0.8 * max_depth)."""
+    own = 0.8 * max_depth if state.threat_cells(player) else 0.0
+    theirs = 0.8 * max_depth if state.threat_cells(1 - player) else 0.0
+    return own - theirs
+
+
+def _best_threat(state: ConnectFourState, player: int, max_depth: int) -> int:
+    cells, height, heights = state.threat_cells(player), state.geo.height, state.heights
+    best = 0
+    while cells:
+        low = cells & -cells
+        cells ^= low
+        bit = low.bit_length() - 1
+        empty_below = bit - heights[bit // height]
+        best = max(best, max_depth - 1 - empty_below, 1)
+    return best
+
+
+def three_in_window_v2_score(state: ConnectFourState, player: int, max_depth: int) -> float:
+    """Seed 002 "Three v2": each such window is worth ``max_depth - 1`` minus the empty
+    cells below its empty cell (at least 1); the board takes its best window."""
+    return float(_best_threat(state, player, max_depth) - _best_threat(state, 1 - player, max_depth))
+
+
+ConnectFourState.evaluators = {"three": three_in_window_score, "three2": three_in_window_v2_score}

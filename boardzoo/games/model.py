@@ -22,6 +22,9 @@ Optional fast paths (agents use them when present, fall back otherwise)
 
 Game knowledge that plugs into the generic agents lives beside the game, as methods:
     ``greedy_action(rng)``   the game's greedy/heuristic move
+    ``rollout_policies``     named roll-out policies for MCTS
+    ``evaluators``           named leaf evaluators for minimax/alpha-beta
+    ``ordered_legal_actions()``  legal actions, most promising first
     ``action_label(a)`` / ``parse_action(text)``   how people write moves
     ``explain_illegal(a)``   why an action is illegal, for error messages
 """
@@ -116,6 +119,21 @@ class GameState:
             else:
                 actions = self.legal_actions()
                 self.apply(actions[int(rng.random() * len(actions))])
+
+    def ordered_legal_actions(self) -> list[int]:
+        """Legal actions, most promising first (alpha-beta searches them in this order)."""
+        return self.legal_actions()
+
+    def is_initial(self) -> bool:
+        """True before the first move of the game (``random_first`` of minimax needs it)."""
+        raise NotImplementedError(f"{self.game_name} cannot tell its first move")
+
+    #: Named leaf evaluators for minimax/alpha-beta (``eval=NAME``) beyond the generic
+    #: ``simple``: ``name -> f(state, player, max_depth) -> score for player``.
+    evaluators: dict = {}
+
+    #: Named roll-out policies, ``name -> f(state, rng) -> action``, for ``mcts:rollout=NAME``.
+    rollout_policies: dict = {}
 
     def key(self) -> Hashable:
         raise NotImplementedError(f"{self.game_name} has no position key")

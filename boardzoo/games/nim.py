@@ -130,6 +130,16 @@ class NimState(GameState):
         return self.returns()
 
     # --- game knowledge ----------------------------------------------------------------
+    def strategic_action(self, rng: random.Random) -> int:
+        """Seed 000's strategic play-out move: leave a multiple of k+1 when possible, else random."""
+        take = self.pawns % (self.k + 1)
+        if take:
+            return take - 1
+        return int(rng.random() * min(self.k, self.pawns))
+
+    #: Roll-out policies MCTS can use by name (``mcts:rollout=strategic``).
+    rollout_policies = {"strategic": lambda state, rng: state.strategic_action(rng)}
+
     def greedy_action(self, rng: random.Random) -> int:
         """Seed 000's greedy rule: take ``n % (K+1)``, or one pawn when that is 0."""
         take = self.pawns % (self.k + 1) or 1

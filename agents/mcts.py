@@ -1,0 +1,508 @@
+"""Monte Carlo tree search on the search model, with every variant of the source documents.
+
+    make("mcts:iterations=2000")                        # UCB1, c = sqrt(2), random roll-outs
+    make("mcts:time=0.01,reuse=true")                   # 10 ms a move, keep the played subtree
+    make("mcts:policy=ucbv,c=1.4,zeta=0.5")             # UCB-V (seed 003)
+    make("mcts:policy=ucb-minimal,c1=11,c2=1")          # UCB-Minimal (seed 003)
+    make("mcts:q=win-lose,c=1.414,final=value,c_final=0,iterations=500")   # seed 001
+    make("mcts:nthr=5,max_rollout=200")                 # seed 004's expansion threshold
+    make("mcts:rollout=strategic")                      # a game's own roll-out policy
+    make("mcts:solver=true")                            # MCTS-Solver
+
+Iteration: *selection* from the root while the node is fully expanded (chance nodes:
+an outcome drawn by its probability), *expansion* (``nthr=0``: one untried move per
+iteration, seed 000; ``nthr=N``: a leaf gets all its children once it has N visits,
+seed 004, and is evaluated by a roll-out until then), *simulation* (a roll-out to the
+end, or ``max_rollout`` moves then a draw), *back-propagation* of the payoff to every
+node on the path, each from the point of view of the player who chose the move into it.
+
+Payoffs: ``q=win-lose`` gives +1/0/-1 for a win/draw/loss (values in [-1, 1], the
+default); ``q=wins`` gives 1 for a win and 0 otherwise (seed 001's ``q = win``).
+
+Selection (children not yet visited are tried first, in a random order; no infinities):
+    ``ucb1``         mean + c * sqrt(ln N / n)
+    ``ucbv``         mean + sqrt(2 var eps / n) + c * 3 eps / n, eps = zeta * ln N
+    ``ucb-minimal``  mean + c1 / n ** c2
+Seed 001 writes UCB1 as ``q/n + c*sqrt(2 ln N / n)``: its c = 1.0 is our c = 1.414.
+
+Final move: ``final=visits`` (most visited child) or ``final=value`` (the best UCB1 score
+with its own exploration constant ``c_final``, 0 = best mean). Budgets: ``iterations``
+and/or ``time`` (seconds per move), whichever ends first.
+
+After each decision ``agent.stats`` holds the search statistics, and ``tree_text()`` /
+``tree_dot()`` show the tree.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from statistics import median
+from typing import Callable
+
+from boardzoo.agents.base import Agent
+from boardzoo.games.model import CHANCE, TERMINAL, GameState
+
+POLICIES = ("ucb1", "ucbv", "ucb-minimal")
+PAYOFFS = ("win-lose", "wins")
+FINALS = ("visits", "value")
+#: How many events after our own move a reused tree is searched for the new position.
+REUSE_DEPTH = 4
+
+
+class Node:
+    """One node of the tree. ``mover`` chose the move into it (CHANCE for an outcome);
+    ``total``/``sum_sq`` accumulate the mover's payoffs, ``wins`` the mover's wins."""
+
+    __slots__ = ("parent", "action", "mover", "to_move", "children", "untried",
+                 "visits", "total", "sum_sq", "wins", "proven", "proof_plies")
+
+    def __init__(self, parent: Node | None, action: int, mover: int, to_move: int):
+        self.parent = parent
+        self.action = action
+        self.mover = mover
+        self.to_move = to_move  # player to move here, CHANCE or TERMINAL
+        self.children: list[Node] | None = None  # None until expanded
+        self.untried: list[int] | None = None
+        self.visits = 0
+        self.total = 0.0
+        self.sum_sq = 0.0
+        self.wins = 0
+        self.proven: float | None = None  # exact value for player 0, once proven (solver)
+        self.proof_plies = 0
+
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+    def win_ratio(self) -> float:
+        return self.wins / self.visits if self.visits else 0.0
+
+
+# --- selection policies: (children, parent visits) -> child --------------------------------
+def ucb1(c: float) -> Callable[[list[Node], int], Node]:
+    sqrt = math.sqrt
+
+    def select(children: list[Node], parent_visits: int) -> Node:
+        log_n = math.log(parent_visits or 1)
+        best, best_score = children[0], -math.inf
+        for child in children:
+            n = child.visits
+            if n == 0:
+                return child
+            score = child.total / n + c * sqrt(log_n / n)
+            if score > best_score:
+                best, best_score = child, score
+        return best
+
+    return select
+
+
+def ucbv(c: float, zeta: float) -> Callable[[list[Node], int], Node]:
+    def select(children: list[Node], parent_visits: int) -> Node:
+        eps = zeta * math.log(parent_visits or 1)
+        best, best_score = children[0], -math.inf
+        for child in children:
+            n = child.visits
+            if n == 0:
+                return child
+            mean = child.total / n
+            variance = max(child.sum_sq / n - mean * mean, 0.0)
+            score = mean + math.sqrt(2 * variance * eps / n) + c * 3 * eps / n
+            if score > best_score:
+                best, best_score = child, score
+        return best
+
+    return select
+
+
+def ucb_minimal(c1: float, c2: float) -> Callable[[list[Node], int], Node]:
+    def select(children: list[Node], parent_visits: int) -> Node:
+        best, best_score = children[0], -math.inf
+        for child in children:
+            n = child.visits
+            if n == 0:
+                return child
+            score = child.total / n + c1 / n**c2
+            if score > best_score:
+                best, best_score = child, score
+        return best
+
+    return select
+
+
+class MCTSAgent(Agent):
+    name = "mcts"
+    summary = ("Monte Carlo tree search: ucb1/ucbv/ucb-minimal, q=win-lose|wins, final=visits|value, "
+               "iterations/time budgets, reuse, nthr expansion, roll-out policies, chance nodes, solver")
+
+    def __init__(self, seed: int | None = None, iterations: int | None = None, time: float | None = None,
+                 policy: str = "ucb1", c: float = math.sqrt(2), zeta: float = 1.0, c1: float = 1.0,
+                 c2: float = 1.0, q: str = "win-lose", final: str = "visits", c_final: float = 0.0,
+                 reuse: bool = False, nthr: int = 0, rollout: str = "random", max_rollout: int = 0,
+                 solver: bool = False):
+        super().__init__(seed)
+        if iterations is None and time is None:
+            iterations = 1000
+        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
+            raise ValueError(f"mcts: iterations must be an int >= 1, got {iterations!r}")
+        if time is not None and not time > 0:
+            raise ValueError(f"mcts: time must be a positive number of seconds, got {time!r}")
+        for label, value, allowed in (("policy", policy, POLICIES), ("q", q, PAYOFFS), ("final", final, FINALS)):
+            if value not in allowed:
+                raise ValueError(f"mcts: {label} must be one of {', '.join(allowed)}, got {value!r}")
+        for label, value in (("c", c), ("zeta", zeta), ("c1", c1), ("c_final", c_final)):
+            if not value >= 0:
+                raise ValueError(f"mcts: {label} must be >= 0, got {value!r}")
+        if not isinstance(nthr, int) or nthr < 0:
+            raise ValueError(f"mcts: nthr must be an int >= 0, got {nthr!r}")
+        if not isinstance(max_rollout, int) or max_rollout < 0:
+            raise ValueError(f"mcts: max_rollout must be an int >= 0 (0 = no limit), got {max_rollout!r}")
+        self.iterations, self.time_budget = iterations, time
+        self.policy_name, self.q, self.final, self.c_final = policy, q, final, c_final
+        self.reuse, self.nthr, self.rollout_name, self.max_rollout = reuse, nthr, rollout, max_rollout
+        self.solver = solver
+        if policy == "ucb1":
+            self.select = ucb1(c)
+        elif policy == "ucbv":
+            self.select = ucbv(c, zeta)
+        else:
+            self.select = ucb_minimal(c1, c2)
+        self.root: Node | None = None
+        self._tree_size = 0
+        self._wrap_up = 0.0
+        self.root_state: GameState | None = None
+        self._kept: tuple[Node, GameState] | None = None
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self._kept = None
+        self.root = self.root_state = None
+
+    # --- one decision ----------------------------------------------------------------------
+    def act(self, observation: dict, model: GameState) -> int:
+        start = time.perf_counter()
+        root = self._reused_root(model) if self.reuse else None
+        reused = root is not None and root.visits > 0
+        if root is None:
+            root = Node(None, -1, -1, model.current_player())
+            self._tree_size = 1
+        elif not reused:
+            self._tree_size = 1
+        else:
+            self._tree_size = tree_size(root)
+        if root.to_move < 0:
+            raise ValueError("mcts: asked to move in a finished game or at a chance event")
+        self.root, self.root_state = root, model
+        rollout = self._rollout_function(model)
+        self._expand(root, model)
+        # The work after the search (final choice, statistics) is charged to the budget too,
+        # at what it cost last time.
+        deadline = None if self.time_budget is None else start + self.time_budget - self._wrap_up
+        limit = self.iterations if self.iterations is not None else math.inf
+        depths: list[int] = []
+        done = 0
+        clock = time.perf_counter
+        searching = clock()
+        while done < limit:
+            if deadline is not None and done:
+                # Stop when one more iteration (at 1.5x the mean pace so far, for the
+                # spread of iteration times) would overrun the budget: the mean decision
+                # time then stays within it, not just near it.
+                now = clock()
+                if now + 1.5 * (now - searching) / done > deadline:
+                    break
+            depths.append(self._iterate(root, model, rollout))
+            done += 1
+            if self.solver and root.proven is not None:
+                break
+        searched = clock()
+        best = self._final_child(root)
+        if self.reuse:
+            after = model.clone()
+            after.apply(best.action)
+            self._kept = (best, after)
+        self.stats = self._statistics(root, best, done, clock() - start, depths, reused)
+        self._wrap_up = clock() - searched
+        return best.action
+
+    def _iterate(self, root: Node, root_state: GameState, rollout) -> int:
+        node, state, depth = root, root_state.clone(), 0
+        rng, select, solver = self.rng, self.select, self.solver
+        while True:
+            to_move = node.to_move
+            if to_move == TERMINAL:
+                break
+            if to_move == CHANCE:
+                if node.children is None:
+                    node.children = []
+                    node.untried = [outcome for outcome, _ in state.chance_outcomes()]
+                outcome = state.sample_chance(rng)
+                state.apply(outcome)
+                child = self._chance_child(node, outcome, state)
+                node, depth = child, depth + 1
+                continue
+            if node.children is None:
+                if node.visits < self.nthr:
+                    break  # a leaf below the expansion threshold: evaluate it as it is
+                self._expand(node, state)
+            untried = node.untried
+            if untried:  # one new child per iteration
+                action = untried.pop()
+                state.apply(action)
+                child = Node(node, action, to_move, state.current_player())
+                node.children.append(child)
+                self._tree_size += 1
+                node, depth = child, depth + 1
+                break
+            children = node.children
+            if solver:
+                children = self._solver_candidates(node, children)
+            child = select(children, node.visits)
+            state.apply(child.action)
+            node, depth = child, depth + 1
+            if child.visits == 0:
+                break  # a child created by a full expansion: evaluate it
+        returns = state.returns() if node.to_move == TERMINAL else rollout(state)
+        if solver and node.to_move == TERMINAL and node.proven is None:
+            node.proven = returns[0]
+            self._propagate_proof(node.parent)
+        self._backpropagate(node, returns)
+        return depth
+
+    def _expand(self, node: Node, state: GameState) -> None:
+        if node.children is not None or node.to_move < 0:
+            return
+        actions = state.legal_actions()
+        self.rng.shuffle(actions)
+        node.children = []
+        if self.nthr == 0:
+            node.untried = actions
+        else:
+            for action in actions:
+                child_state = state.clone()
+                child_state.apply(action)
+                node.children.append(Node(node, action, node.to_move, child_state.current_player()))
+            node.untried = []
+            self._tree_size += len(actions)
+
+    def _chance_child(self, node: Node, outcome: int, state: GameState) -> Node:
+        for child in node.children:
+            if child.action == outcome:
+                return child
+        child = Node(node, outcome, CHANCE, state.current_player())
+        node.children.append(child)
+        node.untried.remove(outcome)
+        self._tree_size += 1
+        return child
+
+    def _backpropagate(self, node: Node, returns) -> None:
+        wins_only = self.q == "wins"
+        while node is not None:
+            node.visits += 1
+            mover = node.mover
+            if mover >= 0:
+                result = returns[mover]
+                payoff = (1.0 if result > 0 else 0.0) if wins_only else result
+                node.total += payoff
+                node.sum_sq += payoff * payoff
+                if result > 0:
+                    node.wins += 1
+            node = node.parent
+
+    # --- roll-outs -------------------------------------------------------------------------
+    def _rollout_function(self, model: GameState) -> Callable[[GameState], tuple]:
+        rng, limit = self.rng, self.max_rollout
+        if self.rollout_name == "random":
+            if not limit:
+                return lambda state: state.playout(rng)
+            policy = None
+        else:
+            policies = getattr(model, "rollout_policies", {})
+            if self.rollout_name not in policies:
+                known = ", ".join(["random", *policies])
+                raise ValueError(f"mcts: {model.game_name} has no roll-out policy {self.rollout_name!r}; "
+                                 f"policies are: {known}")
+            policy = policies[self.rollout_name]
+
+        def bounded(state: GameState) -> tuple:
+            moves = 0
+            while True:
+                player = state.current_player()
+                if player == TERMINAL:
+                    return state.returns()
+                if player == CHANCE:
+                    state.apply(state.sample_chance(rng))
+                    continue
+                if limit and moves >= limit:
+                    return (0.0, 0.0)  # too long: scored as a draw
+                if policy is None:
+                    actions = state.legal_actions()
+                    state.apply(actions[int(rng.random() * len(actions))])
+                else:
+                    state.apply(policy(state, rng))
+                moves += 1
+
+        return bounded
+
+    # --- MCTS-Solver ----------------------------------------------------------------------
+    @staticmethod
+    def _value_for(player: int, value0: float) -> float:
+        return value0 if player == 0 else -value0
+
+    def _solver_candidates(self, node: Node, children: list[Node]) -> list[Node]:
+        player = node.to_move
+        open_children = [c for c in children if c.proven is None or self._value_for(player, c.proven) > -1]
+        return open_children or children
+
+    def _propagate_proof(self, node: Node | None) -> None:
+        while node is not None and node.proven is None:
+            children = node.children or []
+            if node.to_move == CHANCE:  # proven only when every outcome is, all alike
+                values = {c.proven for c in children}
+                if node.untried or None in values or len(values) != 1:
+                    return
+                node.proven = values.pop()
+                node.proof_plies = 1 + max(c.proof_plies for c in children)
+            else:
+                player = node.to_move
+                winning = [c for c in children if c.proven is not None and self._value_for(player, c.proven) == 1]
+                if winning:
+                    fastest = min(winning, key=lambda c: c.proof_plies)
+                    node.proven, node.proof_plies = fastest.proven, 1 + fastest.proof_plies
+                elif node.untried or any(c.proven is None for c in children) or not children:
+                    return
+                else:
+                    best = max(children, key=lambda c: (self._value_for(player, c.proven), c.proof_plies))
+                    node.proven, node.proof_plies = best.proven, 1 + best.proof_plies
+            node = node.parent
+
+    # --- the move to play -------------------------------------------------------------------
+    def _final_child(self, root: Node) -> Node:
+        children = [c for c in root.children if c.visits > 0] or root.children
+        player = root.to_move
+        if self.solver:
+            winning = [c for c in children if c.proven is not None and self._value_for(player, c.proven) == 1]
+            if winning:
+                return min(winning, key=lambda c: c.proof_plies)
+            children = self._solver_candidates(root, children)
+        if self.final == "visits":
+            return max(children, key=lambda c: (c.visits, c.mean()))
+        log_n = math.log(max(root.visits, 1))
+        return max(children, key=lambda c: c.mean() + self.c_final * math.sqrt(log_n / max(c.visits, 1)))
+
+    # --- tree reuse -----------------------------------------------------------------------
+    def _reused_root(self, model: GameState) -> Node | None:
+        if self._kept is None:
+            return None
+        node, state = self._kept
+        self._kept = None
+        try:
+            target = model.key()
+        except NotImplementedError:
+            return None
+        frontier = [(node, state)]
+        for _ in range(REUSE_DEPTH + 1):
+            following = []
+            for candidate, candidate_state in frontier:
+                if candidate_state.key() == target and candidate.to_move >= 0:
+                    candidate.parent = None
+                    return candidate
+                for child in candidate.children or []:
+                    child_state = candidate_state.clone()
+                    child_state.apply(child.action)
+                    following.append((child, child_state))
+            frontier = following
+        return None
+
+    # --- statistics and views -----------------------------------------------------------------
+    def _statistics(self, root: Node, best: Node, iterations: int, seconds: float,
+                    depths: list[int], reused: bool) -> dict:
+        label = self.root_state.action_label
+        return {
+            "iterations": iterations,
+            "seconds": seconds,
+            "tree_size": self._tree_size,
+            "reused_tree": reused,
+            "root_visits": root.visits,
+            "action": best.action,
+            "convincity": best.win_ratio(),
+            "value": best.mean(),
+            "path_mean": sum(depths) / len(depths) if depths else 0.0,
+            "path_median": median(depths) if depths else 0,
+            "path_max": max(depths) if depths else 0,
+            "proven": None if root.proven is None else self._value_for(root.to_move, root.proven),
+            "children": [
+                {"action": c.action, "label": label(c.action), "visits": c.visits,
+                 "value": c.mean(), "win_ratio": c.win_ratio(),
+                 "proven": None if c.proven is None else self._value_for(root.to_move, c.proven)}
+                for c in sorted(root.children, key=lambda c: -c.visits)
+            ],
+        }
+
+    def tree_text(self, depth: int = 2, best: int = 3) -> str:
+        """The last search tree as indented text: the ``best`` most visited children of
+        every node, ``depth`` levels down."""
+        if self.root is None:
+            return "(no search yet)"
+        lines = [f"root: {self.root.visits} visits, to move: {_who(self.root.to_move)}"]
+
+        def walk(node: Node, level: int) -> None:
+            if level > depth or not node.children:
+                return
+            for child in sorted(node.children, key=lambda c: -c.visits)[:best]:
+                lines.append(f"{'  ' * level}{_edge(child)}  {_describe(child)}")
+                walk(child, level + 1)
+
+        walk(self.root, 1)
+        return "\n".join(lines)
+
+    def tree_dot(self, depth: int = 3, min_visits: int = 1) -> str:
+        """The last search tree in Graphviz DOT (nodes with at least ``min_visits`` visits)."""
+        if self.root is None:
+            return "digraph mcts {}"
+        lines = ["digraph mcts {", '  node [shape=box, fontname="monospace"];',
+                 f'  n0 [label="root\\n{self.root.visits} visits"];']
+        counter = [0]
+
+        def walk(node: Node, name: str, level: int) -> None:
+            if level >= depth:
+                return
+            for child in node.children or []:
+                if child.visits < min_visits:
+                    continue
+                counter[0] += 1
+                child_name = f"n{counter[0]}"
+                lines.append(f'  {child_name} [label="{_describe(child)}"];')
+                lines.append(f'  {name} -> {child_name} [label="{_edge(child)}", penwidth='
+                             f'{1 + 4 * child.visits / max(node.visits, 1):.2f}];')
+                walk(child, child_name, level + 1)
+
+        walk(self.root, "n0", 0)
+        lines.append("}")
+        return "\n".join(lines)
+
+
+def _who(player: int) -> str:
+    return {CHANCE: "chance", TERMINAL: "nobody (game over)"}.get(player, f"player_{player}")
+
+
+def _edge(node: Node) -> str:
+    return f"chance {node.action}" if node.mover == CHANCE else f"p{node.mover}:{node.action}"
+
+
+def _describe(node: Node) -> str:
+    text = f"n={node.visits} mean={node.mean():+.3f} wins={node.win_ratio():.2f}"
+    if node.proven is not None:
+        text += f" proven={node.proven:+.0f}"
+    return text
+
+
+def tree_size(root: Node) -> int:
+    count, stack = 0, [root]
+    while stack:
+        node = stack.pop()
+        count += 1
+        if node.children:
+            stack.extend(node.children)
+    return count

@@ -1,0 +1,174 @@
+"""Depth-limited minimax and alpha-beta on the search model (seed 002), with
+expectiminimax at chance events.
+
+    make("minimax:depth=4,eval=simple")
+    make("alphabeta:depth=8,eval=three2,random_first=true")
+    make("alphabeta:time=0.5")          # iterative deepening within 0.5 s a move
+
+Values are from the searching player's side. A finished game scores like seed 002's
+*Simple* evaluator: ``2 * depth - plies`` for a win reached ``plies`` moves from the root
+(faster wins score more), the negative for a loss, 0 for a draw. At the depth limit an
+unfinished position scores 0 (``eval=simple``) or by the game's own evaluator
+(``eval=three`` / ``eval=three2`` for Connect Four, registered beside the game). Chance
+events are averaged by their probabilities and don't count as plies.
+
+Both agents look at moves in the game's ``ordered_legal_actions()`` order and keep the
+first best one, so alpha-beta picks exactly minimax's move with exactly minimax's value
+while visiting fewer nodes. ``stats`` after a move: nodes, seconds, depth reached, value.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Callable
+
+from boardzoo.agents.base import Agent
+from boardzoo.games.model import CHANCE, TERMINAL, GameState
+
+_TIME_CHECK = 1023  # look at the clock every 1024 nodes
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def no_heuristic(state: GameState, player: int, max_depth: int) -> float:
+    """Seed 002's *Simple* evaluator at the depth limit: only wins count, so 0."""
+    return 0.0
+
+
+class MinimaxAgent(Agent):
+    name = "minimax"
+    summary = "depth-limited minimax (expectiminimax at chance events); eval=simple|three|three2"
+    pruning = False
+
+    def __init__(self, seed: int | None = None, depth: int | None = None, eval: str = "simple",
+                 random_first: bool = False, time: float | None = None):
+        super().__init__(seed)
+        if depth is None and time is None:
+            depth = 4
+        if depth is not None and (not isinstance(depth, int) or depth < 1):
+            raise ValueError(f"{self.name}: depth must be an int >= 1, got {depth!r}")
+        if time is not None and not time > 0:
+            raise ValueError(f"{self.name}: time must be a positive number of seconds, got {time!r}")
+        self.depth, self.eval_name, self.random_first, self.time_budget = depth, eval, random_first, time
+        self.nodes = 0
+        self._cut_off = False
+
+    def _heuristic(self, model: GameState) -> Callable:
+        if self.eval_name == "simple":
+            return no_heuristic
+        evaluators = getattr(model, "evaluators", {})
+        if self.eval_name not in evaluators:
+            known = ", ".join(["simple", *evaluators])
+            raise ValueError(f"{self.name}: {model.game_name} has no evaluator {self.eval_name!r}; "
+                             f"evaluators are: {known}")
+        return evaluators[self.eval_name]
+
+    def act(self, observation: dict, model: GameState) -> int:
+        start = time.perf_counter()
+        heuristic = self._heuristic(model)
+        if self.random_first and model.is_initial():
+            actions = model.legal_actions()
+            action = actions[int(self.rng.random() * len(actions))]
+            self.stats = {"nodes": 0, "seconds": time.perf_counter() - start, "depth": 0,
+                          "value": None, "random_first": True}
+            return action
+        self.nodes = 0
+        if self.time_budget is None:
+            value, action = self.search(model, self.depth, heuristic)
+            reached = self.depth
+        else:
+            value, action, reached = self._deepen(model, heuristic, start + self.time_budget)
+        self.stats = {"nodes": self.nodes, "seconds": time.perf_counter() - start, "depth": reached,
+                      "value": value, "random_first": False}
+        return action
+
+    def _deepen(self, model: GameState, heuristic, deadline: float):
+        """Iterative deepening: the result of the deepest search finished in time."""
+        value, action = self.search(model, 1, heuristic)  # always completes: a move is owed
+        reached = 1
+        depth = 1
+        while self._cut_off and (self.depth is None or depth < self.depth):
+            depth += 1
+            try:
+                value, action = self.search(model, depth, heuristic, deadline, first=action)
+            except _OutOfTime:
+                break
+            reached = depth
+        return value, action, reached
+
+    def search(self, model: GameState, depth: int, heuristic=no_heuristic,
+               deadline: float | None = None, first: int | None = None) -> tuple[float, int]:
+        """(value, best action) of ``model`` searched ``depth`` plies deep.
+
+        ``self._cut_off`` tells afterwards whether the depth limit cut any line short (if
+        not, the whole game tree was seen and deeper searches would change nothing)."""
+        self._cut_off = False
+        me = model.current_player()
+        if me < 0:
+            raise ValueError(f"{self.name}: asked to move in a finished game or at a chance event")
+        actions = model.ordered_legal_actions()
+        if first in actions:
+            actions.remove(first)
+            actions.insert(0, first)
+        best_value, best_action = -math.inf, actions[0]
+        for action in actions:
+            child = model.clone()
+            child.apply(action)
+            value = self._value(child, me, depth, depth - 1, 1, best_value, math.inf, heuristic, deadline)
+            if value > best_value:
+                best_value, best_action = value, action
+        return best_value, best_action
+
+    def _value(self, state: GameState, me: int, max_depth: int, depth_left: int, ply: int,
+               alpha: float, beta: float, heuristic, deadline: float | None) -> float:
+        self.nodes += 1
+        if deadline is not None and not self.nodes & _TIME_CHECK and time.perf_counter() > deadline:
+            raise _OutOfTime
+        to_move = state.current_player()
+        if to_move == TERMINAL:
+            result = state.returns()[me]
+            if result == 0:
+                return 0.0
+            return math.copysign(2 * max_depth - ply, result)
+        if to_move == CHANCE:
+            total = 0.0
+            for outcome, probability in state.chance_outcomes():
+                child = state.clone()
+                child.apply(outcome)
+                total += probability * self._value(child, me, max_depth, depth_left, ply,
+                                                   -math.inf, math.inf, heuristic, deadline)
+            return total
+        if depth_left == 0:
+            self._cut_off = True
+            return heuristic(state, me, max_depth)
+        maximizing = to_move == me
+        best = -math.inf if maximizing else math.inf
+        prune = self.pruning
+        for action in state.ordered_legal_actions():
+            child = state.clone()
+            child.apply(action)
+            value = self._value(child, me, max_depth, depth_left - 1, ply + 1, alpha, beta, heuristic, deadline)
+            if maximizing:
+                if value > best:
+                    best = value
+                if prune:
+                    alpha = max(alpha, value)
+                    if alpha >= beta:
+                        break
+            else:
+                if value < best:
+                    best = value
+                if prune:
+                    beta = min(beta, value)
+                    if alpha >= beta:
+                        break
+        return best
+
+
+class AlphaBetaAgent(MinimaxAgent):
+    name = "alphabeta"
+    summary = "minimax with alpha-beta pruning: the same value and move, far fewer nodes"
+    pruning = True

@@ -1,0 +1,312 @@
+"""MCTS, minimax and alpha-beta: checked by outcomes, against theory and against each other."""
+
+import math
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boardzoo import arena
+from boardzoo.agents import make
+from boardzoo.agents.minimax import MinimaxAgent
+from boardzoo.games import CHANCE, ConnectFourState, NimState
+from boardzoo.games.connect_four import three_in_window_score, three_in_window_v2_score
+from boardzoo.games.model import play_sequence
+
+
+def win_rate(env_spec, a, b, games, seed=0, workers=2):
+    summary = arena.summarize(arena.run(env_spec, a, b, games=games, seed=seed, workers=workers))
+    return summary["a_wins"] / summary["games"], summary
+
+
+# --- MCTS: theory and outcomes ------------------------------------------------------------
+@pytest.mark.parametrize("pawns", [n for n in range(1, 12) if n % 4])
+def test_mcts_takes_the_winning_number_of_pawns_in_nim(pawns):
+    agent = make("mcts:iterations=2000", seed=pawns)
+    assert agent.act(None, NimState(pawns, k=3)) + 1 == pawns % 4
+
+
+def test_mcts_beats_random_at_connect_four():
+    rate, _ = win_rate("connect_four_v0", "mcts:iterations=1000", "random", games=24)
+    assert rate >= 0.95
+
+
+def test_mcts_handles_the_coin_and_beats_greedy_at_nim_with_a_coin():
+    rate, summary = win_rate("nim_v0:coin=true", "mcts:iterations=400", "greedy", games=120)
+    assert rate >= 0.70, summary  # seed 000: 86 %
+
+
+def expectimax_values(pawns, k):
+    """Exact values of Nim with a coin (player to move's side), by plain recursion."""
+    @__import__("functools").lru_cache(None)
+    def to_move(n):  # value for the player to move with n pawns
+        return max(after_move(n - take) for take in range(1, min(k, n) + 1))
+
+    def after_move(n):  # value for the mover once n pawns are left and the coin is due
+        if n == 0:
+            return 1.0
+        tails = -to_move(n)
+        heads = 1.0 if n == 1 else -to_move(n - 1)
+        return 0.5 * tails + 0.5 * heads
+
+    return {take: after_move(pawns - take) for take in range(1, min(k, pawns) + 1)}
+
+
+@pytest.mark.parametrize("pawns", [4, 5, 6, 8, 9])
+def test_mcts_and_expectiminimax_average_the_coin_correctly(pawns):
+    exact = expectimax_values(pawns, 3)
+    best = max(exact.values())
+    state = NimState(pawns, k=3, coin=True)
+    agent = make("mcts:iterations=4000", seed=1)
+    action = agent.act(None, state)
+    assert math.isclose(exact[action + 1], best, abs_tol=1e-9)
+    for child in agent.stats["children"]:
+        if child["visits"] > 400:  # well-sampled children estimate their exact value
+            assert abs(child["value"] - exact[child["action"] + 1]) < 0.15
+    searcher = MinimaxAgent(depth=30)
+    value, move = searcher.search(state, 30)
+    assert math.isclose(exact[move + 1], best) and abs(value) <= 2 * 30
+
+
+def test_mcts_variants_all_play_and_report_statistics():
+    state = play_sequence(ConnectFourState(), [3, 3, 2])
+    for spec in ["mcts:iterations=300,policy=ucbv,c=1.4,zeta=0.5",
+                 "mcts:iterations=300,policy=ucb-minimal,c1=11,c2=1",
+                 "mcts:iterations=300,q=wins,final=value,c_final=0",
+                 "mcts:iterations=300,nthr=3,max_rollout=10",
+                 "mcts:iterations=300,solver=true",
+                 "mcts:time=0.02"]:
+        agent = make(spec, seed=0)
+        action = agent.act(None, state.clone())
+        assert state.is_legal(action), spec
+        stats = agent.stats
+        assert stats["action"] == action
+        assert stats["iterations"] >= 1 and stats["tree_size"] > 1 and stats["seconds"] > 0
+        assert 0 <= stats["convincity"] <= 1
+        assert stats["path_max"] >= stats["path_median"] >= 1 and stats["path_mean"] >= 1
+        assert sum(c["visits"] for c in stats["children"]) == stats["root_visits"]
+
+
+def test_mcts_q_wins_and_win_lose_are_different_payoffs():
+    state = play_sequence(ConnectFourState(), [3, 3])
+    wins = make("mcts:iterations=200,q=wins", seed=0)
+    wins.act(None, state)
+    assert all(0 <= c["value"] <= 1 for c in wins.stats["children"])
+    win_lose = make("mcts:iterations=200,q=win-lose", seed=0)
+    win_lose.act(None, state)
+    assert any(c["value"] < 0 for c in win_lose.stats["children"])
+
+
+def test_mcts_is_reproducible_with_an_iteration_budget():
+    state = play_sequence(ConnectFourState(), [3, 2, 4])
+    runs = [make("mcts:iterations=500", seed=9) for _ in range(2)]
+    assert runs[0].act(None, state) == runs[1].act(None, state)
+    assert runs[0].stats["children"] == runs[1].stats["children"]
+
+
+def test_mcts_time_budget_is_honoured_on_average():
+    agent = make("mcts:time=0.02", seed=0)
+    state = ConnectFourState()
+    seconds = []
+    for _ in range(10):
+        agent.act(None, state)
+        seconds.append(agent.stats["seconds"])
+    assert sum(seconds) / len(seconds) <= 0.02 * 1.05
+    assert min(seconds) >= 0.02 * 0.5
+
+
+def test_mcts_tree_reuse_keeps_the_subtree_of_the_moves_played():
+    agent = make("mcts:iterations=400,reuse=true", seed=0)
+    state = ConnectFourState()
+    first = agent.act(None, state)
+    assert agent.stats["reused_tree"] is False
+    state.apply(first)
+    state.apply(3)  # the opponent's reply
+    agent.act(None, state)
+    assert agent.stats["reused_tree"] is True
+    assert agent.stats["root_visits"] > 400 and agent.stats["tree_size"] > 401
+    fresh = make("mcts:iterations=400", seed=0)
+    fresh.act(None, state)
+    assert fresh.stats["root_visits"] == 400
+    agent.reset()
+    agent.act(None, state)
+    assert agent.stats["reused_tree"] is False
+
+
+def test_mcts_reuses_the_tree_across_the_coin():
+    agent = make("mcts:iterations=500,reuse=true", seed=0)
+    state = NimState(20, k=3, coin=True)
+    rng = random.Random(0)
+    state.apply(agent.act(None, state))
+    state.apply(state.sample_chance(rng))
+    state.apply(0)
+    state.apply(state.sample_chance(rng))
+    agent.act(None, state)
+    assert agent.stats["reused_tree"] is True
+
+
+def test_mcts_expansion_threshold_grows_a_smaller_tree():
+    state = ConnectFourState()
+    one_by_one = make("mcts:iterations=600", seed=0)
+    one_by_one.act(None, state)
+    threshold = make("mcts:iterations=600,nthr=10", seed=0)
+    threshold.act(None, state)
+    assert one_by_one.stats["tree_size"] == 601
+    assert threshold.stats["tree_size"] < 400
+
+
+def test_mcts_strategic_rollouts_and_unknown_policies():
+    agent = make("mcts:iterations=300,rollout=strategic", seed=0)
+    assert agent.act(None, NimState(23, k=3)) + 1 == 3
+    with pytest.raises(ValueError, match="connect_four has no roll-out policy 'strategic'; policies are: random"):
+        make("mcts:iterations=10,rollout=strategic").act(None, ConnectFourState())
+
+
+def test_mcts_solver_proves_a_forced_win_and_takes_the_fastest():
+    # X to move; column 3 wins at once, other moves only later
+    state = play_sequence(ConnectFourState(), [0, 6, 1, 6, 2, 5])
+    agent = make("mcts:iterations=5000,solver=true", seed=0)
+    assert agent.act(None, state) == 3
+    assert agent.stats["proven"] == 1 and agent.stats["iterations"] < 5000
+    # Nim: every pile that is not a multiple of 4 is a proven win, taking n % 4
+    for pawns in (5, 6, 7, 9, 10, 11):
+        solver = make("mcts:iterations=20000,solver=true", seed=0)
+        assert solver.act(None, NimState(pawns, 3)) + 1 == pawns % 4
+        assert solver.stats["proven"] == 1
+
+
+def test_mcts_solver_proves_a_lost_pile():
+    solver = make("mcts:iterations=20000,solver=true", seed=0)
+    solver.act(None, NimState(8, 3))
+    assert solver.stats["proven"] == -1
+
+
+def test_mcts_tree_views():
+    agent = make("mcts:iterations=200", seed=0)
+    assert agent.tree_text() == "(no search yet)"
+    agent.act(None, ConnectFourState())
+    text = agent.tree_text(depth=2, best=2)
+    lines = text.splitlines()
+    assert lines[0] == "root: 200 visits, to move: player_0"
+    assert lines[1].startswith("  p0:") and lines[2].startswith("    p1:")
+    assert len(lines) == 1 + 2 + 4
+    dot = agent.tree_dot(depth=2)
+    assert dot.startswith("digraph mcts {") and dot.rstrip().endswith("}")
+    assert dot.count("->") >= 7
+
+
+def test_mcts_bad_parameters():
+    for spec, message in [("mcts:policy=ucb2", "policy must be one of ucb1, ucbv, ucb-minimal"),
+                          ("mcts:iterations=0", "iterations must be an int >= 1"),
+                          ("mcts:q=draws", "q must be one of"),
+                          ("mcts:time=-1", "time must be a positive number"),
+                          ("mcts:nthr=-2", "nthr must be an int >= 0"),
+                          ("mcts:depth=3", "unknown parameter 'depth'; parameters are: iterations, time, policy")]:
+        with pytest.raises(ValueError, match=message):
+            make(spec)
+
+
+# --- minimax and alpha-beta ------------------------------------------------------------------
+@st.composite
+def positions(draw):
+    state = ConnectFourState()
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    for _ in range(draw(st.integers(0, 20))):
+        actions = state.legal_actions()
+        if not actions:
+            break
+        state.apply(actions[rng.randrange(len(actions))])
+    return state
+
+
+@settings(max_examples=40)
+@given(positions(), st.integers(1, 4), st.sampled_from(["simple", "three", "three2"]))
+def test_alphabeta_returns_exactly_minimax_value_and_move_with_fewer_nodes(state, depth, evaluator):
+    if state.is_terminal():
+        return
+    minimax = make(f"minimax:depth={depth},eval={evaluator}")
+    alphabeta = make(f"alphabeta:depth={depth},eval={evaluator}")
+    heuristic = minimax._heuristic(state)
+    value_m, move_m = minimax.search(state, depth, heuristic)
+    alphabeta.nodes = minimax.nodes = 0
+    value_m, move_m = minimax.search(state, depth, heuristic)
+    value_a, move_a = alphabeta.search(state, depth, heuristic)
+    assert (value_a, move_a) == (value_m, move_m)
+    assert alphabeta.nodes <= minimax.nodes
+
+
+def test_alphabeta_visits_far_fewer_nodes_at_depth():
+    state = play_sequence(ConnectFourState(), [3, 3, 2, 4])
+    minimax, alphabeta = make("minimax:depth=5"), make("alphabeta:depth=5")
+    minimax.act(None, state)
+    alphabeta.act(None, state)
+    assert minimax.stats["value"] == alphabeta.stats["value"]
+    assert alphabeta.stats["nodes"] * 5 < minimax.stats["nodes"]
+
+
+def test_minimax_finds_the_fastest_win_and_blocks():
+    win_now = play_sequence(ConnectFourState(), [0, 6, 1, 6, 2, 5])
+    for spec in ("minimax:depth=3", "alphabeta:depth=5"):
+        agent = make(spec)
+        assert agent.act(None, win_now) == 3
+        assert agent.stats["value"] == 2 * agent.depth - 1
+    must_block = play_sequence(ConnectFourState(), [0, 6, 1, 6, 2])
+    assert make("alphabeta:depth=4").act(None, must_block) == 3
+
+
+def test_seed_002_evaluators():
+    # X has three in a row on the bottom with an empty cell at column 3
+    state = play_sequence(ConnectFourState(), [0, 6, 1, 6, 2, 5])
+    assert three_in_window_score(state, 0, 6) == pytest.approx(0.8 * 6)
+    assert three_in_window_score(state, 1, 6) == pytest.approx(-0.8 * 6)
+    assert three_in_window_v2_score(state, 0, 6) == 6 - 1  # nothing below the empty cell
+    # O: three on the bottom row (cols 0-2, gap at col 3 row 0); X: three on the row above
+    # (gap at col 3 row 1, one empty cell below it). Bit of (col, row) = col * 7 + row.
+    stacked = play_sequence(ConnectFourState(), [6, 0, 0, 1, 1, 2, 2])
+    assert stacked.threat_cells(1) == 1 << (3 * 7 + 0)
+    assert stacked.threat_cells(0) == 1 << (3 * 7 + 1)
+    assert three_in_window_score(stacked, 0, 6) == 0.0  # both have a window: they cancel
+    assert three_in_window_v2_score(stacked, 1, 6) == (6 - 1 - 0) - (6 - 1 - 1)
+    assert three_in_window_v2_score(stacked, 0, 6) == -1
+    assert three_in_window_v2_score(stacked, 0, 2) == 1 - 1  # both floored at 1
+
+
+def test_random_first_and_time_budget():
+    agent = make("alphabeta:depth=6,random_first=true", seed=0)
+    first_moves = {make("alphabeta:depth=6,random_first=true", seed=s).act(None, ConnectFourState())
+                   for s in range(30)}
+    assert len(first_moves) >= 5
+    agent.act(None, ConnectFourState())
+    assert agent.stats["random_first"] is True
+    assert make("alphabeta:depth=6,random_first=true").act(None, play_sequence(ConnectFourState(), [3])) in range(7)
+    timed = make("alphabeta:time=0.05")
+    timed.act(None, play_sequence(ConnectFourState(), [3, 3]))
+    assert timed.stats["depth"] >= 3 and timed.stats["seconds"] < 0.05 + 0.1
+
+
+def test_iterative_deepening_stops_when_the_whole_tree_is_seen():
+    agent = make("alphabeta:time=5")
+    agent.act(None, NimState(5, k=3))
+    assert agent.stats["seconds"] < 1 and agent.stats["value"] > 0
+
+
+def test_search_agents_beat_random():
+    rate_ab, _ = win_rate("connect_four_v0", "alphabeta:depth=4,eval=three2", "random", games=24)
+    rate_mm, _ = win_rate("connect_four_v0", "minimax:depth=3", "random", games=24)
+    assert rate_ab >= 0.95 and rate_mm >= 0.85
+
+
+def test_unknown_evaluator():
+    with pytest.raises(ValueError, match="nim has no evaluator 'three'; evaluators are: simple"):
+        make("alphabeta:eval=three").act(None, NimState(5))
+
+
+def test_chance_is_not_a_player():
+    state = NimState(10, coin=True)
+    state.apply(0)
+    assert state.current_player() == CHANCE
+    with pytest.raises(ValueError, match="chance event"):
+        make("alphabeta").act(None, state)
+    with pytest.raises(ValueError, match="chance event"):
+        make("mcts:iterations=5").act(None, state)
