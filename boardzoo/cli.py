@@ -1,9 +1,10 @@
-"""The ``boardzoo`` command line: list, play, arena.
+"""The ``boardzoo`` command line: list, play, arena, solve.
 
     boardzoo list
     boardzoo play connect_four greedy random --render
     boardzoo play nim_v0:coin=true human greedy
     boardzoo arena nim_v0 greedy random --games 200 --seed 0 --workers 2 --out games.jsonl
+    echo 4453 | boardzoo solve connect_four
 """
 
 from __future__ import annotations
@@ -65,6 +66,23 @@ def _arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _solve(args: argparse.Namespace) -> int:
+    from boardzoo.games.connect_four_solver import Solver, solve_lines
+
+    solver = Solver()
+    lines = args.positions if args.positions else sys.stdin
+    failures = 0
+    for moves, score, error in solve_lines(lines, solver):
+        if error is not None:
+            failures += 1
+            print(f"{moves} error: {error}", flush=True)
+        elif args.verbose:
+            print(f"{moves} {score} {solver.nodes} {solver.last_seconds * 1000:.3f}", flush=True)
+        else:
+            print(f"{moves} {score}", flush=True)
+    return 1 if failures else 0
+
+
 def parser() -> argparse.ArgumentParser:
     main = argparse.ArgumentParser(prog="boardzoo", description=__doc__.split("\n\n")[0])
     main.add_argument("--version", action="version", version=f"boardzoo {__version__}")
@@ -91,6 +109,18 @@ def parser() -> argparse.ArgumentParser:
     match.add_argument("--json", action="store_true",
                        help="print the summary as one JSON object (games, a_wins, b_wins, ties, ...)")
     match.set_defaults(run=_arena)
+
+    solve = commands.add_parser(
+        "solve", help="exact scores of Connect Four positions (moves as 1-based column digits)",
+        description="Prints 'MOVES SCORE' per position: from the side to move, 0 a draw, "
+                    "22 - d for a win with its d-th disc, -(22 - d) for a loss to the opponent's "
+                    "d-th disc. Positions come from the arguments or from stdin, one per line "
+                    "(further fields on a line are ignored). A bad position prints "
+                    "'MOVES error: ...'; the exit status is then 1.")
+    solve.add_argument("game", choices=["connect_four", "connect_four_v0"], help="the game (connect_four)")
+    solve.add_argument("positions", nargs="*", help="positions to solve (default: read stdin)")
+    solve.add_argument("--verbose", action="store_true", help="also print nodes searched and milliseconds")
+    solve.set_defaults(run=_solve)
     return main
 
 

@@ -1,0 +1,152 @@
+"""The exact Connect Four solver and `boardzoo solve`: scores against positions whose
+values are derived by hand or by an independent exhaustive search."""
+
+import functools
+import pathlib
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boardzoo.cli import main
+from boardzoo.games import ConnectFourState
+from boardzoo.games.connect_four_solver import InvalidPosition, Solver, parse_moves, remaining_moves
+
+DATA = pathlib.Path(__file__).parent.parent / "bench" / "data" / "connect_four_positions.txt"
+
+
+def exhaustive_score(state: ConnectFourState) -> int:
+    """Plain negamax over the whole remaining tree, memoised on the position: no bounds,
+    no move ordering, nothing shared with the solver but the rules."""
+    cells = state.geo.cells
+
+    @functools.lru_cache(maxsize=None)
+    def score(key, plies):
+        position = positions[key]
+        best = -cells
+        for column in position.legal_actions():
+            child = position.clone()
+            child.apply(column)
+            if child.winner >= 0:
+                value = (cells + 1 - position.plies) // 2
+            elif child.plies == cells:
+                value = 0
+            else:
+                positions[child.key()] = child
+                value = -score(child.key(), child.plies)
+            best = max(best, value)
+        return best
+
+    positions = {state.key(): state}
+    return score(state.key(), state.plies)
+
+
+def random_position(seed: int, low: int, high: int) -> ConnectFourState | None:
+    rng = random.Random(seed)
+    state = ConnectFourState()
+    target = rng.randint(low, high)
+    while state.plies < target and not state.is_terminal():
+        actions = state.legal_actions()
+        state.apply(actions[rng.randrange(len(actions))])
+    return None if state.is_terminal() else state
+
+
+# --- worked examples ---------------------------------------------------------------------
+@pytest.mark.parametrize("moves, score, why", [
+    ("445566", 18, "X wins at once with its 4th disc (move 7): 22 - 4"),
+    ("4455", 18, "X makes an open three on the bottom row and wins with its 4th disc"),
+    ("44556", -18, "O cannot stop X's open three: X wins with its 4th disc"),
+    ("4455661", -17, "X left two threats (columns 3 and 7) open: O blocks one, X wins with its 5th disc"),
+])
+def test_hand_derived_scores(moves, score, why):
+    assert Solver().solve(parse_moves(moves)) == score, why
+
+
+def test_forced_loss_and_near_full_draws():
+    # the draw pattern of test_connect_four (no four anywhere) with the last k discs removed
+    full = [0, 2, 1, 3, 4, 6, 5] * 6
+    for k in range(1, 9):
+        moves = "".join(str(c + 1) for c in full[:-k])
+        assert Solver().solve(parse_moves(moves)) == 0, k
+
+
+@settings(max_examples=25)
+@given(st.integers(0, 10**9))
+def test_end_game_scores_equal_an_exhaustive_search(seed):
+    state = random_position(seed, 30, 41)
+    if state is None:
+        return
+    assert Solver().solve(state) == exhaustive_score(state)
+
+
+@settings(max_examples=15)
+@given(st.integers(0, 10**9))
+def test_middle_game_scores_are_consistent_with_their_children(seed):
+    """score(P) = max over moves of (an immediate win's score, or -score(child))."""
+    state = random_position(seed, 22, 30)
+    if state is None:
+        return
+    solver = Solver()
+    cells = state.geo.cells
+    best = -cells
+    for column in state.legal_actions():
+        child = state.clone()
+        child.apply(column)
+        if child.winner >= 0:
+            value = (cells + 1 - state.plies) // 2
+        elif child.is_terminal():
+            value = 0
+        else:
+            value = -solver.solve(child)
+        best = max(best, value)
+    assert solver.solve(state) == best
+
+
+def test_benchmark_end_game_scores_agree_with_an_exhaustive_search():
+    lines = [line.split() for line in DATA.read_text().splitlines() if line.startswith("end ")]
+    assert len(lines) >= 100
+    for _, moves, score in lines[:: len(lines) // 12]:
+        state = parse_moves(moves)
+        if state.plies >= 32:
+            assert exhaustive_score(state) == int(score), moves
+
+
+def test_remaining_moves():
+    assert remaining_moves(18, 6) == 1   # win with the next disc
+    assert remaining_moves(-18, 5) == 2  # O to move loses to X's 4th disc, two moves on
+    assert remaining_moves(0, 30) == 12
+    assert remaining_moves(1, 0) == 41   # the first player wins with its 21st disc
+
+
+@pytest.mark.parametrize("moves, message", [
+    ("44x", "move 3 is 'x', not a column from 1 to 7"),
+    ("48", "move 2 is '8', not a column from 1 to 7"),
+    ("4444444", "move 7 plays column 4, which is full"),
+    ("1212121", "the game is over"),
+    ("12121213", "the game is already over before move 8"),
+])
+def test_invalid_positions(moves, message):
+    with pytest.raises(InvalidPosition, match=message):
+        parse_moves(moves)
+
+
+def test_cli_solve_reads_stdin_ignores_extra_fields_and_reports_bad_lines(monkeypatch, capsys):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("445566 18\n\n44x\n1212121 whatever\n44556\n"))
+    assert main(["solve", "connect_four"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [
+        "445566 18",
+        "44x error: move 3 is 'x', not a column from 1 to 7",
+        "1212121 error: the game is over: a finished position has no score to solve",
+        "44556 -18",
+    ]
+
+
+def test_cli_solve_arguments_and_verbose(capsys):
+    assert main(["solve", "connect_four", "445566", "4455", "--verbose"]) == 0
+    first, second = capsys.readouterr().out.splitlines()
+    assert first.split()[:2] == ["445566", "18"] and second.split()[:2] == ["4455", "18"]
+    assert int(second.split()[2]) > 0  # nodes searched
