@@ -190,9 +190,26 @@ class Solver:
                 beta = high
                 if alpha >= beta:
                     return beta
-            # Move order: the best move found here before, then the moves that create
-            # the most winning cells, the centre first among equals.
+            next_moves = moves + 1
             empty = board_mask ^ mask
+            if hash_move & candidates:
+                # The best move found here before is tried before ordering the rest:
+                # it often refutes the node on its own.
+                mine = current | hash_move
+                threats = threats_of(mine) & (empty ^ hash_move)
+                next_mask = mask | hash_move
+                score = -search(mine ^ next_mask, next_mask, next_moves, -beta, -alpha, threats)
+                if score >= beta:
+                    store(key, score, high, hash_move)
+                    return score
+                if score > alpha:
+                    alpha = score
+                candidates ^= hash_move
+                if not candidates:
+                    store(key, low, alpha, hash_move)
+                    return alpha
+            # The other moves: those creating the most winning cells first, the centre
+            # first among equals.
             ordered = []
             rank = 0
             for column_mask in column_masks:
@@ -200,38 +217,11 @@ class Solver:
                 if not move:
                     continue
                 p = current | move
-                r = threat_cache.get(p)
-                if r is not None:
-                    r &= empty ^ move
-                    rank -= 1
-                    ordered.append((100 if move == hash_move else r.bit_count(), rank, move, p, r))
-                    continue
-                r = (p << 1) & (p << 2) & (p << 3)
-                pair = (p << s1) & (p << s2)
-                r |= pair & (p << s3)
-                r |= pair & (p >> s1)
-                pair = (p >> s1) & (p >> s2)
-                r |= pair & (p << s1)
-                r |= pair & (p >> s3)
-                pair = (p << d1) & (p << d2)
-                r |= pair & (p << d3)
-                r |= pair & (p >> d1)
-                pair = (p >> d1) & (p >> d2)
-                r |= pair & (p << d1)
-                r |= pair & (p >> d3)
-                pair = (p << e1) & (p << e2)
-                r |= pair & (p << e3)
-                r |= pair & (p >> e1)
-                pair = (p >> e1) & (p >> e2)
-                r |= pair & (p << e1)
-                r |= pair & (p >> e3)
-                threat_cache[p] = r
-                r &= empty ^ move
+                r = threats_of(p) & (empty ^ move)
                 rank -= 1
-                ordered.append((100 if move == hash_move else r.bit_count(), rank, move, p, r))
+                ordered.append((r.bit_count(), rank, move, p, r))
             if len(ordered) > 1:
                 ordered.sort(reverse=True)  # most threats first; ties by rank: centre first
-            next_moves = moves + 1
             if moves < etc_limit:
                 # Enhanced transposition cutoff: a child whose stored bounds already
                 # refute this node saves searching the others first.
@@ -253,6 +243,32 @@ class Solver:
                     best_move = move
             store(key, low, alpha, best_move)
             return alpha
+
+        def threats_of(p):
+            """Cells (empty or not) that would complete a four of the discs ``p``."""
+            r = threat_cache.get(p)
+            if r is None:
+                r = (p << 1) & (p << 2) & (p << 3)
+                pair = (p << s1) & (p << s2)
+                r |= pair & (p << s3)
+                r |= pair & (p >> s1)
+                pair = (p >> s1) & (p >> s2)
+                r |= pair & (p << s1)
+                r |= pair & (p >> s3)
+                pair = (p << d1) & (p << d2)
+                r |= pair & (p << d3)
+                r |= pair & (p >> d1)
+                pair = (p >> d1) & (p >> d2)
+                r |= pair & (p << d1)
+                r |= pair & (p >> d3)
+                pair = (p << e1) & (p << e2)
+                r |= pair & (p << e3)
+                r |= pair & (p >> e1)
+                pair = (p >> e1) & (p >> e2)
+                r |= pair & (p << e1)
+                r |= pair & (p >> e3)
+                threat_cache[p] = r
+            return r
 
         def store(key, lower, upper, move):
             """Record bounds of ``key``'s score, tightening what the table holds."""

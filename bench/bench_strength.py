@@ -1,0 +1,51 @@
+"""The strength checks of the search agents, at sizes the test suite can't afford:
+win rates with 95 % Wilson intervals, seats alternating, through the arena.
+
+    python bench/bench_strength.py [--games 200] [--workers 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+from common import machine, table
+
+from boardzoo import arena
+
+CHECKS = [  # env, agent, opponent, required win rate
+    ("connect_four_v0", "mcts:iterations=1000", "random", 0.95),
+    ("connect_four_v0", "alphabeta:depth=4,eval=three2", "random", 0.95),
+    ("connect_four_v0", "minimax:depth=3,eval=simple", "random", 0.85),
+    ("nim_v0:coin=true", "mcts:time=0.01", "greedy", 0.70),
+    ("nim_v0:coin=true", "mcts:iterations=1000", "greedy", 0.70),
+]
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return centre - half, centre + half
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    rows = []
+    for env, agent, opponent, required in CHECKS:
+        summary = arena.summarize(arena.run(env, agent, opponent, games=args.games, seed=0,
+                                            workers=args.workers, progress=False))
+        wins = summary["a_wins"]
+        low, high = wilson(wins, args.games)
+        rows.append([env, agent, opponent, f"{wins}/{args.games} = {wins / args.games:.1%}",
+                     f"{low:.1%}..{high:.1%}", f">= {required:.0%}", "yes" if wins / args.games >= required else "NO",
+                     f"{summary['a_mean_decision_ms']:.1f}"])
+    print(f"Strength checks ({machine()}, {args.games} games each, seats alternating, seed 0)\n")
+    print(table(["env", "agent", "opponent", "wins", "95% CI", "required", "met", "ms/move"], rows))
+
+
+if __name__ == "__main__":
+    main()
