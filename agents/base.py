@@ -50,3 +50,12 @@ def legal_from_mask(observation: dict) -> np.ndarray:
     if len(legal) == 0:
         raise ValueError("no legal action: the action mask is all zeros (is it this agent's turn?)")
     return legal
+
+
+def check_budget(agent: str, count_name: str, count, seconds) -> None:
+    """Validate a search budget: ``count`` (iterations, depth) an int >= 1 and ``seconds``
+    a positive number, each when given."""
+    if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 1):
+        raise ValueError(f"{agent}: {count_name} must be an int >= 1, got {count!r}")
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0):
+        raise ValueError(f"{agent}: time must be a positive number of seconds, got {seconds!r}")

@@ -41,7 +41,7 @@ import time
 from statistics import median
 from typing import Callable
 
-from boardzoo.agents.base import Agent
+from boardzoo.agents.base import Agent, check_budget
 from boardzoo.games.model import CHANCE, TERMINAL, GameState
 
 POLICIES = ("ucb1", "ucbv", "ucb-minimal")
@@ -144,10 +144,7 @@ class MCTSAgent(Agent):
         super().__init__(seed)
         if iterations is None and time is None:
             iterations = 1000
-        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
-            raise ValueError(f"mcts: iterations must be an int >= 1, got {iterations!r}")
-        if time is not None and not time > 0:
-            raise ValueError(f"mcts: time must be a positive number of seconds, got {time!r}")
+        check_budget("mcts", "iterations", iterations, time)
         for label, value, allowed in (("policy", policy, POLICIES), ("q", q, PAYOFFS), ("final", final, FINALS)):
             if value not in allowed:
                 raise ValueError(f"mcts: {label} must be one of {', '.join(allowed)}, got {value!r}")

@@ -23,7 +23,7 @@ import math
 import time
 from typing import Callable
 
-from boardzoo.agents.base import Agent
+from boardzoo.agents.base import Agent, check_budget
 from boardzoo.games.model import CHANCE, TERMINAL, GameState
 
 _TIME_CHECK = 1023  # look at the clock every 1024 nodes
@@ -48,10 +48,7 @@ class MinimaxAgent(Agent):
         super().__init__(seed)
         if depth is None and time is None:
             depth = 4
-        if depth is not None and (not isinstance(depth, int) or depth < 1):
-            raise ValueError(f"{self.name}: depth must be an int >= 1, got {depth!r}")
-        if time is not None and not time > 0:
-            raise ValueError(f"{self.name}: time must be a positive number of seconds, got {time!r}")
+        check_budget(self.name, "depth", depth, time)
         self.depth, self.eval_name, self.random_first, self.time_budget = depth, eval, random_first, time
         self.nodes = 0
         self._cut_off = False

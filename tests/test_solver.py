@@ -1,7 +1,6 @@
 """The exact Connect Four solver and `boardzoo solve`: scores against positions whose
 values are derived by hand or by an independent exhaustive search."""
 
-import functools
 import pathlib
 import random
 
@@ -16,30 +15,30 @@ from boardzoo.games.connect_four_solver import InvalidPosition, Solver, parse_mo
 DATA = pathlib.Path(__file__).parent.parent / "bench" / "data" / "connect_four_positions.txt"
 
 
+def move_value(state: ConnectFourState, column: int, score_of) -> int:
+    """The score of playing ``column``: an immediate win's, a full board's 0, or minus the
+    score (``score_of``) of the position it leaves."""
+    child = state.clone()
+    child.apply(column)
+    if child.winner >= 0:
+        return (state.geo.cells + 1 - state.plies) // 2
+    if child.is_terminal():
+        return 0
+    return -score_of(child)
+
+
 def exhaustive_score(state: ConnectFourState) -> int:
     """Plain negamax over the whole remaining tree, memoised on the position: no bounds,
     no move ordering, nothing shared with the solver but the rules."""
-    cells = state.geo.cells
+    memo: dict[int, int] = {}
 
-    @functools.lru_cache(maxsize=None)
-    def score(key, plies):
-        position = positions[key]
-        best = -cells
-        for column in position.legal_actions():
-            child = position.clone()
-            child.apply(column)
-            if child.winner >= 0:
-                value = (cells + 1 - position.plies) // 2
-            elif child.plies == cells:
-                value = 0
-            else:
-                positions[child.key()] = child
-                value = -score(child.key(), child.plies)
-            best = max(best, value)
-        return best
+    def score(position: ConnectFourState) -> int:
+        key = position.key()
+        if key not in memo:
+            memo[key] = max(move_value(position, column, score) for column in position.legal_actions())
+        return memo[key]
 
-    positions = {state.key(): state}
-    return score(state.key(), state.plies)
+    return score(state)
 
 
 def random_position(seed: int, low: int, high: int) -> ConnectFourState | None:
@@ -88,18 +87,7 @@ def test_middle_game_scores_are_consistent_with_their_children(seed):
     if state is None:
         return
     solver = Solver()
-    cells = state.geo.cells
-    best = -cells
-    for column in state.legal_actions():
-        child = state.clone()
-        child.apply(column)
-        if child.winner >= 0:
-            value = (cells + 1 - state.plies) // 2
-        elif child.is_terminal():
-            value = 0
-        else:
-            value = -solver.solve(child)
-        best = max(best, value)
+    best = max(move_value(state, column, solver.solve) for column in state.legal_actions())
     assert solver.solve(state) == best
 
 

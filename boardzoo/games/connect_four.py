@@ -62,6 +62,21 @@ def has_four(board: int, height: int) -> bool:
     return False
 
 
+def completing_cells(discs: int, height: int) -> int:
+    """Cells (empty or not, on the board or not) that would complete a four of ``discs``:
+    for every direction, the cell that three discs in a row are missing, at either end or
+    in the gap."""
+    cells = (discs << 1) & (discs << 2) & (discs << 3)  # vertical: only upwards
+    for shift in (height, height - 1, height + 1):  # horizontal and the two diagonals
+        pair = (discs << shift) & (discs << 2 * shift)
+        cells |= pair & (discs << 3 * shift)
+        cells |= pair & (discs >> shift)
+        pair = (discs >> shift) & (discs >> 2 * shift)
+        cells |= pair & (discs << shift)
+        cells |= pair & (discs >> 3 * shift)
+    return cells
+
+
 class ConnectFourState(GameState):
     """A Connect Four position; mutable, cheap to clone."""
 
@@ -210,16 +225,8 @@ class ConnectFourState(GameState):
     def threat_cells(self, player: int) -> int:
         """Bitboard of the empty cells that would complete a four for ``player``: the empty
         cell of every 4-cell window holding three of its discs (playable now or not)."""
-        p, h = self.boards[player], self.geo.height
-        threats = (p << 1) & (p << 2) & (p << 3)  # vertical: only upwards
-        for shift in (h, h - 1, h + 1):  # horizontal and the two diagonals
-            pair = (p << shift) & (p << 2 * shift)
-            threats |= pair & (p << 3 * shift)
-            threats |= pair & (p >> shift)
-            pair = (p >> shift) & (p >> 2 * shift)
-            threats |= pair & (p << shift)
-            threats |= pair & (p >> 3 * shift)
-        return threats & self.geo.board_mask & ~(self.boards[0] | self.boards[1])
+        empty = self.geo.board_mask & ~(self.boards[0] | self.boards[1])
+        return completing_cells(self.boards[player], self.geo.height) & empty
 
     def winning_columns(self, player: int) -> list[int]:
         """Columns where ``player`` would complete a four with its next disc."""

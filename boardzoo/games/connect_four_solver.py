@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 from typing import Iterable
 
-from boardzoo.games.connect_four import ConnectFourState
+from boardzoo.games.connect_four import ConnectFourState, completing_cells
 
 #: Nodes with more empty cells than this look up their children's table entries before
 #: searching any (enhanced transposition cutoff): it pays where subtrees are large.
@@ -79,17 +79,7 @@ class Solver:
     # --- bitboard helpers ---------------------------------------------------------------
     def winning_cells(self, position: int, mask: int) -> int:
         """Empty cells where ``position``'s player would complete a four."""
-        h = self.height
-        p = position
-        r = (p << 1) & (p << 2) & (p << 3)
-        for s in (h, h - 1, h + 1):
-            pair = (p << s) & (p << 2 * s)
-            r |= pair & (p << 3 * s)
-            r |= pair & (p >> s)
-            pair = (p >> s) & (p >> 2 * s)
-            r |= pair & (p << s)
-            r |= pair & (p >> 3 * s)
-        return r & (self.board_mask ^ mask)
+        return completing_cells(position, self.height) & (self.board_mask ^ mask)
 
     # --- the score of a position -----------------------------------------------------------
     def solve(self, state: ConnectFourState) -> int:
@@ -146,9 +136,6 @@ class Solver:
         table = self.table
         threat_cache = self.threat_cache
         h = self.height
-        s1, s2, s3 = h, 2 * h, 3 * h
-        d1, d2, d3 = h - 1, 2 * (h - 1), 3 * (h - 1)
-        e1, e2, e3 = h + 1, 2 * (h + 1), 3 * (h + 1)
         counter = self.counter
         etc_limit = cells - ETC_DEPTH
 
@@ -194,7 +181,8 @@ class Solver:
             empty = board_mask ^ mask
             if hash_move & candidates:
                 # The best move found here before is tried before ordering the rest:
-                # it often refutes the node on its own.
+                # it often refutes the node on its own. (Its few lines repeat the loop
+                # below on purpose: folding both into one loop cost 10-20 % here.)
                 mine = current | hash_move
                 threats = threats_of(mine) & (empty ^ hash_move)
                 next_mask = mask | hash_move
@@ -248,26 +236,7 @@ class Solver:
             """Cells (empty or not) that would complete a four of the discs ``p``."""
             r = threat_cache.get(p)
             if r is None:
-                r = (p << 1) & (p << 2) & (p << 3)
-                pair = (p << s1) & (p << s2)
-                r |= pair & (p << s3)
-                r |= pair & (p >> s1)
-                pair = (p >> s1) & (p >> s2)
-                r |= pair & (p << s1)
-                r |= pair & (p >> s3)
-                pair = (p << d1) & (p << d2)
-                r |= pair & (p << d3)
-                r |= pair & (p >> d1)
-                pair = (p >> d1) & (p >> d2)
-                r |= pair & (p << d1)
-                r |= pair & (p >> d3)
-                pair = (p << e1) & (p << e2)
-                r |= pair & (p << e3)
-                r |= pair & (p >> e1)
-                pair = (p >> e1) & (p >> e2)
-                r |= pair & (p << e1)
-                r |= pair & (p >> e3)
-                threat_cache[p] = r
+                r = threat_cache[p] = completing_cells(p, h)
             return r
 
         def store(key, lower, upper, move):
