@@ -84,6 +84,10 @@ class BoardGameEnv(AECEnv):
     def _after_apply(self, player: int, action: int) -> None:
         """Hook after every event (``player`` may be CHANCE): keep incremental views."""
 
+    def _update_infos(self) -> None:
+        """Hook after reset and after every move: games with public extras (scores) put
+        them into ``self.infos`` here."""
+
     def _legal_mask(self) -> np.ndarray:
         """A fresh int8 mask of the legal actions of the player to move."""
         if self._mask is None:
@@ -135,6 +139,7 @@ class BoardGameEnv(AECEnv):
         self._mask: np.ndarray | None = None
         self._resolve_chance()
         self.agent_selection = self.possible_agents[self._game.current_player()]
+        self._update_infos()
         if self.render_mode == "human":
             self.render()
 
@@ -200,6 +205,7 @@ class BoardGameEnv(AECEnv):
             self._resolve_chance()
             next_player = game.current_player()
         self._mask = None
+        self._update_infos()
         rewards = self.rewards
         if next_player < 0:  # terminal
             rewards["player_0"], rewards["player_1"] = game.returns()

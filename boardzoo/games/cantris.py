@@ -1,0 +1,263 @@
+"""Cantris: the scoring tile game of seed 001, as this project reconstructs its rules
+(``shared/docs/rules-cantris.md``: "Candy Crush" + "Tetris").
+
+R rows x C columns (R even); every column holds the values 1..R/2 twice each. A move
+takes the **bottom** tile of a non-empty column and scores its value; the tiles above
+fall. Then every horizontal or vertical line of three or more equal values is cleared at
+once, the mover scoring their sum; tiles fall and clearing repeats until the board is
+stable. With ``bonus_turn``, a move that cleared a line is followed by another move of
+the same player. The game ends when the board is empty; the higher score wins.
+
+The board is kept as one stack per column, bottom first: tiles only ever fall inside
+their column, so a stack never has gaps and a fall is just a list operation.
+"""
+
+from __future__ import annotations
+
+import random
+
+from boardzoo.games.model import TERMINAL, GameState, returns_of_winner
+
+PRESETS = {"6x3": (6, 3, False), "8x4": (8, 4, False), "10x5": (10, 5, True)}
+
+
+def check_size(rows: int, cols: int) -> None:
+    for name, value, low in (("rows", rows, 4), ("cols", cols, 3)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"cantris: {name} must be an int, got {value!r}")
+        if value < low:
+            raise ValueError(f"cantris: {name} must be at least {low}, got {value}")
+    if rows % 2:
+        raise ValueError(f"cantris: rows must be even (each value appears twice per column), got {rows}")
+
+
+def lines_to_clear(columns: list[list[int]]) -> list[set[int]] | None:
+    """Per column, the heights of the cells on a horizontal or vertical line of three or
+    more equal values; None when the board is stable."""
+    cleared = None
+    for c, column in enumerate(columns):  # vertical runs
+        n, r = len(column), 0
+        while r < n - 2:
+            value = column[r]
+            if column[r + 1] == value and column[r + 2] == value:
+                end = r + 3
+                while end < n and column[end] == value:
+                    end += 1
+                if cleared is None:
+                    cleared = [set() for _ in columns]
+                cleared[c].update(range(r, end))
+                r = end
+            else:
+                r += 1
+    width = len(columns)
+    for r in range(max(map(len, columns), default=0)):  # horizontal runs
+        row = [column[r] if r < len(column) else 0 for column in columns]
+        c = 0
+        while c < width - 2:
+            value = row[c]
+            if value and row[c + 1] == value and row[c + 2] == value:
+                end = c + 3
+                while end < width and row[end] == value:
+                    end += 1
+                if cleared is None:
+                    cleared = [set() for _ in columns]
+                for k in range(c, end):
+                    cleared[k].add(r)
+                c = end
+            else:
+                c += 1
+    return cleared
+
+
+def runs_through_column(columns: list[list[int]], c: int) -> list[set[int]] | None:
+    """Like :func:`lines_to_clear` after only column ``c`` fell on a stable board: the
+    column's own order is unchanged (no new vertical run), so only horizontal runs
+    through it can appear. None when there is nothing to clear (the common case)."""
+    column = columns[c]
+    cleared = None
+    last = len(columns) - 1
+    for r, value in enumerate(column):
+        left = c
+        while left > 0 and r < len(columns[left - 1]) and columns[left - 1][r] == value:
+            left -= 1
+        right = c
+        while right < last and r < len(columns[right + 1]) and columns[right + 1][r] == value:
+            right += 1
+        if right - left >= 2:
+            if cleared is None:
+                cleared = [set() for _ in columns]
+            for k in range(left, right + 1):
+                cleared[k].add(r)
+    return cleared
+
+
+def settle(columns: list[list[int]], fallen: int | None = None) -> tuple[int, int]:
+    """Clear lines and let tiles fall until the board is stable, in place. ``fallen``:
+    the only column that changed on a board stable before (checked the cheap way first).
+    Returns (points scored, number of clearing rounds)."""
+    points = rounds = 0
+    while True:
+        if fallen is not None:
+            cleared = runs_through_column(columns, fallen)
+            fallen = None
+        else:
+            cleared = lines_to_clear(columns)
+        if cleared is None:
+            return points, rounds
+        rounds += 1
+        for c, heights in enumerate(cleared):
+            if heights:
+                column = columns[c]
+                points += sum(column[r] for r in heights)
+                columns[c] = [v for r, v in enumerate(column) if r not in heights]
+
+
+def is_stable(columns: list[list[int]]) -> bool:
+    return lines_to_clear(columns) is None
+
+
+def deal(rows: int, cols: int, rng) -> list[list[int]]:
+    """A stable deal: each column a shuffled copy of 1..R/2 twice, redrawn until no line
+    of three exists. ``rng`` is a numpy Generator (the env's) or a random.Random."""
+    values = [v // 2 + 1 for v in range(rows)]
+    shuffle = rng.shuffle
+    while True:
+        columns = []
+        for _ in range(cols):
+            column = list(values)
+            shuffle(column)
+            columns.append([int(v) for v in column])
+        if is_stable(columns):
+            return columns
+
+
+class CantrisState(GameState):
+    """A Cantris position: column stacks (bottom first), both scores, the player to move."""
+
+    __slots__ = ("columns", "rows", "cols", "bonus_turn", "scores", "player", "last_points", "total")
+    game_name = "cantris"
+
+    def __init__(self, columns: list[list[int]], rows: int, bonus_turn: bool = False):
+        check_size(rows, len(columns))
+        self.columns = [list(column) for column in columns]
+        self.rows, self.cols, self.bonus_turn = rows, len(columns), bool(bonus_turn)
+        self.scores = [0, 0]
+        self.player = 0
+        self.last_points = 0  # points of the last move, cascades included: search sees them
+        self.total = sum(map(sum, self.columns))
+
+    @property
+    def num_actions(self) -> int:
+        return self.cols
+
+    def clone(self) -> "CantrisState":
+        other = CantrisState.__new__(CantrisState)
+        other.columns = [column[:] for column in self.columns]
+        other.rows, other.cols, other.bonus_turn = self.rows, self.cols, self.bonus_turn
+        other.scores = self.scores[:]
+        other.player, other.last_points, other.total = self.player, self.last_points, self.total
+        return other
+
+    def is_terminal(self) -> bool:
+        return not any(self.columns)
+
+    def current_player(self) -> int:
+        return TERMINAL if not any(self.columns) else self.player
+
+    def legal_actions(self) -> list[int]:
+        return [c for c, column in enumerate(self.columns) if column]
+
+    def legal_mask(self) -> list[int]:
+        return [1 if column else 0 for column in self.columns]
+
+    def is_legal(self, action: int) -> bool:
+        return 0 <= action < self.cols and bool(self.columns[action])
+
+    def explain_illegal(self, action: int) -> str:
+        if self.is_terminal():
+            return "the game is over"
+        if not 0 <= action < self.cols:
+            return f"there is no column {action} (columns are 0..{self.cols - 1})"
+        return f"column {action} is empty"
+
+    def apply(self, action: int) -> None:
+        if not self.is_legal(action):
+            raise ValueError(f"cantris: illegal action {action}: {self.explain_illegal(action)}")
+        points = self.columns[action].pop(0)
+        cleared, rounds = settle(self.columns, fallen=action)
+        points += cleared
+        self.scores[self.player] += points
+        self.last_points = points
+        if not (self.bonus_turn and rounds):
+            self.player ^= 1
+
+    def playout(self, rng: random.Random) -> tuple[float, float]:
+        # MCTS roll-outs: apply() without its checks and bookkeeping, in one loop.
+        rand, columns, scores, bonus = rng.random, self.columns, self.scores, self.bonus_turn
+        player = self.player
+        legal = [c for c, column in enumerate(columns) if column]
+        while legal:
+            c = legal[int(rand() * len(legal))]
+            points = columns[c].pop(0)
+            cleared, rounds = settle(columns, fallen=c)
+            scores[player] += points + cleared
+            if not (bonus and rounds):
+                player ^= 1
+            if not columns[c] or rounds:
+                legal = [c for c, column in enumerate(columns) if column]
+        self.player = player
+        return self.returns()
+
+    def winner(self) -> int:
+        s0, s1 = self.scores
+        return 0 if s0 > s1 else 1 if s1 > s0 else -1
+
+    def returns(self) -> tuple[float, float]:
+        return returns_of_winner(self.winner()) if self.is_terminal() else (0.0, 0.0)
+
+    def key(self) -> tuple:
+        return (tuple(map(tuple, self.columns)), self.scores[0] - self.scores[1], self.player)
+
+    # --- game knowledge ----------------------------------------------------------------
+    def greedy_action(self, rng: random.Random) -> int:
+        """The move with the most immediate points (cascades included); ties at random."""
+        best, choices = -1, []
+        for action in self.legal_actions():
+            child = self.clone()
+            child.apply(action)
+            if child.last_points > best:
+                best, choices = child.last_points, [action]
+            elif child.last_points == best:
+                choices.append(action)
+        return choices[int(rng.random() * len(choices))]
+
+    def board(self) -> list[list[int]]:
+        """rows x cols, row 0 the bottom, 0 = empty."""
+        return [[column[r] if r < len(column) else 0 for column in self.columns] for r in range(self.rows)]
+
+    def to_text(self) -> str:
+        lines = [" ".join(str(v) if v else "." for v in row) for row in reversed(self.board())]
+        lines.append(" ".join(str((c + 1) % 10) for c in range(self.cols)))
+        return "\n".join(lines)
+
+    def action_label(self, action: int) -> str:
+        return str(action + 1)
+
+    def parse_action(self, text: str) -> int:
+        text = text.strip()
+        if not text.isdigit() or not 1 <= int(text) <= self.cols:
+            raise ValueError(f"{text!r} is not a column: type a number from 1 to {self.cols}")
+        return int(text) - 1
+
+    def __repr__(self) -> str:
+        return f"CantrisState(scores={self.scores}, player={self.player})\n{self.to_text()}"
+
+
+def score_difference(state: CantrisState, player: int, max_depth: int) -> float:
+    """Alpha-beta's leaf evaluator: the score difference, scaled into (-max_depth, max_depth)
+    so that a proven win (scored 2*depth - plies >= depth) always outranks any lead."""
+    lead = state.scores[player] - state.scores[1 - player]
+    return (max_depth - 1) * lead / max(state.total, 1)
+
+
+CantrisState.evaluators = {"score": score_difference}

@@ -1,0 +1,138 @@
+"""
+# Cantris (`boardzoo.envs.cantris_v0`)
+
+| Import             | `from boardzoo.envs import cantris_v0`                         |
+|--------------------|----------------------------------------------------------------|
+| Agents             | `["player_0", "player_1"]` (`player_0` moves first)              |
+| Action space       | `Discrete(cols)`: the column whose bottom tile to take           |
+| Observation shape  | `(rows * cols + 2,)` int64                                       |
+| Parameters         | `board="8x4"` (`"6x3"`, `"8x4"`, `"10x5"`), `rows`, `cols`, `bonus_turn`, `render_mode` |
+
+The two-player scoring tile game of seed 001 ("Candy Crush" + "Tetris"). The source
+gives the board sizes, the deal and the first-mover statistics but not every rule; these
+are **this project's reconstruction**, the candidate rule set whose random-play
+statistics come closest to the published table (within about 0.025 on every figure):
+
+1. R rows x C columns (R even, at least 4; C at least 3); values 1..R/2, 0 = empty.
+2. The deal: each column holds 1..R/2 twice each in random order, redrawn until the board
+   is *stable* (no horizontal or vertical line of three or more equal adjacent values).
+   It comes from the env's seeded generator: same seed, same deal.
+3. A move takes the **bottom** tile of a non-empty column and scores its value; the tiles
+   above fall one cell.
+4. Then every cell on a horizontal or vertical line of three or more equal values is
+   cleared at once and the mover scores their sum; tiles fall and clearing repeats
+   until the board is stable (cascades).
+5. Bonus turn (`bonus_turn`): a move that cleared at least one line is followed by
+   another move of the same agent (`agent_selection` stays on it). Presets: off for
+   `6x3` and `8x4`, on for `10x5`.
+6. The game ends when the board is empty; the higher score wins.
+
+## Observation
+A flat int64 vector from the observing agent's side: the board row by row from the
+bottom (`rows * cols` values, 0 = empty; entry `r * cols + c` is row `r`, column `c`),
+then the observer's score, then the opponent's. Cantris has no hidden information.
+
+## Action mask
+int8 of length `cols`: 1 for every non-empty column (for the agent to move; zeros for
+the other agent and after the game).
+
+## Rewards and info
++1 for the higher final score, -1 for the lower, 0 each for a tie. `infos[agent]`
+holds `{"scores": {"player_0": ..., "player_1": ...}, "last_points": ...}`.
+Spectators: `env.unwrapped.board` is the `(rows, cols)` int array (row 0 the bottom)
+and `env.unwrapped.scores` the points per agent.
+
+## Version history
+* v0: first release (the reconstructed rules, presets, bonus turns).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+
+from boardzoo.envs.aec import BoardGameEnv, wrap
+from boardzoo.envs.render import BLACK, WHITE, canvas, paint
+from boardzoo.games.cantris import PRESETS, CantrisState, check_size, deal
+
+CELL = 32
+PALETTE = [(230, 230, 230), (220, 60, 60), (60, 160, 70), (60, 100, 220), (240, 190, 40), (160, 80, 200),
+           (40, 190, 200), (240, 120, 40), (120, 120, 120), (200, 200, 90)]
+
+
+class raw_env(BoardGameEnv):
+    metadata = {**BoardGameEnv.metadata, "name": "cantris_v0"}
+
+    def __init__(self, board: str = "8x4", rows: int | None = None, cols: int | None = None,
+                 bonus_turn: bool | None = None, render_mode: str | None = None):
+        super().__init__(render_mode)
+        if board not in PRESETS:
+            raise ValueError(f"cantris_v0: unknown board {board!r}; presets are {', '.join(PRESETS)}")
+        preset_rows, preset_cols, preset_bonus = PRESETS[board]
+        self.rows = preset_rows if rows is None else rows
+        self.cols = preset_cols if cols is None else cols
+        check_size(self.rows, self.cols)
+        if bonus_turn is not None and not isinstance(bonus_turn, bool):
+            raise ValueError(f"cantris_v0: bonus_turn must be True or False, got {bonus_turn!r}")
+        self.bonus_turn = preset_bonus if bonus_turn is None else bonus_turn
+        half = self.rows // 2
+        total = self.cols * half * (half + 1)  # every value twice in every column
+        layout = spaces.Box(low=0, high=max(total, half), shape=(self.rows * self.cols + 2,), dtype=np.int64)
+        self.observation_spaces = {
+            agent: spaces.Dict({
+                "observation": layout,
+                "action_mask": spaces.Box(low=0, high=1, shape=(self.cols,), dtype=np.int8),
+            })
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(self.cols) for agent in self.possible_agents}
+        self.state_space = layout
+
+    def _new_game(self, options: dict) -> CantrisState:
+        return CantrisState(deal(self.rows, self.cols, self.np_random), self.rows, self.bonus_turn)
+
+    def _update_infos(self) -> None:
+        scores, points = self.scores, self._game.last_points
+        for agent in self.agents:
+            self.infos[agent] = {"scores": dict(scores), "last_points": points}
+
+    @property
+    def board(self) -> np.ndarray:
+        """The board for spectators: (rows, cols), row 0 the bottom, 0 = empty."""
+        return np.array(self.game.board(), dtype=np.int64)
+
+    @property
+    def scores(self) -> dict[str, int]:
+        s0, s1 = self.game.scores
+        return {"player_0": s0, "player_1": s1}
+
+    def _observation(self, player: int) -> np.ndarray:
+        game = self._game
+        flat = [v for row in game.board() for v in row]
+        flat += [game.scores[player], game.scores[1 - player]]
+        return np.array(flat, dtype=np.int64)
+
+    def state(self) -> np.ndarray:
+        self.game  # raises before reset
+        return self._observation(0)
+
+    def _render_text(self) -> str:
+        s0, s1 = self._game.scores
+        return (f"{self._game.to_text()}\nscores: player_0 {s0}, player_1 {s1}   "
+                f"{self._status_line()}")
+
+    def _render_rgb(self) -> np.ndarray:
+        image = canvas(self.rows * CELL, self.cols * CELL, WHITE)
+        tile = np.ones((CELL - 4, CELL - 4), dtype=bool)
+        board = self._game.board()
+        for r in range(self.rows):
+            for c in range(self.cols):
+                value = board[r][c]
+                colour = PALETTE[value % len(PALETTE)] if value else BLACK
+                paint(image, (self.rows - 1 - r) * CELL + 2, c * CELL + 2, tile, colour)
+        return image
+
+
+def env(**kwargs) -> BoardGameEnv:
+    """The env with PettingZoo's usual checks (illegal move = loss); see ``raw_env``."""
+    return wrap(raw_env(**kwargs))
