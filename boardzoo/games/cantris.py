@@ -221,15 +221,16 @@ class CantrisState(GameState):
     # --- game knowledge ----------------------------------------------------------------
     def greedy_action(self, rng: random.Random) -> int:
         """The move with the most immediate points (cascades included); ties at random."""
-        best, choices = -1, []
-        for action in self.legal_actions():
-            child = self.clone()
-            child.apply(action)
-            if child.last_points > best:
-                best, choices = child.last_points, [action]
-            elif child.last_points == best:
-                choices.append(action)
+        points = {action: self.move_points(action) for action in self.legal_actions()}
+        best = max(points.values())
+        choices = [action for action, value in points.items() if value == best]
         return choices[int(rng.random() * len(choices))]
+
+    def move_points(self, action: int) -> int:
+        """Points the player to move would score with ``action`` (cascades included)."""
+        child = self.clone()
+        child.apply(action)
+        return child.last_points
 
     def board(self) -> list[list[int]]:
         """rows x cols, row 0 the bottom, 0 = empty."""
