@@ -36,7 +36,6 @@ After each decision ``agent.stats`` holds the search statistics, and ``tree_text
 from __future__ import annotations
 
 import math
-import random
 import time
 from statistics import median
 from typing import Callable

@@ -19,6 +19,7 @@ from typing import Any
 
 import gymnasium
 import numpy as np
+from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import BaseWrapper
@@ -72,6 +73,17 @@ class BoardGameEnv(AECEnv):
         self.np_random, self.np_random_seed = seeding.np_random(None)
         self._game: GameState | None = None
 
+    def _set_spaces(self, observation: gymnasium.spaces.Box, num_actions: int) -> None:
+        """The same spaces for both seats: ``{"observation", "action_mask"}`` around the
+        game's observation box, ``Discrete(num_actions)`` actions; ``state()`` shares the box."""
+        space = spaces.Dict({
+            "observation": observation,
+            "action_mask": spaces.Box(low=0, high=1, shape=(num_actions,), dtype=np.int8),
+        })
+        self.observation_spaces = {agent: space for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in self.possible_agents}
+        self.state_space = observation
+
     # --- what a game supplies -----------------------------------------------------------
     def _new_game(self, options: dict) -> GameState:
         """A fresh game (may draw from ``self.np_random``); ``options`` as given to reset."""
@@ -114,6 +126,10 @@ class BoardGameEnv(AECEnv):
     @property
     def game(self) -> GameState:
         """The true game state (a spectator's view; agents get :meth:`model` instead)."""
+        return self._require_reset()
+
+    def _require_reset(self) -> GameState:
+        """The game, or a ResetNeededError when ``reset()`` has not been called yet."""
         if self._game is None:
             raise ResetNeededError(f"{self.metadata['name']}: call reset() before using the env")
         return self._game
@@ -156,9 +172,7 @@ class BoardGameEnv(AECEnv):
             self._after_apply(CHANCE, outcome)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        game = self._game
-        if game is None:
-            self.game  # raises ResetNeededError
+        game = self._require_reset()
         player = SEAT_OF.get(agent)
         if player is None:
             self._seat(agent)  # raises with the list of agents
@@ -169,8 +183,7 @@ class BoardGameEnv(AECEnv):
         return {"observation": self._observation(player), "action_mask": mask}
 
     def last(self, observe: bool = True):
-        if self._game is None:
-            self.game  # raises ResetNeededError
+        self._require_reset()
         agent = self.agent_selection
         return (
             self.observe(agent) if observe else None,
@@ -257,7 +270,7 @@ class BoardGameEnv(AECEnv):
         return self.game.clone()
 
     def render(self) -> str | np.ndarray | None:
-        self.game  # raises before reset
+        self._require_reset()
         if self.render_mode is None:
             gymnasium.logger.warn(
                 f"{self.metadata['name']}: render() called without a render_mode; "

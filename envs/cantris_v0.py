@@ -78,15 +78,7 @@ class raw_env(BoardGameEnv):
         half = self.rows // 2
         total = self.cols * half * (half + 1)  # every value twice in every column
         layout = spaces.Box(low=0, high=max(total, half), shape=(self.rows * self.cols + 2,), dtype=np.int64)
-        self.observation_spaces = {
-            agent: spaces.Dict({
-                "observation": layout,
-                "action_mask": spaces.Box(low=0, high=1, shape=(self.cols,), dtype=np.int8),
-            })
-            for agent in self.possible_agents
-        }
-        self.action_spaces = {agent: spaces.Discrete(self.cols) for agent in self.possible_agents}
-        self.state_space = layout
+        self._set_spaces(layout, self.cols)
 
     def _new_game(self, options: dict) -> CantrisState:
         return CantrisState(deal(self.rows, self.cols, self.np_random), self.rows, self.bonus_turn)
@@ -113,7 +105,7 @@ class raw_env(BoardGameEnv):
         return np.array(flat, dtype=np.int64)
 
     def state(self) -> np.ndarray:
-        self.game  # raises before reset
+        self._require_reset()
         return self._observation(0)
 
     def _render_text(self) -> str:

@@ -55,15 +55,7 @@ class raw_env(BoardGameEnv):
         geometry(rows, cols)  # validates the size with a clear message
         self.rows, self.cols = rows, cols
         board = spaces.Box(low=0, high=1, shape=(rows, cols, 2), dtype=np.int8)
-        self.observation_spaces = {
-            agent: spaces.Dict({
-                "observation": board,
-                "action_mask": spaces.Box(low=0, high=1, shape=(cols,), dtype=np.int8),
-            })
-            for agent in self.possible_agents
-        }
-        self.action_spaces = {agent: spaces.Discrete(cols) for agent in self.possible_agents}
-        self.state_space = board
+        self._set_spaces(board, cols)
 
     def _new_game(self, options: dict) -> ConnectFourState:
         # Each seat's observation kept up to date move by move: cheaper than rebuilding it.
@@ -86,7 +78,7 @@ class raw_env(BoardGameEnv):
         return self._views[player].copy()
 
     def state(self) -> np.ndarray:
-        self.game
+        self._require_reset()
         return self._views[0].copy()
 
     def _render_text(self) -> str:

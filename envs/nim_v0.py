@@ -74,15 +74,7 @@ class raw_env(BoardGameEnv):
             raise ValueError(f"nim_v0: coin must be True or False, got {coin!r}")
         self.k, self.coin = k, coin
         board = spaces.Box(low=0, high=max(self.n_high, k), shape=(2,), dtype=np.int64)
-        self.observation_spaces = {
-            agent: spaces.Dict({
-                "observation": board,
-                "action_mask": spaces.Box(low=0, high=1, shape=(self.k,), dtype=np.int8),
-            })
-            for agent in self.possible_agents
-        }
-        self.action_spaces = {agent: spaces.Discrete(self.k) for agent in self.possible_agents}
-        self.state_space = board
+        self._set_spaces(board, self.k)
 
     def _new_game(self, options: dict) -> NimState:
         if "n" in options:
@@ -102,7 +94,7 @@ class raw_env(BoardGameEnv):
         return np.array([self._game.pawns, self.k], dtype=np.int64)
 
     def state(self) -> np.ndarray:
-        self.game  # raises before reset
+        self._require_reset()
         return self._observation(0)
 
     def _render_text(self) -> str:

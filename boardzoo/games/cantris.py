@@ -16,17 +16,14 @@ from __future__ import annotations
 
 import random
 
-from boardzoo.games.model import TERMINAL, GameState, returns_of_winner
+from boardzoo.games.model import TERMINAL, GameState, check_int, returns_of_winner
 
 PRESETS = {"6x3": (6, 3, False), "8x4": (8, 4, False), "10x5": (10, 5, True)}
 
 
 def check_size(rows: int, cols: int) -> None:
-    for name, value, low in (("rows", rows, 4), ("cols", cols, 3)):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"cantris: {name} must be an int, got {value!r}")
-        if value < low:
-            raise ValueError(f"cantris: {name} must be at least {low}, got {value}")
+    check_int("cantris", "rows", rows, 4)
+    check_int("cantris", "cols", cols, 3)
     if rows % 2:
         raise ValueError(f"cantris: rows must be even (each value appears twice per column), got {rows}")
 

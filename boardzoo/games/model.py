@@ -152,6 +152,14 @@ class GameState:
             raise ValueError(f"{text.strip()!r} is not a move number") from None
 
 
+def check_int(game: str, name: str, value, low: int) -> None:
+    """Raise a clear ValueError unless ``value`` is an int (not a bool) of at least ``low``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{game}: {name} must be an int, got {value!r}")
+    if value < low:
+        raise ValueError(f"{game}: {name} must be at least {low}, got {value}")
+
+
 _WIN_RETURNS = {0: (1.0, -1.0), 1: (-1.0, 1.0)}
 
 

@@ -10,18 +10,15 @@ from __future__ import annotations
 
 import random
 
-from boardzoo.games.model import CHANCE, TERMINAL, GameState, returns_of_winner
+from boardzoo.games.model import CHANCE, TERMINAL, GameState, check_int, returns_of_winner
 
 TAILS, HEADS = 0, 1
 _COIN = [(TAILS, 0.5), (HEADS, 0.5)]
 
 
 def check_nim_parameters(pawns: int, k: int) -> None:
-    for name, value, low in (("n", pawns, 1), ("k", k, 1)):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"nim: {name} must be an int, got {value!r}")
-        if value < low:
-            raise ValueError(f"nim: {name} must be at least {low}, got {value}")
+    check_int("nim", "n", pawns, 1)
+    check_int("nim", "k", k, 1)
 
 
 class NimState(GameState):
