@@ -35,6 +35,7 @@ After each decision ``agent.stats`` holds the search statistics, and ``tree_text
 
 from __future__ import annotations
 
+import gc
 import math
 import time
 from statistics import median
@@ -52,13 +53,15 @@ REUSE_DEPTH = 4
 
 class Node:
     """One node of the tree. ``mover`` chose the move into it (CHANCE for an outcome);
-    ``total``/``sum_sq`` accumulate the mover's payoffs, ``wins`` the mover's wins."""
+    ``total``/``sum_sq`` accumulate the mover's payoffs, ``wins`` the mover's wins.
 
-    __slots__ = ("parent", "action", "mover", "to_move", "children", "untried",
+    Nodes hold no parent pointer: an iteration keeps its root-to-leaf path instead, so a
+    tree has no reference cycles and is freed the moment it is dropped."""
+
+    __slots__ = ("action", "mover", "to_move", "children", "untried",
                  "visits", "total", "sum_sq", "wins", "proven", "proof_plies")
 
-    def __init__(self, parent: Node | None, action: int, mover: int, to_move: int):
-        self.parent = parent
+    def __init__(self, action: int, mover: int, to_move: int):
         self.action = action
         self.mover = mover
         self.to_move = to_move  # player to move here, CHANCE or TERMINAL
@@ -181,7 +184,7 @@ class MCTSAgent(Agent):
         root = self._reused_root(model) if self.reuse else None
         reused = root is not None and root.visits > 0
         if root is None:
-            root = Node(None, -1, -1, model.current_player())
+            root = Node(-1, -1, model.current_player())
             self._tree_size = 1
         elif not reused:
             self._tree_size = 1
@@ -197,9 +200,32 @@ class MCTSAgent(Agent):
         deadline = None if self.time_budget is None else start + self.time_budget - self._wrap_up
         limit = self.iterations if self.iterations is not None else math.inf
         depths: list[int] = []
-        done = 0
+        clock = time.perf_counter
+        # The tree has no reference cycles (see Node): the cyclic collector has nothing
+        # to find in it, and its full passes over a large tree would stall the search.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            self._search(root, model, rollout, limit, deadline, depths)
+        finally:
+            if collecting:
+                gc.enable()
+        done = len(depths)
+        searched = clock()
+        best = self._final_child(root)
+        if self.reuse:
+            after = model.clone()
+            after.apply(best.action)
+            self._kept = (best, after)
+        self.stats = self._statistics(root, best, done, clock() - start, depths, reused)
+        self._wrap_up = clock() - searched
+        return best.action
+
+    def _search(self, root: Node, model: GameState, rollout, limit, deadline, depths: list[int]) -> None:
+        """Iterate until the budget is spent; each iteration's path length goes to ``depths``."""
         clock = time.perf_counter
         searching = clock()
+        done = 0
         while done < limit:
             if deadline is not None and done:
                 # Stop when one more iteration (at 1.5x the mean pace so far, for the
@@ -212,18 +238,9 @@ class MCTSAgent(Agent):
             done += 1
             if self.solver and root.proven is not None:
                 break
-        searched = clock()
-        best = self._final_child(root)
-        if self.reuse:
-            after = model.clone()
-            after.apply(best.action)
-            self._kept = (best, after)
-        self.stats = self._statistics(root, best, done, clock() - start, depths, reused)
-        self._wrap_up = clock() - searched
-        return best.action
 
     def _iterate(self, root: Node, root_state: GameState, rollout) -> int:
-        node, state, depth = root, root_state.clone(), 0
+        node, state, path = root, root_state.clone(), [root]
         rng, select, solver = self.rng, self.select, self.solver
         while True:
             to_move = node.to_move
@@ -235,8 +252,8 @@ class MCTSAgent(Agent):
                     node.untried = [outcome for outcome, _ in state.chance_outcomes()]
                 outcome = state.sample_chance(rng)
                 state.apply(outcome)
-                child = self._chance_child(node, outcome, state)
-                node, depth = child, depth + 1
+                node = self._chance_child(node, outcome, state)
+                path.append(node)
                 continue
             if node.children is None:
                 if node.visits < self.nthr:
@@ -246,25 +263,26 @@ class MCTSAgent(Agent):
             if untried:  # one new child per iteration
                 action = untried.pop()
                 state.apply(action)
-                child = Node(node, action, to_move, state.current_player())
+                child = Node(action, to_move, state.current_player())
                 node.children.append(child)
                 self._tree_size += 1
-                node, depth = child, depth + 1
+                path.append(child)
+                node = child
                 break
             children = node.children
             if solver:
                 children = self._solver_candidates(node, children)
-            child = select(children, node.visits)
-            state.apply(child.action)
-            node, depth = child, depth + 1
-            if child.visits == 0:
+            node = select(children, node.visits)
+            state.apply(node.action)
+            path.append(node)
+            if node.visits == 0:
                 break  # a child created by a full expansion: evaluate it
         returns = state.returns() if node.to_move == TERMINAL else rollout(state)
         if solver and node.to_move == TERMINAL and node.proven is None:
             node.proven = returns[0]
-            self._propagate_proof(node.parent)
-        self._backpropagate(node, returns)
-        return depth
+            self._propagate_proof(path)
+        self._backpropagate(path, returns)
+        return len(path) - 1
 
     def _expand(self, node: Node, state: GameState) -> None:
         if node.children is not None or node.to_move < 0:
@@ -278,7 +296,7 @@ class MCTSAgent(Agent):
             for action in actions:
                 child_state = state.clone()
                 child_state.apply(action)
-                node.children.append(Node(node, action, node.to_move, child_state.current_player()))
+                node.children.append(Node(action, node.to_move, child_state.current_player()))
             node.untried = []
             self._tree_size += len(actions)
 
@@ -286,15 +304,15 @@ class MCTSAgent(Agent):
         for child in node.children:
             if child.action == outcome:
                 return child
-        child = Node(node, outcome, CHANCE, state.current_player())
+        child = Node(outcome, CHANCE, state.current_player())
         node.children.append(child)
         node.untried.remove(outcome)
         self._tree_size += 1
         return child
 
-    def _backpropagate(self, node: Node, returns) -> None:
+    def _backpropagate(self, path: list[Node], returns) -> None:
         wins_only = self.q == "wins"
-        while node is not None:
+        for node in path:
             node.visits += 1
             mover = node.mover
             if mover >= 0:
@@ -304,7 +322,6 @@ class MCTSAgent(Agent):
                 node.sum_sq += payoff * payoff
                 if result > 0:
                     node.wins += 1
-            node = node.parent
 
     # --- roll-outs -------------------------------------------------------------------------
     def _rollout_function(self, model: GameState) -> Callable[[GameState], tuple]:
@@ -351,8 +368,11 @@ class MCTSAgent(Agent):
         open_children = [c for c in children if c.proven is None or self._value_for(player, c.proven) > -1]
         return open_children or children
 
-    def _propagate_proof(self, node: Node | None) -> None:
-        while node is not None and node.proven is None:
+    def _propagate_proof(self, path: list[Node]) -> None:
+        """After the leaf of ``path`` was proven, prove what follows up the path."""
+        for node in reversed(path[:-1]):
+            if node.proven is not None:
+                return
             children = node.children or []
             if node.to_move == CHANCE:  # proven only when every outcome is, all alike
                 values = {c.proven for c in children}
@@ -371,7 +391,6 @@ class MCTSAgent(Agent):
                 else:
                     best = max(children, key=lambda c: (self._value_for(player, c.proven), c.proof_plies))
                     node.proven, node.proof_plies = best.proven, 1 + best.proof_plies
-            node = node.parent
 
     # --- the move to play -------------------------------------------------------------------
     def _final_child(self, root: Node) -> Node:
@@ -402,7 +421,6 @@ class MCTSAgent(Agent):
             following = []
             for candidate, candidate_state in frontier:
                 if candidate_state.key() == target and candidate.to_move >= 0:
-                    candidate.parent = None
                     return candidate
                 for child in candidate.children or []:
                     child_state = candidate_state.clone()

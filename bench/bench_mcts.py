@@ -10,6 +10,7 @@ bytes per node.
 from __future__ import annotations
 
 import argparse
+import gc
 import time
 import tracemalloc
 
@@ -63,6 +64,18 @@ def bytes_per_node(simulations: int) -> tuple[float, int]:
     return size / agent.stats["tree_size"], agent.stats["tree_size"]
 
 
+def budget_adherence(budget: float, moves: int = 30) -> tuple[float, float]:
+    """Mean and worst decision time of ``mcts:time=budget`` over ``moves`` decisions."""
+    gc.collect()  # not the garbage of the benchmarks before
+    agent = make(f"mcts:time={budget}", seed=0)
+    seconds = []
+    for _ in range(moves):
+        start = time.perf_counter()
+        agent.act(None, ConnectFourState())
+        seconds.append(time.perf_counter() - start)
+    return sum(seconds) / len(seconds), max(seconds)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--simulations", type=int, default=2000)
@@ -89,6 +102,10 @@ def main() -> None:
     print(f"MCTS simulations/s, Connect Four start, c=2, {args.simulations} simulations a search "
           f"({machine()}; median of {args.rounds} interleaved rounds)\n")
     print(table(["searcher", "simulations/s", "vs OpenSpiel Python", "vs OpenSpiel C++"], rows))
+    print("\nTime budgets (mcts:time=T, Connect Four start, 30 decisions, measured around act()):")
+    for budget in (0.01, 0.03, 0.1):
+        mean, worst = budget_adherence(budget)
+        print(f"  T = {budget * 1000:.0f} ms: mean {mean * 1000:.2f} ms ({mean / budget:.3f} T), worst {worst * 1000:.2f} ms")
     per_node, nodes = bytes_per_node(20_000)
     print(f"\nboardzoo tree memory: {per_node:.0f} bytes per node ({nodes:,} nodes after 20,000 iterations, "
           "tracemalloc of agents/mcts.py allocations)")
