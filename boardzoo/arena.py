@@ -291,7 +291,7 @@ def format_summary(summary: dict[str, Any]) -> str:
         name = f"{label}: {summary.get(label, '?')}"
         lines.append(
             f"{name[:28]:<28} {wins:>6} {ties:>6} {losses:>6} {100 * wins / max(summary['games'], 1):>6.1f}% "
-            + " ".join(f"{s['wins']:>6}/{s['ties']}/{s['losses']:<6}".rjust(20) for s in seats)
+            + " ".join(f"{s['wins']}/{s['ties']}/{s['losses']}".rjust(20) for s in seats)
             + f" {ms if ms is not None else float('nan'):>9.3f}"
         )
     return "\n".join(lines)
