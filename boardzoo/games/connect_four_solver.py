@@ -160,6 +160,9 @@ class Solver:
                 if alpha >= beta:
                     return alpha
             high = (cells - 1 - moves) // 2  # we can't win at once (the caller made sure)
+            # (The table's bounds for this position are folded into low/high here; the
+            # position can't recur below itself, so what is stored at the end as
+            # (lower, upper, best move) is always at least as tight as what was there.)
             key = current + mask
             entry = table.get(key)
             hash_move = 0
@@ -188,13 +191,13 @@ class Solver:
                 next_mask = mask | hash_move
                 score = -search(mine ^ next_mask, next_mask, next_moves, -beta, -alpha, threats)
                 if score >= beta:
-                    store(key, score, high, hash_move)
+                    table[key] = (score, high, hash_move)
                     return score
                 if score > alpha:
                     alpha = score
                 candidates ^= hash_move
                 if not candidates:
-                    store(key, low, alpha, hash_move)
+                    table[key] = (low, alpha, hash_move)
                     return alpha
             # The other moves: those creating the most winning cells first, the centre
             # first among equals.
@@ -217,19 +220,19 @@ class Solver:
                     next_mask = mask | move
                     child = table.get((mine ^ next_mask) + next_mask)
                     if child is not None and -child[1] >= beta:
-                        store(key, -child[1], high, move)
+                        table[key] = (-child[1], high, move)
                         return -child[1]
             best_move = hash_move
             for _, _, move, mine, threats in ordered:
                 next_mask = mask | move
                 score = -search(mine ^ next_mask, next_mask, next_moves, -beta, -alpha, threats)
                 if score >= beta:
-                    store(key, score, high, move)
+                    table[key] = (score, high, move)
                     return score
                 if score > alpha:
                     alpha = score
                     best_move = move
-            store(key, low, alpha, best_move)
+            table[key] = (low, alpha, best_move)
             return alpha
 
         def threats_of(p):
@@ -238,16 +241,6 @@ class Solver:
             if r is None:
                 r = threat_cache[p] = completing_cells(p, h)
             return r
-
-        def store(key, lower, upper, move):
-            """Record bounds of ``key``'s score, tightening what the table holds."""
-            entry = table.get(key)
-            if entry is not None:
-                if entry[0] > lower:
-                    lower = entry[0]
-                if entry[1] < upper:
-                    upper = entry[1]
-            table[key] = (lower, upper, move)
 
         return search
 
