@@ -78,9 +78,6 @@ class GameState:
         return []
 
     # --- derived defaults --------------------------------------------------------
-    def is_chance(self) -> bool:
-        return self.current_player() == CHANCE
-
     def legal_mask(self) -> list[int]:
         """0/1 per action of the action space (all zero at terminal and chance nodes)."""
         mask = [0] * self.num_actions
