@@ -52,6 +52,7 @@ class MinimaxAgent(Agent):
         self.depth, self.eval_name, self.random_first, self.time_budget = depth, eval, random_first, time
         self.nodes = 0
         self._cut_off = False
+        self._table: dict | None = None
 
     def _heuristic(self, model: GameState) -> Callable:
         if self.eval_name == "simple":
@@ -103,6 +104,7 @@ class MinimaxAgent(Agent):
         ``self._cut_off`` tells afterwards whether the depth limit cut any line short (if
         not, the whole game tree was seen and deeper searches would change nothing)."""
         self._cut_off = False
+        self._table = self._new_table(model)
         me = model.current_player()
         if me < 0:
             raise ValueError(f"{self.name}: asked to move in a finished game or at a chance event")
@@ -118,6 +120,19 @@ class MinimaxAgent(Agent):
             if value > best_value:
                 best_value, best_action = value, action
         return best_value, best_action
+
+    def _new_table(self, model: GameState) -> dict | None:
+        """Alpha-beta's transposition table for one search (None for plain minimax, or
+        for a game without position keys). Entries are keyed by the position and the
+        depth left, which together fix the plies from the root and so the value: a
+        stored bound holds for every later visit, and the value stays exactly minimax's."""
+        if not self.pruning:
+            return None
+        try:
+            model.key()
+        except NotImplementedError:
+            return None
+        return {}
 
     def _value(self, state: GameState, me: int, max_depth: int, depth_left: int, ply: int,
                alpha: float, beta: float, heuristic, deadline: float | None) -> float:
@@ -144,24 +159,52 @@ class MinimaxAgent(Agent):
         maximizing = to_move == me
         best = -math.inf if maximizing else math.inf
         prune = self.pruning
-        for action in state.ordered_legal_actions():
+        table = self._table
+        actions = state.ordered_legal_actions()
+        if table is not None:
+            # (position, depth left) fixes the plies from the root too, hence the value.
+            key = (state.key(), depth_left)
+            entry = table.get(key)
+            if entry is not None:
+                lower, upper, hint = entry
+                if lower >= beta or lower == upper:
+                    return lower
+                if upper <= alpha:
+                    return upper
+                if hint in actions:  # the best move of an earlier visit first
+                    actions.remove(hint)
+                    actions.insert(0, hint)
+            window = (alpha, beta)
+        best_action = actions[0]
+        for action in actions:
             child = state.clone()
             child.apply(action)
             value = self._value(child, me, max_depth, depth_left - 1, ply + 1, alpha, beta, heuristic, deadline)
             if maximizing:
                 if value > best:
-                    best = value
+                    best, best_action = value, action
                 if prune:
                     alpha = max(alpha, value)
                     if alpha >= beta:
                         break
             else:
                 if value < best:
-                    best = value
+                    best, best_action = value, action
                 if prune:
                     beta = min(beta, value)
                     if alpha >= beta:
                         break
+        if table is not None:
+            # Fail-soft bounds: at or below the window an upper bound, at or above it a
+            # lower bound, inside it the exact value.
+            lower, upper = -math.inf, math.inf
+            if best > window[0]:
+                lower = best
+            if best < window[1]:
+                upper = best
+            if entry is not None:
+                lower, upper = max(lower, entry[0]), min(upper, entry[1])
+            table[key] = (lower, upper, best_action)
         return best
 
 
