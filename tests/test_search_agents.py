@@ -235,6 +235,15 @@ def test_alphabeta_returns_exactly_minimax_value_and_move_with_fewer_nodes(state
     assert alphabeta.nodes <= minimax.nodes
 
 
+@pytest.mark.parametrize("coin", [False, True])
+def test_alphabeta_equals_minimax_where_positions_recur_at_different_depths(coin):
+    # In Nim the same pile recurs after different numbers of plies (1+1+1 vs 3 pawns):
+    # alpha-beta's table must not mix their values up.
+    for pawns in range(2, 26):
+        state = NimState(pawns, 3, coin=coin)
+        assert make("alphabeta:depth=6").search(state, 6) == make("minimax:depth=6").search(state, 6), pawns
+
+
 def test_alphabeta_visits_far_fewer_nodes_at_depth():
     state = play_sequence(ConnectFourState(), [3, 3, 2, 4])
     minimax, alphabeta = make("minimax:depth=5"), make("alphabeta:depth=5")
