@@ -460,12 +460,13 @@ class MCTSAgent(Agent):
         if self.root is None:
             return "(no search yet)"
         lines = [f"root: {self.root.visits} visits, to move: {_who(self.root.to_move)}"]
+        label = self.root_state.action_label
 
         def walk(node: Node, level: int) -> None:
             if level > depth or not node.children:
                 return
             for child in sorted(node.children, key=lambda c: -c.visits)[:best]:
-                lines.append(f"{'  ' * level}{_edge(child)}  {_describe(child)}")
+                lines.append(f"{'  ' * level}{_edge(child, label)}  {_describe(child)}")
                 walk(child, level + 1)
 
         walk(self.root, 1)
@@ -477,6 +478,7 @@ class MCTSAgent(Agent):
             return "digraph mcts {}"
         lines = ["digraph mcts {", '  node [shape=box, fontname="monospace"];',
                  f'  n0 [label="root\\n{self.root.visits} visits"];']
+        label = self.root_state.action_label
         counter = [0]
 
         def walk(node: Node, name: str, level: int) -> None:
@@ -488,7 +490,7 @@ class MCTSAgent(Agent):
                 counter[0] += 1
                 child_name = f"n{counter[0]}"
                 lines.append(f'  {child_name} [label="{_describe(child)}"];')
-                lines.append(f'  {name} -> {child_name} [label="{_edge(child)}", penwidth='
+                lines.append(f'  {name} -> {child_name} [label="{_edge(child, label)}", penwidth='
                              f'{1 + 4 * child.visits / max(node.visits, 1):.2f}];')
                 walk(child, child_name, level + 1)
 
@@ -501,8 +503,8 @@ def _who(player: int) -> str:
     return {CHANCE: "chance", TERMINAL: "nobody (game over)"}.get(player, f"player_{player}")
 
 
-def _edge(node: Node) -> str:
-    return f"chance {node.action}" if node.mover == CHANCE else f"p{node.mover}:{node.action}"
+def _edge(node: Node, label) -> str:
+    return f"chance {node.action}" if node.mover == CHANCE else f"p{node.mover}:{label(node.action)}"
 
 
 def _describe(node: Node) -> str:
