@@ -42,7 +42,7 @@ from statistics import median
 from typing import Callable
 
 from boardzoo.agents.base import Agent, check_budget
-from boardzoo.games.model import CHANCE, TERMINAL, GameState
+from boardzoo.games.model import CHANCE, TERMINAL, GameState, play_out
 
 POLICIES = ("ucb1", "ucbv", "ucb-minimal")
 PAYOFFS = ("win-lose", "wins")
@@ -338,25 +338,8 @@ class MCTSAgent(Agent):
                                  f"policies are: {known}")
             policy = policies[self.rollout_name]
 
-        def bounded(state: GameState) -> tuple:
-            moves = 0
-            while True:
-                player = state.current_player()
-                if player == TERMINAL:
-                    return state.returns()
-                if player == CHANCE:
-                    state.apply(state.sample_chance(rng))
-                    continue
-                if limit and moves >= limit:
-                    return (0.0, 0.0)  # too long: scored as a draw
-                if policy is None:
-                    actions = state.legal_actions()
-                    state.apply(actions[int(rng.random() * len(actions))])
-                else:
-                    state.apply(policy(state, rng))
-                moves += 1
-
-        return bounded
+        # A roll-out too long to finish within ``max_rollout`` moves scores as a draw.
+        return lambda state: play_out(state, rng, policy, limit)
 
     # --- MCTS-Solver ----------------------------------------------------------------------
     @staticmethod

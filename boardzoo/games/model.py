@@ -107,15 +107,7 @@ class GameState:
 
     def playout(self, rng: random.Random) -> tuple[float, float]:
         """Generic uniform random play-out; games override it with a tight loop."""
-        while True:
-            player = self.current_player()
-            if player == TERMINAL:
-                return self.returns()
-            if player == CHANCE:
-                self.apply(self.sample_chance(rng))
-            else:
-                actions = self.legal_actions()
-                self.apply(actions[int(rng.random() * len(actions))])
+        return play_out(self, rng)
 
     def ordered_legal_actions(self) -> list[int]:
         """Legal actions, most promising first (alpha-beta searches them in this order)."""
@@ -147,6 +139,28 @@ class GameState:
             return int(text.strip())
         except ValueError:
             raise ValueError(f"{text.strip()!r} is not a move number") from None
+
+
+def play_out(state: GameState, rng: random.Random, policy=None, limit: int = 0) -> tuple[float, float]:
+    """Play ``state`` to the end in place and return its returns: chance events drawn by
+    their probabilities, moves by ``policy(state, rng)`` (uniform when None). With a
+    ``limit``, a game still going after that many moves is scored as a draw."""
+    moves = 0
+    while True:
+        player = state.current_player()
+        if player == TERMINAL:
+            return state.returns()
+        if player == CHANCE:
+            state.apply(state.sample_chance(rng))
+            continue
+        if limit and moves >= limit:
+            return (0.0, 0.0)
+        if policy is None:
+            actions = state.legal_actions()
+            state.apply(actions[int(rng.random() * len(actions))])
+        else:
+            state.apply(policy(state, rng))
+        moves += 1
 
 
 def check_int(game: str, name: str, value, low: int) -> None:
