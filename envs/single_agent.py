@@ -60,7 +60,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.env.reset(seed=env_seed, options=options)
         self.opponent.reset(opponent_seed)
         self._opponent_moves()
-        return self._observation(), self._info()
+        return self._view()
 
     def step(self, action: Any):
         env = self.env
@@ -72,13 +72,15 @@ class SingleAgentEnv(gymnasium.Env):
                 raise IllegalActionError(env.metadata["name"], self.seat, action,
                                          env.game.explain_illegal(action))
             env.forfeit(self.seat, f"illegal action {action}")
-            return self._observation(), -1.0, True, False, self._info()
+            observation, info = self._view()
+            return observation, -1.0, True, False, info
         env.step(action)
         self._opponent_moves()
         terminated = env.terminations[self.seat]
         truncated = env.truncations[self.seat] and not terminated
         reward = float(env._cumulative_rewards[self.seat]) if terminated or truncated else 0.0
-        return self._observation(), reward, terminated, truncated, self._info()
+        observation, info = self._view()
+        return observation, reward, terminated, truncated, info
 
     def _opponent_moves(self) -> None:
         env = self.env
@@ -87,11 +89,10 @@ class SingleAgentEnv(gymnasium.Env):
             other = env.agent_selection
             env.step(self.opponent.act(env.observe(other), env.model(other)))
 
-    def _observation(self) -> np.ndarray:
-        return self.env.observe(self.seat)["observation"]
-
-    def _info(self) -> dict:
-        return {"action_mask": self.env.observe(self.seat)["action_mask"], "seat": self.seat}
+    def _view(self) -> tuple[np.ndarray, dict]:
+        """The seat's observation and info, from one call to the env's observe()."""
+        seen = self.env.observe(self.seat)
+        return seen["observation"], {"action_mask": seen["action_mask"], "seat": self.seat}
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of legal actions (sb3-contrib's MaskablePPO calls this)."""
