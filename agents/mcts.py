@@ -8,6 +8,7 @@
     make("mcts:nthr=5,max_rollout=200")                 # seed 004's expansion threshold
     make("mcts:rollout=strategic")                      # a game's own roll-out policy
     make("mcts:solver=true")                            # MCTS-Solver
+    make("mcts:belief=behaviour,rollout=forward")       # Geister: determinized MCTS
 
 Iteration: *selection* from the root while the node is fully expanded (chance nodes:
 an outcome drawn by its probability), *expansion* (``nthr=0``: one untried move per
@@ -28,6 +29,14 @@ Seed 001 writes UCB1 as ``q/n + c*sqrt(2 ln N / n)``: its c = 1.0 is our c = 1.4
 Final move: ``final=visits`` (most visited child) or ``final=value`` (the best UCB1 score
 with its own exploration constant ``c_final``, 0 = best mean). Budgets: ``iterations``
 and/or ``time`` (seconds per move), whichever ends first.
+
+Hidden information (a model with ``determinize``, e.g. a Geister seat's view): every
+iteration starts from a full state sampled from the model under ``belief`` (the game's
+named beliefs; Geister: ``uniform``, ``nearest-blue``, ``behaviour``), and the tree is
+one tree over moves shared by all samples (single-observer information-set MCTS): at each
+node only the children legal in this iteration's sample compete, and a move legal only in
+some samples is added when a sample first allows it. Roll-outs, budgets, ``nthr``,
+``final`` and ``reuse`` work as usual; the solver needs perfect information.
 
 After each decision ``agent.stats`` holds the search statistics, and ``tree_text()`` /
 ``tree_dot()`` show the tree.
@@ -142,7 +151,7 @@ class MCTSAgent(Agent):
                  policy: str = "ucb1", c: float = math.sqrt(2), zeta: float = 1.0, c1: float = 1.0,
                  c2: float = 1.0, q: str = "win-lose", final: str = "visits", c_final: float = 0.0,
                  reuse: bool = False, nthr: int = 0, rollout: str = "random", max_rollout: int = 0,
-                 solver: bool = False):
+                 solver: bool = False, belief: str = "uniform"):
         super().__init__(seed)
         if iterations is None and time is None:
             iterations = 1000
@@ -160,7 +169,8 @@ class MCTSAgent(Agent):
         self.iterations, self.time_budget = iterations, time
         self.policy_name, self.q, self.final, self.c_final = policy, q, final, c_final
         self.reuse, self.nthr, self.rollout_name, self.max_rollout = reuse, nthr, rollout, max_rollout
-        self.solver = solver
+        self.solver, self.belief = solver, belief
+        self._sample: Callable[[], GameState] | None = None  # set per decision for hidden information
         if policy == "ucb1":
             self.select = ucb1(c)
         elif policy == "ucbv":
@@ -193,8 +203,9 @@ class MCTSAgent(Agent):
         if root.to_move < 0:
             raise ValueError("mcts: asked to move in a finished game or at a chance event")
         self.root, self.root_state = root, model
+        self._sample = self._sampler(model)
         rollout = self._rollout_function(model)
-        self._expand(root, model)
+        self._expand(root, model if self._sample is None else self._sample())
         # The work after the search (final choice, statistics) is charged to the budget too,
         # at what it cost last time.
         deadline = None if self.time_budget is None else start + self.time_budget - self._wrap_up
@@ -214,7 +225,7 @@ class MCTSAgent(Agent):
         searched = clock()
         best = self._final_child(root)
         if self.reuse:
-            after = model.clone()
+            after = model.clone() if self._sample is None else self._sample()
             after.apply(best.action)
             self._kept = (best, after)
         self.stats = self._statistics(root, best, done, clock() - start, depths, reused)
@@ -239,11 +250,24 @@ class MCTSAgent(Agent):
             if self.solver and root.proven is not None:
                 break
 
+    def _sampler(self, model: GameState) -> Callable[[], GameState] | None:
+        """For a hidden-information model, a function drawing one full state; else None."""
+        if not getattr(model, "hidden_information", False):
+            return None
+        if self.solver:
+            raise ValueError("mcts: solver=true needs perfect information; this model hides information")
+        rng, belief = self.rng, self.belief
+        model.determinize(rng, belief)  # fails early and clearly on an unknown belief
+        return lambda: model.determinize(rng, belief)
+
     def _iterate(self, root: Node, root_state: GameState, rollout) -> int:
-        node, state, path = root, root_state.clone(), [root]
+        sample = self._sample
+        node, path = root, [root]
+        state = root_state.clone() if sample is None else sample()
         rng, select, solver = self.rng, self.select, self.solver
         while True:
-            to_move = node.to_move
+            # A sampled state decides for itself whether the game is over here.
+            to_move = node.to_move if sample is None else state.current_player()
             if to_move == TERMINAL:
                 break
             if to_move == CHANCE:
@@ -259,9 +283,12 @@ class MCTSAgent(Agent):
                 if node.visits < self.nthr:
                     break  # a leaf below the expansion threshold: evaluate it as it is
                 self._expand(node, state)
-            untried = node.untried
-            if untried:  # one new child per iteration
-                action = untried.pop()
+            if sample is None:
+                untried, children = node.untried, node.children
+                action = untried.pop() if untried else None
+            else:
+                action, children = self._available(node, state)
+            if action is not None:  # one new child per iteration
                 state.apply(action)
                 child = Node(action, to_move, state.current_player())
                 node.children.append(child)
@@ -269,7 +296,6 @@ class MCTSAgent(Agent):
                 path.append(child)
                 node = child
                 break
-            children = node.children
             if solver:
                 children = self._solver_candidates(node, children)
             node = select(children, node.visits)
@@ -277,7 +303,7 @@ class MCTSAgent(Agent):
             path.append(node)
             if node.visits == 0:
                 break  # a child created by a full expansion: evaluate it
-        returns = state.returns() if node.to_move == TERMINAL else rollout(state)
+        returns = state.returns() if state.is_terminal() else rollout(state)
         if solver and node.to_move == TERMINAL and node.proven is None:
             node.proven = returns[0]
             self._propagate_proof(path)
@@ -285,7 +311,7 @@ class MCTSAgent(Agent):
         return len(path) - 1
 
     def _expand(self, node: Node, state: GameState) -> None:
-        if node.children is not None or node.to_move < 0:
+        if node.children is not None or state.current_player() < 0:
             return
         actions = state.legal_actions()
         self.rng.shuffle(actions)
@@ -299,6 +325,16 @@ class MCTSAgent(Agent):
                 node.children.append(Node(action, node.to_move, child_state.current_player()))
             node.untried = []
             self._tree_size += len(actions)
+
+    def _available(self, node: Node, state: GameState) -> tuple[int | None, list[Node]]:
+        """Under determinization: a random legal move of this sample that has no child yet
+        (None when all have one), and the children whose moves this sample allows."""
+        legal = state.legal_actions()
+        have = {child.action: child for child in node.children}
+        new = [action for action in legal if action not in have]
+        if new:
+            return new[int(self.rng.random() * len(new))], []
+        return None, [have[action] for action in legal]
 
     def _chance_child(self, node: Node, outcome: int, state: GameState) -> Node:
         for child in node.children:
@@ -326,6 +362,9 @@ class MCTSAgent(Agent):
     # --- roll-outs -------------------------------------------------------------------------
     def _rollout_function(self, model: GameState) -> Callable[[GameState], tuple]:
         rng, limit = self.rng, self.max_rollout
+        fast = getattr(model, "fast_rollouts", {}).get(self.rollout_name)
+        if fast is not None:  # the game's own tight loop for this policy
+            return lambda state: fast(state, rng, limit)
         if self.rollout_name == "random":
             if not limit:
                 return lambda state: state.playout(rng)
@@ -399,13 +438,21 @@ class MCTSAgent(Agent):
             target = model.key()
         except NotImplementedError:
             return None
+        # Hidden information: the kept state is one sample; compare what the seat knows.
+        if getattr(model, "hidden_information", False):
+            seat = model.current_player()
+            key = lambda s: s.view_key(seat)  # noqa: E731
+        else:
+            key = lambda s: s.key()  # noqa: E731
         frontier = [(node, state)]
         for _ in range(REUSE_DEPTH + 1):
             following = []
             for candidate, candidate_state in frontier:
-                if candidate_state.key() == target and candidate.to_move >= 0:
+                if key(candidate_state) == target and candidate.to_move >= 0:
                     return candidate
                 for child in candidate.children or []:
+                    if candidate_state.current_player() >= 0 and not candidate_state.is_legal(child.action):
+                        continue  # a move only other samples allow
                     child_state = candidate_state.clone()
                     child_state.apply(child.action)
                     following.append((child, child_state))

@@ -18,6 +18,7 @@ ENVS = {
     "connect_four_v0": "Connect Four on bitboards (rows=6, cols=7); drop-in for PettingZoo's connect_four_v3",
     "nim_v0": "single-pile Nim, take 1..k, last pawn wins (n=(20, 50), k=3, coin=False)",
     "cantris_v0": "Cantris, seed 001's scoring tile game (board=6x3|8x4|10x5; rows, cols, bonus_turn)",
+    "geister_v0": "Geister, 6x6 with hidden ghost colours; red placement as actions (max_turns=200)",
 }
 
 

@@ -3,7 +3,7 @@
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from boardzoo.envs import connect_four_v0, nim_v0
+from boardzoo.envs import connect_four_v0, geister_v0, nim_v0
 
 CONFIGS = [
     (connect_four_v0, {}),
@@ -14,6 +14,8 @@ CONFIGS = [
     (nim_v0, {"n": (1, 12), "k": 5}),
     (nim_v0, {"coin": True}),
     (nim_v0, {"n": (3, 9), "k": 2, "coin": True}),
+    (geister_v0, {}),
+    (geister_v0, {"max_turns": 20}),
 ]
 IDS = [f"{module.__name__.rsplit('.', 1)[1]}-{kwargs}" for module, kwargs in CONFIGS]
 
