@@ -9,6 +9,7 @@ search model. Build one from a spec string:
 from __future__ import annotations
 
 from boardzoo.agents.base import Agent, legal_from_mask
+from boardzoo.agents.flat_monte_carlo import FlatMonteCarloAgent
 from boardzoo.agents.mcts import MCTSAgent
 from boardzoo.agents.minimax import AlphaBetaAgent, MinimaxAgent
 from boardzoo.agents.simple import GreedyAgent, HumanAgent, RandomAgent
@@ -16,7 +17,8 @@ from boardzoo.errors import SpecError
 from boardzoo.spec import build, describe, split_spec
 
 #: Registered agents: spec name -> class.
-AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (RandomAgent, GreedyAgent, HumanAgent, MCTSAgent, MinimaxAgent, AlphaBetaAgent)}
+AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (RandomAgent, GreedyAgent, HumanAgent, MCTSAgent, FlatMonteCarloAgent,
+                                                   MinimaxAgent, AlphaBetaAgent)}
 
 # Parameters that a spec string can't meaningfully set.
 _HIDDEN = ("seed", "stdin", "stdout")
@@ -48,6 +50,6 @@ def catalogue() -> list[tuple[str, str, str]]:
     return [(name, describe(cls, _HIDDEN), cls.summary) for name, cls in AGENTS.items()]
 
 
-__all__ = ["AGENTS", "AlphaBetaAgent", "Agent", "GreedyAgent", "HumanAgent", "MCTSAgent", "MinimaxAgent",
+__all__ = ["AGENTS", "AlphaBetaAgent", "Agent", "FlatMonteCarloAgent", "GreedyAgent", "HumanAgent", "MCTSAgent", "MinimaxAgent",
            "RandomAgent", "catalogue",
            "legal_from_mask", "make", "register"]

@@ -251,14 +251,9 @@ class MCTSAgent(Agent):
                 break
 
     def _sampler(self, model: GameState) -> Callable[[], GameState] | None:
-        """For a hidden-information model, a function drawing one full state; else None."""
-        if not getattr(model, "hidden_information", False):
-            return None
-        if self.solver:
+        if self.solver and getattr(model, "hidden_information", False):
             raise ValueError("mcts: solver=true needs perfect information; this model hides information")
-        rng, belief = self.rng, self.belief
-        model.determinize(rng, belief)  # fails early and clearly on an unknown belief
-        return lambda: model.determinize(rng, belief)
+        return sampler(model, self.rng, self.belief)
 
     def _iterate(self, root: Node, root_state: GameState, rollout) -> int:
         sample = self._sample
@@ -359,26 +354,9 @@ class MCTSAgent(Agent):
                 if result > 0:
                     node.wins += 1
 
-    # --- roll-outs -------------------------------------------------------------------------
+    # --- roll-outs ---------------------------------------------------------------------------
     def _rollout_function(self, model: GameState) -> Callable[[GameState], tuple]:
-        rng, limit = self.rng, self.max_rollout
-        fast = getattr(model, "fast_rollouts", {}).get(self.rollout_name)
-        if fast is not None:  # the game's own tight loop for this policy
-            return lambda state: fast(state, rng, limit)
-        if self.rollout_name == "random":
-            if not limit:
-                return lambda state: state.playout(rng)
-            policy = None
-        else:
-            policies = getattr(model, "rollout_policies", {})
-            if self.rollout_name not in policies:
-                known = ", ".join(["random", *policies])
-                raise ValueError(f"mcts: {model.game_name} has no roll-out policy {self.rollout_name!r}; "
-                                 f"policies are: {known}")
-            policy = policies[self.rollout_name]
-
-        # A roll-out too long to finish within ``max_rollout`` moves scores as a draw.
-        return lambda state: play_out(state, rng, policy, limit)
+        return rollout_function(model, self.rollout_name, self.rng, self.max_rollout)
 
     # --- MCTS-Solver ----------------------------------------------------------------------
     @staticmethod
@@ -527,6 +505,34 @@ class MCTSAgent(Agent):
         walk(self.root, "n0", 0)
         lines.append("}")
         return "\n".join(lines)
+
+
+def rollout_function(model: GameState, name: str, rng, limit: int = 0) -> Callable[[GameState], tuple]:
+    """``f(state) -> returns``: a roll-out to the end by the game's policy ``name``
+    (``random`` = uniform), scored as a draw after ``limit`` moves (0 = no limit)."""
+    fast = getattr(model, "fast_rollouts", {}).get(name)
+    if fast is not None:  # the game's own tight loop for this policy
+        return lambda state: fast(state, rng, limit)
+    if name == "random":
+        if not limit:
+            return lambda state: state.playout(rng)
+        policy = None
+    else:
+        policies = getattr(model, "rollout_policies", {})
+        if name not in policies:
+            known = ", ".join(["random", *policies])
+            raise ValueError(f"{model.game_name} has no roll-out policy {name!r}; policies are: {known}")
+        policy = policies[name]
+    return lambda state: play_out(state, rng, policy, limit)
+
+
+def sampler(model: GameState, rng, belief: str) -> Callable[[], GameState] | None:
+    """For a hidden-information model (one with ``determinize``), a function drawing one
+    full state consistent with it under ``belief``; None for perfect information."""
+    if not getattr(model, "hidden_information", False):
+        return None
+    model.determinize(rng, belief)  # fails early and clearly on an unknown belief
+    return lambda: model.determinize(rng, belief)
 
 
 def _who(player: int) -> str:

@@ -12,6 +12,9 @@ unfinished position scores 0 (``eval=simple``) or by the game's own evaluator
 (``eval=three`` / ``eval=three2`` for Connect Four, registered beside the game). Chance
 events are averaged by their probabilities and don't count as plies.
 
+On a hidden-information model (a Geister seat's view) both search one full state sampled
+from it (``determinize``): a single guess at the hidden colours, searched as the truth.
+
 Both agents look at moves in the game's ``ordered_legal_actions()`` order and keep the
 first best one, so alpha-beta picks exactly minimax's move with exactly minimax's value
 while visiting fewer nodes. ``stats`` after a move: nodes, seconds, depth reached, value.
@@ -74,6 +77,9 @@ class MinimaxAgent(Agent):
                           "value": None, "random_first": True}
             return action
         self.nodes = 0
+        if getattr(model, "hidden_information", False):
+            # One guess at the hidden information, searched as if it were the truth.
+            model = model.determinize(self.rng)
         if self.time_budget is None:
             value, action = self.search(model, self.depth, heuristic)
             reached = self.depth

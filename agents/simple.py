@@ -21,7 +21,8 @@ class RandomAgent(Agent):
 class GreedyAgent(Agent):
     name = "greedy"
     summary = ("the game's greedy rule: Nim takes n % (K+1) (1 when 0); Connect Four wins, "
-               "else blocks, else plays centre")
+               "else blocks, else plays centre; Cantris takes the most points; Geister rushes "
+               "its blue ghosts to the exits")
 
     def act(self, observation: dict, model: GameState) -> int:
         return model.greedy_action(self.rng)

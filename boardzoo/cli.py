@@ -5,6 +5,7 @@
     boardzoo play nim_v0:coin=true human greedy
     boardzoo arena nim_v0 greedy random --games 200 --seed 0 --workers 2 --out games.jsonl
     echo 4453 | boardzoo solve connect_four
+    boardzoo geister-client --host localhost --port 10000 --agent greedy --games 5
 """
 
 from __future__ import annotations
@@ -83,6 +84,18 @@ def _solve(args: argparse.Namespace) -> int:
     return 1 if failures else 0
 
 
+def _geister_client(args: argparse.Namespace) -> int:
+    from boardzoo.geister_client import run
+
+    def log(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    run(args.host, args.port, args.agent, args.games, red=args.red, seed=args.seed, max_turns=args.max_turns,
+        retries=args.retries, timeout=args.timeout, out=lambda line: print(line, flush=True),
+        log=log if args.verbose else (lambda line: None))
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     main = argparse.ArgumentParser(prog="boardzoo", description=__doc__.split("\n\n")[0])
     main.add_argument("--version", action="version", version=f"boardzoo {__version__}")
@@ -121,6 +134,26 @@ def parser() -> argparse.ArgumentParser:
     solve.add_argument("positions", nargs="*", help="positions to solve (default: read stdin)")
     solve.add_argument("--verbose", action="store_true", help="also print nodes searched and milliseconds")
     solve.set_defaults(run=_solve)
+
+    client = commands.add_parser(
+        "geister-client", help="play Geister on a tournament server (one game per connection)",
+        description="Connects to the seat that PORT serves (usually 10000 = first mover, 10001 = second), "
+                    "plays GAMES games with AGENT and prints one line per game: won, lost or draw. "
+                    "Exit status 0 when every game completed, 2 on NG, a dropped connection, a malformed "
+                    "line or a server that keeps refusing connections.")
+    client.add_argument("--host", default="localhost", help="server host (default localhost)")
+    client.add_argument("--port", type=int, default=10000, help="server port (default 10000)")
+    client.add_argument("--agent", default="mcts:iterations=300,rollout=forward,max_rollout=60,belief=behaviour",
+                        help="agent spec (default: determinized MCTS, 300 iterations)")
+    client.add_argument("--games", type=int, default=1, help="games to play (default 1)")
+    client.add_argument("--red", help="the 4 red ghosts, e.g. ABCD (default: the agent chooses)")
+    client.add_argument("--seed", type=int, default=None, help="agent seed (default: random)")
+    client.add_argument("--max-turns", type=int, default=300, help="the server's ply limit (default 300)")
+    client.add_argument("--retries", type=int, default=8,
+                        help="connection attempts after the first, with back-off 0.2 s doubling to 5 s (default 8)")
+    client.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for the server (default 60)")
+    client.add_argument("--verbose", action="store_true", help="log every line sent and received to stderr")
+    client.set_defaults(run=_geister_client)
     return main
 
 

@@ -119,24 +119,7 @@ class raw_env(BoardGameEnv):
             self.infos[agent] = {"plies": game.plies, "lost": lost}
 
     def _observation(self, player: int) -> np.ndarray:
-        game = self._game
-        out = np.zeros(OBSERVATION_SIZE, dtype=np.int32)
-        base, other = GHOSTS * player, GHOSTS * (1 - player)
-        for i in range(GHOSTS):
-            square = game.pos[base + i]
-            if square >= 0:
-                own = to_own(player, square)
-                out[i * SQUARES + own] = 1
-                if game.placed[player]:
-                    out[(9 if game.red[base + i] else 8) * SQUARES + own] = 1
-            square = game.pos[other + i]
-            if square >= 0:
-                out[10 * SQUARES + to_own(player, square)] = 1
-        opponent = 1 - player
-        out[396:400] = (game.lost[opponent][0], game.lost[opponent][1], game.lost[player][0], game.lost[player][1])
-        out[400], out[401] = game.plies, self.max_turns - game.plies
-        out[402], out[403] = not game.placed[player], game.placed[opponent]
-        return out
+        return encode_observation(self._game, player)
 
     def state(self) -> np.ndarray:
         """The spectator's array: every colour (never hand this to an agent)."""
@@ -196,6 +179,29 @@ class raw_env(BoardGameEnv):
             if owner != frame:  # the far side's ghosts wear a black ring
                 paint(image, top, left, ring, BLACK)
         return image
+
+
+def encode_observation(game, player: int) -> np.ndarray:
+    """The observation array of seat ``player`` (layout in the module docstring), from the
+    true state or from that seat's own :class:`GeisterView` alike: it reads only what the
+    seat may know (its own colours, public counts)."""
+    out = np.zeros(OBSERVATION_SIZE, dtype=np.int32)
+    base, other = GHOSTS * player, GHOSTS * (1 - player)
+    for i in range(GHOSTS):
+        square = game.pos[base + i]
+        if square >= 0:
+            own = to_own(player, square)
+            out[i * SQUARES + own] = 1
+            if game.placed[player]:
+                out[(9 if game.red[base + i] else 8) * SQUARES + own] = 1
+        square = game.pos[other + i]
+        if square >= 0:
+            out[10 * SQUARES + to_own(player, square)] = 1
+    opponent = 1 - player
+    out[396:400] = (game.lost[opponent][0], game.lost[opponent][1], game.lost[player][0], game.lost[player][1])
+    out[400], out[401] = game.plies, game.max_turns - game.plies
+    out[402], out[403] = not game.placed[player], game.placed[opponent]
+    return out
 
 
 def env(**kwargs) -> BoardGameEnv:

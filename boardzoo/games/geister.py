@@ -416,6 +416,49 @@ def parse_board_string(text: str) -> list[tuple[int, int, str]]:
     return pieces
 
 
+def position_from_board_string(text: str, plies: int = 0, max_turns: int = 200) -> "GeisterState":
+    """The position a board string describes, its receiver as player_0 (the receiver sits
+    at the bottom of its own string, which is player_0's frame) and to move.
+
+    Returns a :class:`GeisterState` whose ``red`` holds None for every ``u`` ghost: pass it
+    to :class:`GeisterView` for the receiver's information set (what the tournament client
+    does), or use it as a full state when the string shows every colour (tests, logs).
+    Raises ValueError when the string is malformed or impossible."""
+    pieces = parse_board_string(text)
+    state = GeisterState(max_turns, {0: (0, 1, 2, 3), 1: (0, 1, 2, 3)})
+    state.board = [EMPTY] * SQUARES
+    state.plies, state.player = plies, 0
+    red: list = [None] * (2 * GHOSTS)
+    for g, (x, y, colour) in enumerate(pieces):
+        owner = g // GHOSTS
+        if colour == "u" and (owner == 0 or (x, y) == (9, 9)):
+            raise ValueError(f"board string {text!r}: piece {g} is {'own' if owner == 0 else 'captured'} "
+                             "but its colour is 'u'")
+        red[g] = None if colour == "u" else colour in "Rr"
+        if (x, y) == (9, 9):
+            state.pos[g] = CAPTURED
+            state.lost[owner][1 if red[g] else 0] += 1
+        elif (x, y) == (8, 8):
+            state.pos[g] = ESCAPED
+        else:
+            square = y * SIZE + x
+            if state.board[square] >= 0:
+                raise ValueError(f"board string {text!r}: two pieces on square ({x}, {y})")
+            state.pos[g] = square
+            state.board[square] = g
+    for owner in (0, 1):
+        known = [red[g] for g in range(GHOSTS * owner, GHOSTS * owner + GHOSTS) if red[g] is not None]
+        if known.count(True) > 4 or known.count(False) > 4:
+            raise ValueError(f"board string {text!r}: a seat has more than 4 ghosts of one colour")
+    state.red = red
+    for seat in (0, 1):
+        if state.lost[seat][0] == 4 or state.lost[seat][1] == 4:
+            state.over, state.winner = True, 1 - seat if state.lost[seat][0] == 4 else seat
+    if ESCAPED in state.pos:
+        state.over, state.winner = True, state.pos.index(ESCAPED) // GHOSTS
+    return state
+
+
 # --- information sets and beliefs ----------------------------------------------------------
 def belief_uniform(view: "GeisterView", unknown: list[int]) -> list[float]:
     """Every assignment consistent with what was seen is equally likely."""
@@ -532,12 +575,15 @@ class GeisterView(GameState):
         state.over, state.winner = self.over, self.winner
         state.lost = [self.lost[0][:], self.lost[1][:]]
         state.advance, state.declined = self.advance[:], self.declined[:]
+        belief = belief or self.belief
+        if belief not in BELIEFS:
+            raise ValueError(f"geister: unknown belief {belief!r}; beliefs are {', '.join(BELIEFS)}")
         red = [bool(v) for v in self.red]
         opponent = 1 - self.seat
         if self.placed[opponent]:
             unknown = self.unknown_ghosts()
             blues_left = 4 - self.lost[opponent][0]
-            weights = BELIEFS[belief or self.belief](self, unknown)
+            weights = BELIEFS[belief](self, unknown)
             blue = set(weighted_sample(unknown, weights, blues_left, rng))
             for g in unknown:
                 red[g] = g not in blue
@@ -636,5 +682,3 @@ def _fast_random(state: GeisterState, rng: random.Random, limit: int = 0) -> tup
 #: Roll-outs MCTS can run in one tight loop: name -> f(state, rng, limit) -> returns.
 GeisterState.fast_rollouts = {"random": _fast_random, "forward": _fast_forward}
 GeisterView.fast_rollouts = GeisterState.fast_rollouts
-
-__all__ = ["BELIEFS", "CAPTURED", "ESCAPED", "GeisterState", "GeisterView", "NUM_ACTIONS", "RED_SETS"]

@@ -1,0 +1,159 @@
+"""The tournament client against a fake server written from the protocol description:
+both seats, captures acknowledged with OKR/OKB, an escape, a draw, NG, a dropped
+connection, a malformed board, refused connections and reconnecting between games."""
+
+import socket
+import threading
+import time
+
+import pytest
+from fake_geister_server import FakeServer
+
+from boardzoo.cli import main
+from boardzoo.games.geister import rushing_action
+from boardzoo.geister_client import ClientError, GameTracker, run
+
+
+def client(port, agent="greedy", games=1, **kwargs):
+    lines = []
+    records = run("127.0.0.1", port, agent, games, seed=kwargs.pop("seed", 0), out=lines.append,
+                  retries=kwargs.pop("retries", 3), backoff=0.05, timeout=10, **kwargs)
+    return records, lines
+
+
+def idle_bot(state, rng):
+    """Shuffles one back-row ghost sideways: never captures, never escapes."""
+    actions = [a for a in state.legal_actions() if a % 4 in (1, 3)] or state.legal_actions()
+    return rng.choice(actions)
+
+
+def test_both_seats_play_a_whole_game():
+    with FakeServer(games=2, seed=1) as server:
+        results = {}
+
+        def seat(index, agent):
+            results[index] = client(server.ports[index], agent, games=2, seed=index)
+
+        threads = [threading.Thread(target=seat, args=(i, a)) for i, a in ((0, "greedy"), (1, "random"))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+    assert not server.errors
+    for game, outcome in enumerate(server.results):
+        assert outcome["ended"] == "game"
+        r0 = outcome["returns"][0]
+        expected = ("won", "lost") if r0 > 0 else ("lost", "won") if r0 < 0 else ("draw", "draw")
+        assert (results[0][0][game].result, results[1][0][game].result) == expected
+    assert [r.seat for r in results[0][0]] == ["first", "first"]
+    assert [r.seat for r in results[1][0]] == ["second", "second"]
+    assert all(("won" in line or "lost" in line or "draw" in line) for line in results[0][1] + results[1][1])
+
+
+def test_captures_are_acknowledged_with_their_colour():
+    with FakeServer(games=3, bots={1: lambda s, rng: rng.choice(s.legal_actions())}, seed=2) as server:
+        records, _ = client(server.ports[0], "greedy", games=3)
+    assert not server.errors
+    for record, outcome in zip(records, server.results):
+        # every capture the client made was acknowledged, with the colour the server knows
+        assert record.captured.count("blue") == outcome["lost"][1][0]
+        assert record.captured.count("red") == outcome["lost"][1][1]
+    assert any(record.captured for record in records)
+
+
+def test_an_escape_wins():
+    with FakeServer(bots={1: idle_bot}, seed=3) as server:
+        records, lines = client(server.ports[0], "greedy")
+    assert server.results[0]["escaped"] and records[0].result == "won"
+    assert "88" in records[0].board and lines == [lines[0]] and lines[0].startswith("game 1: won")
+
+
+def test_the_second_seat_and_a_draw_at_the_ply_limit():
+    with FakeServer(max_turns=6, bots={0: idle_bot}, seed=4) as server:
+        records, lines = client(server.ports[1], "random", max_turns=6)
+    assert records[0].result == "draw" and records[0].seat == "second" and "draw" in lines[0]
+
+
+def test_ng_ends_the_run_with_a_clear_error():
+    with FakeServer(ng_on_move=1, bots={1: idle_bot}) as server:
+        with pytest.raises(ClientError, match=r"refused 'MOV:[A-H],(NORTH|EAST|SOUTH|WEST)' \(NG\)"):
+            client(server.ports[0])
+    assert server.results == [{"ended": "NG"}]
+
+
+def test_a_dropped_connection_is_reported():
+    with FakeServer(drop_after_moves=2, bots={1: idle_bot}) as server:
+        with pytest.raises(ClientError, match="closed the connection before the game ended"):
+            client(server.ports[0])
+
+
+def test_a_malformed_board_is_reported():
+    with FakeServer(malformed_board=True, bots={1: idle_bot}) as server:
+        with pytest.raises(ClientError, match="malformed board from the server: a board string has 48"):
+            client(server.ports[0])
+
+
+def test_refused_connections_give_up_after_the_retries():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # nothing listens here once the probe is closed
+    start = time.perf_counter()
+    with pytest.raises(ClientError, match=r"could not connect to 127.0.0.1:\d+ after 3 attempts"):
+        client(port, retries=2)
+    assert time.perf_counter() - start < 5
+
+
+def test_the_client_waits_for_a_server_that_comes_up_late():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server_ready = threading.Event()
+
+    def late_server():
+        time.sleep(0.3)
+        listener = socket.socket()
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", port))
+        listener.listen(1)
+        server_ready.set()
+        conn, _ = listener.accept()
+        conn.sendall(b"DRW:14R24R34R44R15B25B35B45B41u31u21u11u40u30u20u10u\r\n")
+        conn.close()
+        listener.close()
+
+    thread = threading.Thread(target=late_server, daemon=True)
+    thread.start()
+    records, _ = client(port, retries=6)
+    thread.join(timeout=10)
+    assert server_ready.is_set() and records[0].result == "draw"
+
+
+def test_the_command_line_plays_and_reports(capsys):
+    with FakeServer(games=2, bots={1: rushing_action}, seed=5) as server:
+        status = main(["geister-client", "--host", "127.0.0.1", "--port", str(server.ports[0]), "--agent", "greedy",
+                       "--games", "2", "--seed", "1", "--red", "EFGH", "--timeout", "10"])
+    out = capsys.readouterr().out.strip().splitlines()
+    assert status == 0 and len(out) == 2
+    assert all(line.startswith(f"game {n}: ") and line.split()[2] in ("won", "lost", "draw")
+               for n, line in zip((1, 2), out))
+    assert [r["placements"] for r in server.results] == [{0: "EFGH"}, {0: "EFGH"}]
+
+
+def test_the_command_line_fails_clearly_on_ng(capsys):
+    with FakeServer(ng_on_move=1, bots={1: idle_bot}) as server:
+        status = main(["geister-client", "--port", str(server.ports[0]), "--host", "127.0.0.1", "--agent", "random",
+                       "--retries", "1"])
+    assert status == 2 and "(NG)" in capsys.readouterr().err
+    status = main(["geister-client", "--red", "ABCZ", "--port", "1"])  # refused before connecting
+    assert status == 2 and "4 distinct letters" in capsys.readouterr().err
+
+
+def test_tracker_reads_seat_and_evidence_from_board_strings():
+    tracker = GameTracker(300)
+    view = tracker.view("14R24R34R44R15B25B35B45B41u31u21u11u40u30u20u10u")
+    assert tracker.first and view.plies == 0 and view.current_player() == 0
+    tracker = GameTracker(300)
+    view = tracker.view("14R24R34R44R15B25B35B45B42u31u21u11u40u30u20u10u")  # a stepped toward us
+    assert not tracker.first and view.plies == 1
+    view = tracker.view("14R23R34R44R15B25B35B45B43u31u21u11u40u30u20u10u")
+    assert view.advance[8] == 1 and view.plies == 3
