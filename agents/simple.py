@@ -43,6 +43,8 @@ class HumanAgent(Agent):
         stdin, stdout = self.stdin or sys.stdin, self.stdout or sys.stdout
         legal = [int(a) for a in legal_from_mask(observation)]
         labels = ", ".join(model.action_label(a) for a in legal)
+        if len(legal) > 20:  # e.g. Geister's 70 placements: a few examples say how to write one
+            labels = f"{len(legal)} moves, e.g. " + ", ".join(model.action_label(a) for a in legal[:3]) + ", ..."
         while True:
             stdout.write(f"your move ({labels}): ")
             stdout.flush()

@@ -16,7 +16,7 @@ import random
 import numpy as np
 from common import compare, machine, table
 
-from boardzoo.envs import cantris_v0, connect_four_v0, nim_v0
+from boardzoo.envs import cantris_v0, connect_four_v0, geister_v0, nim_v0
 
 
 def aec_episode(env, rng: random.Random) -> int:
@@ -46,6 +46,7 @@ def main() -> None:
         "boardzoo cantris_v0 6x3": lambda: cantris_v0.env(board="6x3"),
         "boardzoo cantris_v0 8x4": lambda: cantris_v0.env(board="8x4"),
         "boardzoo cantris_v0 10x5": lambda: cantris_v0.env(board="10x5"),
+        "boardzoo geister_v0 (200 plies)": geister_v0.env,
     }
     try:
         from pettingzoo.classic import connect_four_v3

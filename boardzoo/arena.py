@@ -41,14 +41,15 @@ SEATS = ("player_0", "player_1")
 TIMING_FIELDS = ("decision_seconds",)
 
 
-def make_env(spec: str, raw: bool = False, render_mode: str | None = None) -> BoardGameEnv:
-    """Build an env from ``"name:key=value,..."`` (e.g. ``nim_v0:n=20..50,coin=true``)."""
+def make_env(spec: str, raw: bool = False, render_mode: str | None = None, **overrides) -> BoardGameEnv:
+    """Build an env from ``"name:key=value,..."`` (e.g. ``nim_v0:n=20..50,coin=true``);
+    ``overrides`` are further constructor arguments."""
     name, params = split_spec(spec)
     module = env_module(name)
     kwargs = build(module.raw_env, name, params, hidden=("render_mode",))
     factory = module.raw_env if raw else module.env
     try:
-        return factory(render_mode=render_mode, **kwargs)
+        return factory(render_mode=render_mode, **{**kwargs, **overrides})
     except ValueError as error:
         raise SpecError(f"{spec}: {error}") from error
 

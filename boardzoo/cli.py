@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import sys
 
@@ -19,7 +20,7 @@ from boardzoo.agents import catalogue
 from boardzoo.agents import make as make_agent
 from boardzoo.envs import ENVS, env_module
 from boardzoo.errors import BoardzooError
-from boardzoo.spec import describe
+from boardzoo.spec import describe, split_spec
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -37,7 +38,11 @@ def _play(args: argparse.Namespace) -> int:
     specs = {"a": args.agent_a, "b": args.agent_b}
     agents = {label: make_agent(spec) for label, spec in specs.items()}
     show = args.render or any(agent.interactive for agent in agents.values())
-    env = arena.make_env(args.env, render_mode="ansi")
+    # With hidden information, one person at the keyboard sees the board from their seat only.
+    humans = [seat for seat, label in (("player_0", "a"), ("player_1", "b")) if agents[label].interactive]
+    hidden = "view" in inspect.signature(env_module(split_spec(args.env)[0]).raw_env).parameters
+    extra = {"view": humans[0]} if hidden and len(humans) == 1 else {}
+    env = arena.make_env(args.env, render_mode="ansi", **extra)
     names = {"player_0": f"{args.agent_a} (a)", "player_1": f"{args.agent_b} (b)"}
 
     def render(env):

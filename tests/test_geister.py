@@ -408,3 +408,41 @@ def test_mcts_tree_reuse_and_nthr_work_on_information_sets():
     assert any(reused[1:])
     with pytest.raises(ValueError, match="solver=true needs perfect information"):
         make("mcts:solver=true").act(env.observe(env.agent_selection), env.unwrapped.model(env.agent_selection))
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(0, 40), st.sampled_from([0.0, 0.5, 1.0]))
+def test_fast_playouts_follow_the_rules(seed, opening, forward):
+    rng = random.Random(seed)
+    game = started("ABCD", "EFGH", max_turns=150)
+    for _ in range(opening):
+        if game.is_terminal():
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    reference = game.clone()
+    returns = game.playout(rng, forward=forward)
+    assert game.is_terminal() and returns == game.returns()
+    for g, square in enumerate(game.pos):
+        assert square < 0 or game.board[square] == g
+    # what only legal moves can produce: no red ghost escaped, no count past its colour's 4
+    assert all(game.red[g] is False for g, square in enumerate(game.pos) if square == ESCAPED)
+    assert game.plies <= 150 and game.lost[0][0] <= 4 and game.lost[1][1] <= 4
+    assert reference.plies <= game.plies
+    limited = reference.clone()
+    if not limited.is_terminal():
+        assert limited.playout(rng, limit=1, forward=forward) in ((0.0, 0.0), limited.returns())
+        assert limited.plies == reference.plies + 1
+
+
+def test_the_fast_playout_draws_uniformly_among_legal_moves():
+    game = started()
+    legal = game.legal_actions()
+    counts = dict.fromkeys(legal, 0)
+    rng = random.Random(0)
+    for _ in range(len(legal) * 400):
+        one = game.clone()
+        one.playout(rng, limit=1)
+        moved = next(g for g in range(8) if one.pos[g] != game.pos[g])
+        direction = next(d for d in range(4) if game.is_legal(4 * moved + d) and
+                         (lambda c: (c.apply(4 * moved + d), c.pos[moved])[1])(game.clone()) == one.pos[moved])
+        counts[4 * moved + direction] += 1
+    assert set(counts) == set(legal) and min(counts.values()) > 300 and max(counts.values()) < 500

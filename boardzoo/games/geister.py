@@ -299,16 +299,41 @@ class GeisterState(GameState):
                 self.apply(MOVE_ACTIONS + int(rand() * len(RED_SETS)))
         rand = rng.random
         moves = 0
-        legal_actions, move = self.legal_actions, self._move
+        move, pos, board, red = self._move, self.pos, self.board, self.red
         while not self.over:
             if limit and moves >= limit:
                 return (0.0, 0.0)
-            actions = legal_actions()
+            seat = self.player
+            base, targets = GHOSTS * seat, TARGET[seat]
+            action = -1
             if forward and rand() < forward:
-                ahead = [a for a in actions if not a & 3]
+                ahead = []
+                for i in range(GHOSTS):
+                    square = pos[base + i]
+                    if square >= 0:
+                        target = targets[square][0]
+                        if target is not None and (target == ESCAPED and not red[base + i] or target >= 0 and (
+                                board[target] < 0 or board[target] // GHOSTS != seat)):
+                            ahead.append(4 * i)
                 if ahead:
-                    actions = ahead
-            move(actions[int(rand() * len(actions))])
+                    action = ahead[int(rand() * len(ahead))]
+            while action < 0:
+                # Uniform over the legal moves by rejection: draw any of the 32 until legal
+                # (there always is one), cheaper than listing them all every ply.
+                candidate = int(rand() * MOVE_ACTIONS)
+                g = base + (candidate >> 2)
+                square = pos[g]
+                if square < 0:
+                    continue
+                target = targets[square][candidate & 3]
+                if target is None:
+                    continue
+                if target == ESCAPED:
+                    if not red[g]:
+                        action = candidate
+                elif board[target] < 0 or board[target] // GHOSTS != seat:
+                    action = candidate
+            move(action)
             moves += 1
         return returns_of_winner(self.winner)
 
