@@ -138,8 +138,8 @@ class GameTracker:
         for i in range(GHOSTS):
             g = GHOSTS + i
             (x0, y0, _), (x1, y1, _) = before[g], after[g]
-            if (x0, y0) in exits and (x1, y1) != (8, 8):
-                self.declined[g] += 1  # it could have left (if blue) and did not
+            if (x0, y0) in exits and x1 < 6:
+                self.declined[g] += 1  # it could have left (if blue) and is still here
             if x0 < 6 and x1 < 6:
                 self.advance[g] += y1 - y0  # the opponent's forward is our south
 

@@ -446,3 +446,15 @@ def test_the_fast_playout_draws_uniformly_among_legal_moves():
                          (lambda c: (c.apply(4 * moved + d), c.pos[moved])[1])(game.clone()) == one.pos[moved])
         counts[4 * moved + direction] += 1
     assert set(counts) == set(legal) and min(counts.values()) > 300 and max(counts.values()) < 500
+
+
+@pytest.mark.parametrize("spec", ["mcts:policy=ucbv,c=1.4,zeta=0.5,iterations=50",
+                                  "mcts:policy=ucb-minimal,c1=11,c2=1,iterations=50",
+                                  "mcts:time=0.02,q=wins,final=value,rollout=forward,max_rollout=20"])
+def test_every_mcts_variant_searches_an_information_set(spec):
+    env = geister_v0.env()
+    env.reset(seed=0, options={"red": {"player_0": "ABCD", "player_1": "EFGH"}})
+    agent = make(spec, seed=0)
+    action = agent.act(env.observe("player_0"), env.unwrapped.model("player_0"))
+    assert env.observe("player_0")["action_mask"][action] == 1
+    assert agent.stats["iterations"] > 0 and sum(c["visits"] for c in agent.stats["children"]) > 0

@@ -114,8 +114,6 @@ class GeisterState(GameState):
                  "lost", "advance", "declined")
     game_name = "geister"
     num_actions = NUM_ACTIONS
-    #: Seat views are information sets; agents that need a full state determinize them.
-    hidden_information = True
 
     def __init__(self, max_turns: int = 200, red: dict[int, tuple[int, ...]] | None = None):
         check_int("geister", "max_turns", max_turns, 1)
@@ -539,6 +537,7 @@ class GeisterView(GameState):
                  "lost", "advance", "declined", "belief")
     game_name = "geister"
     num_actions = NUM_ACTIONS
+    #: Agents that need a full state sample one with :meth:`determinize`.
     hidden_information = True
     legal_actions = GeisterState.legal_actions
     is_legal = GeisterState.is_legal

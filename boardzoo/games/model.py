@@ -20,9 +20,16 @@ Optional fast paths (agents use them when present, fall back otherwise)
                              loop; returns ``returns()``. ``rng`` is a ``random.Random``.
     ``key()``                hashable identity of the position, for transposition tables
 
+Hidden information
+    A seat of a hidden-information game gets an *information set* as its model: it sets
+    ``hidden_information = True``, answers ``current_player``/``legal_actions`` for the
+    seat's own turn, and ``determinize(rng, belief)`` returns a full state (one of the
+    above) consistent with what the seat has seen. Search agents sample from it.
+
 Game knowledge that plugs into the generic agents lives beside the game, as methods:
     ``greedy_action(rng)``   the game's greedy/heuristic move
-    ``rollout_policies``     named roll-out policies for MCTS
+    ``rollout_policies``     named roll-out policies for MCTS (``fast_rollouts``: the same
+                             as tight loops ``f(state, rng, limit) -> returns``)
     ``evaluators``           named leaf evaluators for minimax/alpha-beta
     ``ordered_legal_actions()``  legal actions, most promising first
     ``action_label(a)`` / ``parse_action(text)``   how people write moves
