@@ -62,13 +62,16 @@ def game_seeds(base_seed: int, game: int) -> tuple[int, int, int]:
 
 def play_game(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int = 0,
               env: BoardGameEnv | None = None, agents: dict | None = None,
-              on_step=None) -> dict[str, Any]:
+              on_step=None, probe=None) -> dict[str, Any]:
     """Play game ``game`` of a run and return its record (see the module docstring).
 
     ``env`` and ``agents`` (``{"a": Agent, "b": Agent}``) may be passed in to reuse them
     across games; ``on_step(env)`` is called after the reset and after every move (the
     CLI renders there). Agent A plays ``player_0`` in even games: game 0 of ``play`` puts
-    the first agent named on the first move.
+    the first agent named on the first move. ``probe(model, agent)``, when given, is
+    called after every decision and what it returns (a JSON-able dict, or None to skip)
+    goes into ``record["probes"]`` with the agent's label (experiments collect search
+    statistics this way).
     """
     env_seed, seed_a, seed_b = game_seeds(base_seed, game)
     env = env if env is not None else make_env(env_spec)
@@ -79,6 +82,7 @@ def play_game(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int
     seat_of_a = SEATS[game % 2]
     label_of = {seat_of_a: "a", SEATS[1 - SEATS.index(seat_of_a)]: "b"}
     times: dict[str, list[float]] = {"a": [], "b": []}
+    probes: list[dict] = []
     final: dict[str, float] = {}
     truncated = False
     forfeit = None
@@ -105,6 +109,10 @@ def play_game(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int
                 f"game {game}: agent {label} ({agents[label].spec}) failed as {seat}: {error}"
             ) from error
         times[label].append(time.perf_counter() - start)
+        if probe is not None:
+            found = probe(model, agents[label])
+            if found is not None:
+                probes.append({"agent": label, **found})
         env.step(action)
         if on_step is not None:
             on_step(env)
@@ -114,7 +122,7 @@ def play_game(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int
     elif final.get("b", 0) > final.get("a", 0):
         winner = "b"
     scores = getattr(raw, "scores", None)
-    return {
+    record = {
         "game": game, "env": env_spec, "a": spec_a, "b": spec_b, "base_seed": base_seed,
         "seed": env_seed, "seat_of_a": seat_of_a, "first_mover": label_of["player_0"],
         "winner": winner,
@@ -125,6 +133,9 @@ def play_game(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int
         "decision_seconds": times, "truncated": truncated, "forfeit": forfeit,
         "scores": None if scores is None else {label_of[s]: v for s, v in scores.items()},
     }
+    if probe is not None:
+        record["probes"] = probes
+    return record
 
 
 _WORKER: dict[str, Any] = {}

@@ -6,6 +6,8 @@
     boardzoo arena nim_v0 greedy random --games 200 --seed 0 --workers 2 --out games.jsonl
     echo 4453 | boardzoo solve connect_four
     boardzoo geister-client --host localhost --port 10000 --agent greedy --games 5
+    boardzoo experiment list
+    boardzoo experiment run nim-mcts --games 20 --workers 2 --out runs/nim
 """
 
 from __future__ import annotations
@@ -101,6 +103,27 @@ def _geister_client(args: argparse.Namespace) -> int:
     return 0
 
 
+def _experiment_list(args: argparse.Namespace) -> int:
+    from boardzoo.experiments import EXPERIMENTS
+
+    for experiment in EXPERIMENTS.values():
+        print(f"{experiment.name}\n  source:   {experiment.source}\n  compares: {experiment.compares}\n"
+              f"  default:  {experiment.default_size} ({experiment.expected_time} on 2 cores)\n"
+              f"  --full:   {experiment.full_size}\n")
+    return 0
+
+
+def _experiment_run(args: argparse.Namespace) -> int:
+    from boardzoo.experiments import get, run
+
+    experiment = get(args.name)
+    out = args.out or f"runs/{experiment.name}"
+    run(experiment, out, games=args.games, full=args.full, workers=args.workers, executor=args.executor,
+        resume=args.resume)
+    print(f"{out}/report.md")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     main = argparse.ArgumentParser(prog="boardzoo", description=__doc__.split("\n\n")[0])
     main.add_argument("--version", action="version", version=f"boardzoo {__version__}")
@@ -159,6 +182,24 @@ def parser() -> argparse.ArgumentParser:
     client.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for the server (default 60)")
     client.add_argument("--verbose", action="store_true", help="log every line sent and received to stderr")
     client.set_defaults(run=_geister_client)
+
+    experiment = commands.add_parser("experiment", help="re-run the studies of the source documents")
+    steps = experiment.add_subparsers(dest="step", required=True)
+    steps.add_parser("list", help="the experiments, their sources, sizes and run times").set_defaults(
+        run=_experiment_list)
+    go = steps.add_parser("run", help="run one experiment and write its report",
+                          description="Plays the experiment's games (streamed to OUT/games.jsonl), then writes "
+                                      "OUT/report.md with our figures beside the published ones, and plots "
+                                      "when matplotlib is installed.")
+    go.add_argument("name", help="experiment name (see 'boardzoo experiment list')")
+    go.add_argument("--games", type=int, help="games per match instead of the default size")
+    go.add_argument("--full", action="store_true", help="the published sizes (slow: hours for some)")
+    go.add_argument("--workers", type=int, default=1, help="parallel games (processes, or Ray CPUs)")
+    go.add_argument("--executor", choices=["local", "ray"], default="local",
+                    help="local processes (default) or Ray tasks (RAY_ADDRESS joins a cluster)")
+    go.add_argument("--out", help="output folder (default runs/NAME)")
+    go.add_argument("--resume", action="store_true", help="continue the run in --out, playing only missing games")
+    go.set_defaults(run=_experiment_run)
     return main
 
 
