@@ -12,13 +12,14 @@ from boardzoo.agents.base import Agent, legal_from_mask
 from boardzoo.agents.flat_monte_carlo import FlatMonteCarloAgent
 from boardzoo.agents.mcts import MCTSAgent
 from boardzoo.agents.minimax import AlphaBetaAgent, MinimaxAgent
+from boardzoo.agents.sb3 import SB3Agent
 from boardzoo.agents.simple import GreedyAgent, HumanAgent, RandomAgent
 from boardzoo.errors import SpecError
 from boardzoo.spec import build, describe, split_spec
 
 #: Registered agents: spec name -> class.
 AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (RandomAgent, GreedyAgent, HumanAgent, MCTSAgent, FlatMonteCarloAgent,
-                                                   MinimaxAgent, AlphaBetaAgent)}
+                                                   MinimaxAgent, AlphaBetaAgent, SB3Agent)}
 
 # Parameters that a spec string can't meaningfully set.
 _HIDDEN = ("seed", "stdin", "stdout")

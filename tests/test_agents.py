@@ -111,7 +111,7 @@ def test_human_agent_nim_and_end_of_input():
 
 def test_every_registered_agent_plays_legal_moves_on_every_env():
     for name, cls in AGENTS.items():
-        if cls.interactive:
+        if cls.interactive or name == "sb3":  # sb3 needs a trained model: tests/test_rl.py
             continue
         for factory in (connect_four_v0.env, lambda: nim_v0.env(coin=True)):
             env = factory()  # env() would turn an illegal move into a forfeit; check none happen
