@@ -46,26 +46,26 @@ class ConnectFourMinimax(Experiment):
     source = "seed 002 (Polish): minimax and alpha-beta for Connect Four"
     compares = ("ms per move by depth (minimax 3-9, alpha-beta 3-13) and evaluator; moves needed by the winner; "
                 "draws; outcome by first column; evaluator against evaluator")
-    default_size = "minimax depths 3-5, alpha-beta 3-7, 2 games each; 6 vs random; 10 per evaluator pair"
+    default_size = "minimax depths 3-5, alpha-beta 3-8, 4 games each; 10 vs random; 20 per evaluator pair"
     full_size = "minimax 3-9, alpha-beta 3-13, 10 games each; 50 vs random; 100 per evaluator pair (days)"
     expected_time = "about 3 min"
 
     def jobs(self, games: int | None, full: bool) -> list[Job]:
-        depths = {"minimax": range(3, 10 if full else 6), "alphabeta": range(3, 14 if full else 8)}
+        depths = {"minimax": range(3, 10 if full else 6), "alphabeta": range(3, 14 if full else 9)}
         jobs = []
         for algorithm, algorithm_depths in depths.items():
             for evaluator in EVALUATORS:
                 for depth in algorithm_depths:
                     spec = searcher(algorithm, depth, evaluator)
                     jobs.append(Job(f"self-{algorithm}-{evaluator}-d{depth}", "connect_four_v0", spec, spec,
-                                    sized(games, full, 2, 10)))
+                                    sized(games, full, 4, 10)))
         for evaluator in EVALUATORS:
             for depth in (2, 4, 6):
                 jobs.append(Job(f"random-{evaluator}-d{depth}", "connect_four_v0",
-                                searcher("alphabeta", depth, evaluator), "random", sized(games, full, 6, 50)))
+                                searcher("alphabeta", depth, evaluator), "random", sized(games, full, 10, 50)))
         for first, second in combinations(EVALUATORS, 2):
             jobs.append(Job(f"pair-{first}-{second}", "connect_four_v0", searcher("alphabeta", 4, first),
-                            searcher("alphabeta", 4, second), sized(games, full, 10, 100)))
+                            searcher("alphabeta", 4, second), sized(games, full, 20, 100)))
         return jobs
 
     def report(self, results: dict[str, list[dict]], jobs: list[Job]) -> Report:
@@ -190,7 +190,7 @@ class ConnectFourUCT(Experiment):
     source = "seed 003 (Polish): UCT variants for Connect Four"
     compares = ("UCB1 / UCB-V / UCB-Minimal parameter sweeps against the heuristic player scored with REWARD(m); "
                 "iterations study; round robin of the best four")
-    default_size = "500 iterations a move, 4 games per setting; iterations 100-2500; 4 games per pair"
+    default_size = "1000 iterations a move, 10 games per setting; iterations 100-2500; 10 games per pair"
     full_size = "15 000 iterations, 15 games per setting; iterations 100-20 000; 80 games per pair (days)"
     expected_time = "about 6 min"
 
@@ -198,17 +198,17 @@ class ConnectFourUCT(Experiment):
         return {f"{family} {label}": spec for family, label, spec in SWEEP}
 
     def jobs(self, games: int | None, full: bool) -> list[Job]:
-        iterations = 15000 if full else 500
+        iterations = 15000 if full else 1000
         labels = self._labels()
         jobs = [Job(f"sweep {name}", "connect_four_v0", f"mcts:{spec},iterations={iterations}", "greedy",
-                    sized(games, full, 4, 15)) for name, spec in labels.items()]
+                    sized(games, full, 10, 15)) for name, spec in labels.items()]
         for count in ITERATIONS if full else ITERATIONS[:4]:
             jobs.append(Job(f"iterations {count}", "connect_four_v0", f"mcts:{labels['UCB1 c=2']},iterations={count}",
-                            "greedy", sized(games, full, 4, 15)))
+                            "greedy", sized(games, full, 10, 15)))
         for first, second in combinations(BEST_FOUR, 2):
             jobs.append(Job(f"pair {first} | {second}", "connect_four_v0",
                             f"mcts:{labels[first]},iterations={iterations}",
-                            f"mcts:{labels[second]},iterations={iterations}", sized(games, full, 4, 80)))
+                            f"mcts:{labels[second]},iterations={iterations}", sized(games, full, 10, 80)))
         return jobs
 
     def report(self, results: dict[str, list[dict]], jobs: list[Job]) -> Report:

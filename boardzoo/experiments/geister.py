@@ -22,13 +22,13 @@ class GeisterMCTS(Experiment):
     name = "geister-mcts"
     source = "seed 004 (Japanese): MCTS design for Geister"
     compares = "determinized MCTS per belief vs random, rushing, flat Monte Carlo; round robin of beliefs"
-    default_size = "MCTS at 100 iterations, 10 games per pairing"
+    default_size = "MCTS at 100 iterations, 20 games per pairing"
     full_size = "MCTS at 300 iterations, 100 games per pairing (the seed prints no sizes)"
     expected_time = "about 5 min"
 
     def jobs(self, games: int | None, full: bool) -> list[Job]:
         iterations = 300 if full else 100
-        count = sized(games, full, 10, 100)
+        count = sized(games, full, 20, 100)
         jobs = [Job(f"{belief} vs {name}", "geister_v0", mcts(belief, iterations), spec, count)
                 for belief in BELIEFS for name, spec in OPPONENTS.items()]
         jobs += [Job(f"{first} vs {second}", "geister_v0", mcts(first, iterations), mcts(second, iterations), count)
@@ -54,10 +54,11 @@ class GeisterMCTS(Experiment):
             "Determinized MCTS (each iteration samples the opponent's hidden colours from a belief), "
             "forward-biased roll-outs cut off as a draw after 60 moves, against the random player, the "
             "rushing player (`greedy`) and flat Monte Carlo; the game is drawn after 200 plies. Seed 004 "
-            "reports findings, not tables, so there is no published figure to set beside ours.",
+            "reports findings, not tables, so there is no published figure to set beside ours. Actions "
+            "per game count the two placements.",
             "",
             table(["pairing (MCTS belief first)", "games", "won/drawn/lost", "win rate (95% CI)", "draw rate",
-                   "mean plies (95% CI)"], rows),
+                   "mean actions (95% CI)"], rows),
             "",
             "## Seed 004's findings against our figures",
             "",

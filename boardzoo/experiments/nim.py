@@ -29,12 +29,12 @@ class NimMCTS(Experiment):
     source = "seed 000 (Polish): MCTS for Nim"
     compares = ("random-roll-out MCTS vs random, strategic, archival (tree reuse), greedy; "
                 "per-n statistics; play-outs vs think time; Nim with a coin")
-    default_size = "60 games per match, 10 per think time"
+    default_size = "100 games per match, 10 per think time"
     full_size = "300 games per match, 30 per think time"
     expected_time = "about 3 min"
 
     def jobs(self, games: int | None, full: bool) -> list[Job]:
-        jobs = [Job(key, env, a, b, sized(games, full, 60, 300), probe=search_probe)
+        jobs = [Job(key, env, a, b, sized(games, full, 100, 300), probe=search_probe)
                 for key, env, a, b, _, _ in MATCHES]
         for seconds in THINK_TIMES:
             jobs.append(Job(f"think-{seconds * 1000:g}ms", "nim_v0:n=10", f"mcts:time={seconds}", "random",

@@ -15,8 +15,8 @@ def line_plot(path: str, title: str, xlabel: str, ylabel: str, series: dict[str,
         points = sorted(points)
         xs = [p[0] for p in points]
         ys = [p[1] for p in points]
-        below = [p[1] - p[2] for p in points]
-        above = [p[3] - p[1] for p in points]
+        below = [max(p[1] - p[2], 0.0) for p in points]  # rounding can put an end a hair inside
+        above = [max(p[3] - p[1], 0.0) for p in points]
         axes.errorbar(xs, ys, yerr=[below, above], marker="o", capsize=3, label=label)
     if logx:
         axes.set_xscale("log")

@@ -344,9 +344,6 @@ class GeisterState(GameState):
                         for g in range(2 * GHOSTS))
         return (tuple(self.pos), colours, tuple(self.placed), self.player, self.plies)
 
-    def view(self, seat: int) -> "GeisterView":
-        return GeisterView(self, seat)
-
     # --- people and protocols -------------------------------------------------------------
     def action_label(self, action: int) -> str:
         if action >= MOVE_ACTIONS:
@@ -562,12 +559,9 @@ class GeisterView(GameState):
         self.over, self.winner = state.over, state.winner
         self.lost = [state.lost[0][:], state.lost[1][:]]
         self.advance, self.declined = state.advance[:], state.declined[:]
-        self.set_belief(belief)
-
-    def set_belief(self, belief: str) -> None:
         if belief not in BELIEFS:
             raise ValueError(f"geister: unknown belief {belief!r}; beliefs are {', '.join(BELIEFS)}")
-        self.belief = belief
+        self.belief = belief  # the default of determinize()
 
     def clone(self) -> "GeisterView":
         other = GeisterView.__new__(GeisterView)
@@ -613,9 +607,6 @@ class GeisterView(GameState):
                 red[g] = g not in blue
         state.red = red
         return state
-
-    def greedy_action(self, rng: random.Random) -> int:
-        return rushing_action(self, rng)
 
     def __repr__(self) -> str:
         return f"GeisterView(seat={self.seat}, plies={self.plies})\n{self.to_text(self.seat)}"
@@ -691,7 +682,7 @@ def forward_policy(state, rng: random.Random, bias: float = 0.5) -> int:
 
 
 GeisterState.rollout_policies = {"forward": forward_policy, "rushing": rushing_action}
-GeisterState.greedy_action = rushing_action
+GeisterState.greedy_action = GeisterView.greedy_action = rushing_action
 GeisterView.rollout_policies = GeisterState.rollout_policies
 
 
