@@ -36,7 +36,7 @@ class CantrisMCTS(Experiment):
                 "final choice c=1 vs c=0; random-play first-mover statistics")
     default_size = "100 games per setting and board"
     full_size = "10 000 games per setting and board (published)"
-    expected_time = "about 4 min"
+    expected_time = "about 2 min"
 
     def jobs(self, games: int | None, full: bool) -> list[Job]:
         return [Job(f"{board}-{setting}", f"cantris_v0:board={board}", agent_spec(setting, board), "random",

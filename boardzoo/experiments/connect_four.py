@@ -48,7 +48,7 @@ class ConnectFourMinimax(Experiment):
                 "draws; outcome by first column; evaluator against evaluator")
     default_size = "minimax depths 3-5, alpha-beta 3-8, 4 games each; 10 vs random; 20 per evaluator pair"
     full_size = "minimax 3-9, alpha-beta 3-13, 10 games each; 50 vs random; 100 per evaluator pair (days)"
-    expected_time = "about 3 min"
+    expected_time = "under 1 min"
 
     def jobs(self, games: int | None, full: bool) -> list[Job]:
         depths = {"minimax": range(3, 10 if full else 6), "alphabeta": range(3, 14 if full else 9)}
@@ -192,7 +192,7 @@ class ConnectFourUCT(Experiment):
                 "iterations study; round robin of the best four")
     default_size = "1000 iterations a move, 10 games per setting; iterations 100-2500; 10 games per pair"
     full_size = "15 000 iterations, 15 games per setting; iterations 100-20 000; 80 games per pair (days)"
-    expected_time = "about 6 min"
+    expected_time = "about 2 min"
 
     def _labels(self) -> dict[str, str]:
         return {f"{family} {label}": spec for family, label, spec in SWEEP}

@@ -24,7 +24,7 @@ class GeisterMCTS(Experiment):
     compares = "determinized MCTS per belief vs random, rushing, flat Monte Carlo; round robin of beliefs"
     default_size = "MCTS at 100 iterations, 20 games per pairing"
     full_size = "MCTS at 300 iterations, 100 games per pairing (the seed prints no sizes)"
-    expected_time = "about 5 min"
+    expected_time = "about 3 min"
 
     def jobs(self, games: int | None, full: bool) -> list[Job]:
         iterations = 300 if full else 100

@@ -31,7 +31,7 @@ class NimMCTS(Experiment):
                 "per-n statistics; play-outs vs think time; Nim with a coin")
     default_size = "100 games per match, 10 per think time"
     full_size = "300 games per match, 30 per think time"
-    expected_time = "about 3 min"
+    expected_time = "about 1 min"
 
     def jobs(self, games: int | None, full: bool) -> list[Job]:
         jobs = [Job(key, env, a, b, sized(games, full, 100, 300), probe=search_probe)
