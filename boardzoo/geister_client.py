@@ -30,7 +30,7 @@ from boardzoo.errors import BoardzooError
 from boardzoo.envs.geister_v0 import encode_observation
 from boardzoo.games.geister import (DIRECTIONS, GHOSTS, LETTERS, MOVE_ACTIONS, NUM_ACTIONS, RED_SETS, SIZE,
                                     GeisterState, GeisterView, home_square, parse_board_string, parse_red,
-                                    position_from_board_string)
+                                    position_from_board_string, red_letters)
 
 
 class ClientError(BoardzooError):
@@ -151,12 +151,12 @@ def _xy(square: int) -> tuple[int, int]:
 def placement(agent: Agent, red: str | None, max_turns: int) -> str:
     """The 4 red letters: ``red`` when given, else the agent's choice in the placement phase."""
     if red is not None:
-        return "".join(LETTERS[i] for i in parse_red(red))
+        return red_letters(parse_red(red))
     view = GeisterView(GeisterState(max_turns), 0)
     action = agent.act(observation_of(view), view)
     if not MOVE_ACTIONS <= action < NUM_ACTIONS:
         raise ClientError(f"agent {agent.spec} chose {action}, not a placement, when asked for its red ghosts")
-    return "".join(LETTERS[i] for i in RED_SETS[action - MOVE_ACTIONS])
+    return red_letters(RED_SETS[action - MOVE_ACTIONS])
 
 
 def observation_of(view: GeisterView) -> dict:

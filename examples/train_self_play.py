@@ -6,8 +6,8 @@
 Generation 0 plays the random agent; after every generation the current policy is frozen
 and added to the pool, and each training episode draws its opponent from the pool (the
 latest version half of the time). At the end the final policy is evaluated in the arena,
-seats alternating, against random, the greedy player and generation 1, and saved as a
-boardzoo agent (``sb3:path=runs/self_play_connect_four.zip``).
+seats alternating, against random, the greedy player and generation 1 (both sampling their
+moves), and saved as a boardzoo agent (``sb3:path=runs/self_play_connect_four.zip``).
 """
 
 from __future__ import annotations
@@ -77,9 +77,14 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     final = os.path.join(args.out, "self_play_connect_four.zip")
     model.save(final)
     results = {}
-    for name, spec in (("random", "random"), ("greedy", "greedy"),
-                       ("generation 1", f"sb3:path={os.path.join(args.out, 'self_play_gen1.zip')}")):
-        summary = arena.summarize(arena.run("connect_four_v0", f"sb3:path={final}", spec, games=args.eval_games,
+    first = os.path.join(args.out, "self_play_gen1.zip")
+    # Two greedy (deterministic) policies would replay the same two games over and over:
+    # against generation 1 both sides sample their moves from the policy instead.
+    for name, player, spec in (("random", f"sb3:path={final}", "random"),
+                               ("greedy", f"sb3:path={final}", "greedy"),
+                               ("generation 1", f"sb3:path={final},deterministic=false",
+                                f"sb3:path={first},deterministic=false")):
+        summary = arena.summarize(arena.run("connect_four_v0", player, spec, games=args.eval_games,
                                             seed=args.seed + 1, progress=False))
         results[name] = summary["a_wins"] / args.eval_games
         print(f"final policy vs {name}: won {summary['a_wins']}, drew {summary['ties']}, lost {summary['b_wins']}")
