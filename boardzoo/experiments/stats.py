@@ -4,7 +4,7 @@ that sets a published figure against our interval, and markdown tables."""
 from __future__ import annotations
 
 import math
-from statistics import mean, median, stdev
+from statistics import mean, stdev
 
 Z95 = 1.959964
 
@@ -58,10 +58,6 @@ def compare_proportion(published: float, successes: int, trials: int) -> list[st
     """[published, ours with CI, verdict] cells."""
     low, high = wilson(successes, trials)
     return [f"{published:.4g}", proportion_cell(successes, trials), verdict(published, low, high)]
-
-
-def describe(values: list[float]) -> dict[str, float]:
-    return {"mean": mean(values), "median": median(values), "max": max(values)} if values else {}
 
 
 def table(headers: list[str], rows: list[list]) -> str:
