@@ -13,15 +13,16 @@ BELIEFS = ("uniform", "nearest-blue", "behaviour")
 OPPONENTS = {"random": "random", "rushing": "greedy", "flat MC": "flatmc:playouts=5,rollout=forward,max_rollout=60"}
 
 
-def mcts(belief: str, iterations: int) -> str:
+def mcts(belief: str, iterations: int, rollout: str = "forward") -> str:
     # Seed 004's findings: forward-biased roll-outs, cut off as a draw after 60 moves.
-    return f"mcts:iterations={iterations},rollout=forward,max_rollout=60,belief={belief}"
+    return f"mcts:iterations={iterations},rollout={rollout},max_rollout=60,belief={belief}"
 
 
 class GeisterMCTS(Experiment):
     name = "geister-mcts"
     source = "seed 004 (Japanese): MCTS design for Geister"
-    compares = "determinized MCTS per belief vs random, rushing, flat Monte Carlo; round robin of beliefs"
+    compares = ("determinized MCTS per belief vs random, rushing, flat Monte Carlo; round robin of beliefs; "
+                "roll-outs as the opponent model")
     default_size = "MCTS at 100 iterations, 20 games per pairing"
     full_size = "MCTS at 300 iterations, 100 games per pairing (the seed prints no sizes)"
     expected_time = "about 3 min"
@@ -33,6 +34,10 @@ class GeisterMCTS(Experiment):
                 for belief in BELIEFS for name, spec in OPPONENTS.items()]
         jobs += [Job(f"{first} vs {second}", "geister_v0", mcts(first, iterations), mcts(second, iterations), count)
                  for first, second in combinations(BELIEFS, 2)]
+        # The roll-out policy is MCTS's model of both players beyond the tree: rushing roll-outs
+        # against the two fixed opponents show what that model is worth.
+        jobs += [Job(f"behaviour, rushing roll-outs, vs {name}", "geister_v0",
+                     mcts("behaviour", iterations, "rushing"), OPPONENTS[name], count) for name in ("random", "rushing")]
         return jobs
 
     def report(self, results: dict[str, list[dict]], jobs: list[Job]) -> Report:
@@ -71,8 +76,14 @@ class GeisterMCTS(Experiment):
             + ("consistent: nearest-blue does worst there." if all(
                 flat["nearest-blue"] < flat[b] for b in BELIEFS if b != "nearest-blue")
                else "not reproduced: nearest-blue does no worse than the other beliefs there."),
-            "- *Biasing play-outs forward cut back-and-forth loops*: all MCTS players here use it; "
-            "`bench/bench_geister.py` measures the play-outs (mean length and draws with and without it).",
+            "- *Biasing play-outs forward cut back-and-forth loops*: all MCTS players here use it, except the "
+            "last two rows; `bench/bench_geister.py` measures the play-outs (mean length and draws with and "
+            "without it).",
+            "- Roll-outs are MCTS's model of how the game goes on: with rushing roll-outs MCTS wins "
+            f"{share['behaviour, rushing roll-outs, vs rushing']:.2f} against the rushing player (forward: "
+            f"{rushing['behaviour']:.2f}) but {share['behaviour, rushing roll-outs, vs random']:.2f} against "
+            f"random (forward: {share['behaviour vs random']:.2f}): the closer the model to the opponent, "
+            "the stronger the search.",
             "",
         ]
         return Report("\n".join(text))
