@@ -74,7 +74,8 @@ from gymnasium import spaces
 from boardzoo.envs.aec import AGENTS, SEAT_OF, BoardGameEnv, wrap
 from boardzoo.envs.render import BLACK, BLUE, GREY, RED, WHITE, canvas, disc_mask, paint
 from boardzoo.games.geister import (GHOSTS, NUM_ACTIONS, RED_SETS, SIZE, SQUARES, GeisterState, GeisterView,
-                                    check_int, parse_red, to_own)
+                                    parse_red, to_own)
+from boardzoo.games.model import check_int
 
 PLANES = 11
 OBSERVATION_SIZE = PLANES * SQUARES + 8
