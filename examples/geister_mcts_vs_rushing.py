@@ -13,9 +13,10 @@ from boardzoo.envs import geister_v0
 env = geister_v0.env(render_mode="ansi", view="player_0")
 env.reset(seed=3)
 players = {
-    # Seed 004's findings: forward-biased roll-outs, cut short (as a draw) after 60 moves;
-    # "behaviour" reads the opponent's moves: ghosts that rush our exits are likely blue.
-    "player_0": make("mcts:iterations=300,rollout=forward,max_rollout=60,belief=behaviour", seed=1),
+    # "behaviour" reads the opponent's moves (ghosts that rush our exits are likely blue).
+    # Roll-outs are MCTS's model of how both sides play on: against this opponent, rushing
+    # roll-outs (cut short as a draw after 60 moves) beat seed 004's forward-biased ones.
+    "player_0": make("mcts:iterations=300,rollout=rushing,max_rollout=60,belief=behaviour", seed=1),
     "player_1": make("greedy", seed=2),  # the rushing player
 }
 for agent in env.agent_iter():
