@@ -10,8 +10,9 @@ from boardzoo.envs import cantris_v0
 env = cantris_v0.env(board="8x4", render_mode="ansi")
 env.reset(seed=11)
 players = {
-    # Seed 001: q = wins - losses, c = 1.0 while searching, 0 for the final choice.
-    "player_0": make("mcts:iterations=500,q=win-lose,c=1.0,final=value,c_final=0", seed=1),
+    # Seed 001: q = wins - losses, c = 1.0 while searching (its formula has sqrt(2 ln N / n),
+    # so that is our c = 1.414), 0 for the final choice.
+    "player_0": make("mcts:iterations=500,q=win-lose,c=1.414,final=value,c_final=0", seed=1),
     "player_1": make("greedy", seed=2),
 }
 print(env.render(), "\n")
