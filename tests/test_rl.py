@@ -30,7 +30,7 @@ def load_example(name):
 def test_training_saves_reloads_and_plays_legal_moves(tmp_path, capsys):
     example = load_example("train_maskable_ppo")
     path = tmp_path / "ppo.zip"
-    rate = example.main(["--steps", "2048", "--save", str(path), "--eval-games", "10"])
+    rate = example.main(["--steps", "4096", "--save", str(path), "--eval-games", "10"])
     out = capsys.readouterr().out.strip().splitlines()
     assert path.exists() and out[-1] == f"win rate vs random: {rate:.2f}"
     agent = make(f"sb3:path={path}")
