@@ -7,11 +7,11 @@ win rates with 95 % Wilson intervals, seats alternating, through the arena.
 from __future__ import annotations
 
 import argparse
-import math
 
 from common import machine, table
 
 from boardzoo import arena
+from boardzoo.experiments.stats import wilson
 
 # Seed 004's findings: forward-biased roll-outs, cut off (as a draw) after 60 moves.
 GEISTER_MCTS = "mcts:iterations=300,rollout=forward,max_rollout=60"
@@ -34,13 +34,6 @@ CHECKS = [  # env, agent, opponent, required win rate (0: reported, no target)
     ("geister_v0", "flatmc:playouts=10,rollout=forward,max_rollout=60", "random", 0.0),
     ("geister_v0", "greedy", "random", 0.0),
 ]
-
-
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - half, centre + half
 
 
 def main() -> None:

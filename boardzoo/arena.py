@@ -192,7 +192,7 @@ def run(env_spec: str, spec_a: str, spec_b: str, games: int, seed: int = 0, work
                 )
             if record["game"] < games:
                 done[record["game"]] = record
-        _rewrite_complete(out, done.values())
+        rewrite_complete(out, done.values())
     todo = [g for g in range(games) if g not in done]
     show = sys.stderr.isatty() if progress is None else progress
     bar = Progress(games, len(done), sys.stderr) if show else None
@@ -213,10 +213,11 @@ def run(env_spec: str, spec_a: str, spec_b: str, games: int, seed: int = 0, work
     return [done[g] for g in sorted(done)]
 
 
-def _rewrite_complete(path: str, records: Iterable[dict]) -> None:
-    """Drop a torn last line before appending (the file keeps only complete records)."""
+def rewrite_complete(path: str, records: Iterable[dict], key=lambda r: r["game"]) -> None:
+    """Drop a torn last line before appending (the file keeps only complete records, in
+    ``key`` order)."""
     with open(path, "w", encoding="utf-8") as handle:
-        for record in sorted(records, key=lambda r: r["game"]):
+        for record in sorted(records, key=key):
             handle.write(json.dumps(record) + "\n")
 
 

@@ -161,8 +161,7 @@ def placement(agent: Agent, red: str | None, max_turns: int) -> str:
 
 def observation_of(view: GeisterView) -> dict:
     """What the env would show this seat: the same arrays, so RL policies play here too."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    mask[view.legal_actions()] = 1
+    mask = np.array(view.legal_mask(), dtype=np.int8)
     return {"observation": encode_observation(view, 0), "action_mask": mask}
 
 
@@ -195,9 +194,9 @@ def play_game(connection: Connection, agent: Agent, red: str | None, max_turns: 
                 view = tracker.view(body)
             except ValueError as error:
                 raise ClientError(f"malformed board from the server: {error}") from None
-            legal = view.legal_actions()
-            action = agent.act(observation_of(view), view)
-            if action not in legal:
+            observation = observation_of(view)
+            action = agent.act(observation, view)
+            if not (0 <= action < NUM_ACTIONS and observation["action_mask"][action]):
                 raise ClientError(f"agent {agent.spec} chose illegal action {action}")
             pending = f"MOV:{LETTERS[action // 4]},{DIRECTIONS[action % 4]}"
         elif head[:3] in RESULTS and head[3:] == ":":

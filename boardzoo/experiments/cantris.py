@@ -3,7 +3,7 @@ iterations a move) and 10x5 (250), a fresh random deal each game, seats alternat
 
 from __future__ import annotations
 
-from boardzoo.experiments.framework import Experiment, Job, Report, sized
+from boardzoo.experiments.framework import Experiment, Job, Report, sized, tally
 from boardzoo.experiments.stats import table, verdict, wilson
 
 # Seed 001 writes UCB1 as q/n + c*sqrt(2 ln N / n): its c = 1.0 is our c = sqrt(2).
@@ -48,12 +48,12 @@ class CantrisMCTS(Experiment):
         for board in BOARDS:
             for setting, _, label in SETTINGS:
                 records = results[f"{board}-{setting}"]
-                counts = outcome_counts(records, lambda r: r["winner"], "a", "b")
+                counts = tally(records)
                 rows += outcome_rows(f"{board}: {label}", PUBLISHED[(board, setting)], counts, len(records))
         first_rows = []
         for board in BOARDS:
             records = results[f"{board}-random"]  # random vs random: who moved first decides
-            counts = outcome_counts(records, lambda r: r["winner_seat"], "player_0", "player_1")
+            counts = tally(records, "winner_seat", "player_0", "player_1")
             first_rows += outcome_rows(f"{board}: first mover", FIRST_MOVER[board], counts, len(records))
         text = [
             "# Seed 001 — MCTS for Cantris",
@@ -73,12 +73,6 @@ class CantrisMCTS(Experiment):
             "",
         ]
         return Report("\n".join(text))
-
-
-def outcome_counts(records: list[dict], who, mine: str, theirs: str) -> tuple[int, int, int]:
-    wins = sum(who(r) == mine for r in records)
-    losses = sum(who(r) == theirs for r in records)
-    return wins, len(records) - wins - losses, losses
 
 
 def outcome_rows(label: str, published: tuple[float, float, float], counts: tuple[int, int, int],

@@ -18,7 +18,7 @@ import os
 import sys
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterator
 
 from boardzoo import arena
 from boardzoo.agents import make as make_agent
@@ -149,7 +149,8 @@ def run(experiment: Experiment, out: str, games: int | None = None, full: bool =
         if os.path.exists(games_path):
             for record in arena.read_records(games_path):
                 done[(record["job"], record["game"])] = record
-            _rewrite(games_path, done.values())
+            # drop a torn last line (an interrupted write) before appending
+            arena.rewrite_complete(games_path, done.values(), key=lambda r: (r["job"], r["game"]))
     with open(config_path, "w", encoding="utf-8") as handle:
         json.dump(config, handle, indent=1)
     tasks = [(job, g) for job in jobs for g in range(job.games) if (job.key, g) not in done]
@@ -170,13 +171,6 @@ def run(experiment: Experiment, out: str, games: int | None = None, full: bool =
     results = {job.key: [done[(job.key, g)] for g in range(job.games)] for job in jobs}
     write_report(experiment, results, jobs, out, log)
     return results
-
-
-def _rewrite(path: str, records: Iterable[dict]) -> None:
-    """Keep only complete records (an interrupted write may leave a torn last line)."""
-    with open(path, "w", encoding="utf-8") as handle:
-        for record in sorted(records, key=lambda r: (r["job"], r["game"])):
-            handle.write(json.dumps(record) + "\n")
 
 
 def write_report(experiment: Experiment, results: dict[str, list[dict]], jobs: list[Job], out: str,
@@ -202,11 +196,12 @@ def write_report(experiment: Experiment, results: dict[str, list[dict]], jobs: l
 
 
 # --- helpers for reports ----------------------------------------------------------------------
-def tally(records: list[dict]) -> tuple[int, int, int]:
-    """(wins of a, ties, wins of b)."""
-    a = sum(r["winner"] == "a" for r in records)
-    b = sum(r["winner"] == "b" for r in records)
-    return a, len(records) - a - b, b
+def tally(records: list[dict], field: str = "winner", mine: str = "a", theirs: str = "b") -> tuple[int, int, int]:
+    """(wins, ties, losses) of ``mine``: by default agent a's; ``field="winner_seat"``
+    with ``mine="player_0"`` counts the first mover's."""
+    wins = sum(r[field] == mine for r in records)
+    losses = sum(r[field] == theirs for r in records)
+    return wins, len(records) - wins - losses, losses
 
 
 def sized(games: int | None, full: bool, default: int, published: int) -> int:
