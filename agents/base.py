@@ -40,6 +40,14 @@ class Agent:
     def act(self, observation: dict, model: GameState) -> int:
         raise NotImplementedError
 
+    def check(self, model: GameState) -> None:
+        """Raise ValueError when this agent's options do not fit the game of ``model``
+        (a roll-out policy, belief or evaluator the game does not have). The arena calls
+        it before the first game, so a bad option fails before anything is played."""
+
+    def close(self) -> None:
+        """Release what the agent holds (processes, files); the agent is not used again."""
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec}>"
 

@@ -23,18 +23,20 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing
 import os
 import sys
 import time
-from typing import IO, Any, Iterable, Iterator
+from typing import IO, Any
 
 import numpy as np
 
+from boardzoo.agents import Agent
 from boardzoo.agents import make as make_agent
 from boardzoo.envs import BoardGameEnv, env_module
-from boardzoo.errors import AgentError, SpecError
+from boardzoo.errors import AgentError, SpecError, WorkerError
+from boardzoo.ledger import Ledger, check_writable_path
 from boardzoo.spec import build, split_spec
+from boardzoo.workers import run_parallel
 
 SEATS = ("player_0", "player_1")
 #: Fields whose values depend on the machine's speed, not on the seed.
@@ -96,7 +98,7 @@ def play_game(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int
         if termination or truncation:
             final[label] = float(reward)
             truncated = truncated or truncation
-            if "forfeit" in info:
+            if "forfeit" in info and info["forfeit"]["agent"] != seat:  # the reason others may see
                 forfeit = {"by": label_of[info["forfeit"]["agent"]], "reason": info["forfeit"]["reason"]}
             env.step(None)
             continue
@@ -141,95 +143,136 @@ def play_game(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int
 _WORKER: dict[str, Any] = {}
 
 
-def _play_in_worker(job: tuple) -> dict[str, Any]:
-    env_spec, spec_a, spec_b, game, base_seed = job
-    # Each worker builds its env and agents once and reuses them for all its games.
-    key = (env_spec, spec_a, spec_b)
+def make_agents(spec_a: str, spec_b: str, env: BoardGameEnv, isolate: bool = False) -> dict[str, Agent]:
+    """Agents A and B for games on ``env``, each checked against the game (a Geister
+    belief on Connect Four is refused here, before any game). With ``isolate`` each runs
+    in a process of its own (:mod:`boardzoo.isolation`)."""
+    if isolate:
+        from boardzoo.isolation import IsolatedAgent
+
+        agents: dict[str, Agent] = {}
+        try:
+            for label, spec in (("a", spec_a), ("b", spec_b)):
+                agents[label] = IsolatedAgent(spec)
+                agents[label].check(_probe_model(env))
+        except BaseException:
+            close_agents(agents)
+            raise
+        return agents
+    agents = {"a": make_agent(spec_a), "b": make_agent(spec_b)}
+    for agent in agents.values():
+        agent.check(_probe_model(env))
+    return agents
+
+
+def _probe_model(env: BoardGameEnv):
+    raw = env.unwrapped
+    raw.reset(seed=0)
+    return raw.model(raw.agent_selection)
+
+
+def close_agents(agents: dict[str, Agent]) -> None:
+    for agent in agents.values():
+        agent.close()
+
+
+def play_cached(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int, isolate: bool = False,
+                probe=None) -> dict[str, Any]:
+    """:func:`play_game` with the env and agents of the previous call reused when they are
+    the same (worker processes play many games of one match)."""
+    key = (env_spec, spec_a, spec_b, isolate)
     if _WORKER.get("key") != key:
-        _WORKER.update(key=key, env=make_env(env_spec),
-                       agents={"a": make_agent(spec_a), "b": make_agent(spec_b)})
-    return play_game(env_spec, spec_a, spec_b, game, base_seed, _WORKER["env"], _WORKER["agents"])
+        release_cached()
+        env = make_env(env_spec)
+        _WORKER.update(key=key, env=env, agents=make_agents(spec_a, spec_b, env, isolate))
+    return play_game(env_spec, spec_a, spec_b, game, base_seed, _WORKER["env"], _WORKER["agents"], probe=probe)
 
 
-def read_records(path: str) -> list[dict[str, Any]]:
-    """The complete game records of a JSON-lines file (a torn last line is skipped)."""
-    records = []
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError:
-                if line.endswith("\n"):
-                    raise ValueError(f"{path}:{number}: not a JSON game record") from None
-                # An interrupted write leaves a partial last line: that game is replayed.
-    return records
+def release_cached() -> None:
+    """Close the agents :func:`play_cached` keeps (their processes, when isolated)."""
+    close_agents(_WORKER.pop("agents", {}))
+    _WORKER.clear()
+
+
+def _play_in_worker(job: tuple) -> dict[str, Any]:
+    return play_cached(*job)
+
+
+def open_ledger(out: str, config: dict[str, Any]) -> Ledger:
+    """The arena's results file ``out``, opened (and locked) for appending; every record in
+    it must be a game of the run ``config`` (env, agents, base seed)."""
+    def check(record: dict) -> str | None:
+        differs = [key for key, value in config.items() if record.get(key) != value]
+        if differs:
+            return (f"game {record['game']} belongs to another run ({record['env']} {record['a']} vs "
+                    f"{record['b']}, seed {record['base_seed']}; this run is {config['env']} {config['a']} vs "
+                    f"{config['b']}, seed {config['base_seed']})")
+        return None
+
+    return Ledger(out, key=lambda record: record["game"], check=check)
 
 
 def run(env_spec: str, spec_a: str, spec_b: str, games: int, seed: int = 0, workers: int = 1,
-        out: str | None = None, progress: bool | None = None) -> list[dict[str, Any]]:
-    """Play ``games`` games (resuming from ``out`` if it holds some) and return all records."""
-    if games < 1:
-        raise ValueError(f"arena: games must be at least 1, got {games}")
-    if workers < 1:
-        raise ValueError(f"arena: workers must be at least 1, got {workers}")
+        out: str | None = None, progress: bool | None = None, isolate: bool = False,
+        log=lambda line: print(line, file=sys.stderr)) -> list[dict[str, Any]]:
+    """Play games ``0..games-1`` (those already in ``out`` are not played again) and return
+    their records. Records in ``out`` beyond ``games`` stay there untouched."""
+    for name, value in (("games", games), ("workers", workers)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise SpecError(f"arena: {name} must be an int >= 1, got {value!r}")
     # Build everything once up front so that bad specs fail here, not inside a worker.
     env = make_env(env_spec)
-    agents = {"a": make_agent(spec_a), "b": make_agent(spec_b)}
-    for label, agent in agents.items():
-        if agent.interactive:
-            raise SpecError(f"arena: agent {label} ({agent.spec}) needs a person; use 'boardzoo play'")
-    config = {"env": env_spec, "a": spec_a, "b": spec_b, "base_seed": seed}
+    if out is not None:
+        check_writable_path(out)
+    agents = make_agents(spec_a, spec_b, env, isolate)
+    try:
+        for label, agent in agents.items():
+            if agent.interactive:
+                raise SpecError(f"arena: agent {label} ({agent.spec}) needs a person; use 'boardzoo play'")
+        config = {"env": env_spec, "a": spec_a, "b": spec_b, "base_seed": seed}
+        ledger = open_ledger(out, config) if out else None
+        if ledger is not None:
+            ledger.open()
+        try:
+            return _run(ledger, env_spec, spec_a, spec_b, games, seed, workers, env, agents, isolate,
+                        progress, log)
+        finally:
+            if ledger is not None:
+                ledger.close()
+    finally:
+        close_agents(agents)
+
+
+def _run(ledger, env_spec, spec_a, spec_b, games, seed, workers, env, agents, isolate, progress, log):
     done: dict[int, dict] = {}
-    if out and os.path.exists(out):
-        for record in read_records(out):
-            if any(record.get(k) != v for k, v in config.items()):
-                raise ValueError(
-                    f"arena: {out} holds games of another run ({record.get('env')} "
-                    f"{record.get('a')} vs {record.get('b')}, seed {record.get('base_seed')}); "
-                    "choose another --out or delete it"
-                )
-            if record["game"] < games:
-                done[record["game"]] = record
-        rewrite_complete(out, done.values())
+    if ledger is not None:
+        for note in ledger.notes:
+            log(f"note: {note}")
+        done = {game: record for game, record in ledger.records.items() if game < games}
     todo = [g for g in range(games) if g not in done]
     show = sys.stderr.isatty() if progress is None else progress
     bar = Progress(games, len(done), sys.stderr) if show else None
-    sink = open(out, "a", encoding="utf-8") if out else None
     try:
-        for record in _play_all(env_spec, spec_a, spec_b, todo, seed, workers, env, agents):
-            done[record["game"]] = record
-            if sink:
-                sink.write(json.dumps(record) + "\n")
-                sink.flush()
-            if bar:
-                bar.update(record)
+        if workers == 1 or len(todo) <= 1:
+            played = (play_game(env_spec, spec_a, spec_b, game, seed, env, agents) for game in todo)
+        else:
+            jobs = [(env_spec, spec_a, spec_b, game, seed, isolate) for game in todo]
+            played = run_parallel(_play_in_worker, jobs, min(workers, len(todo)))
+        try:
+            for record in played:
+                done[record["game"]] = record
+                if ledger is not None:
+                    ledger.append(record)
+                if bar:
+                    bar.update(record)
+        except WorkerError as error:
+            saved = f"; the {len(done)} finished games are in {ledger.path}: run the same command to " \
+                    "play the rest" if ledger is not None else ""
+            raise WorkerError(f"arena: {error}{saved}") from None
     finally:
-        if sink:
-            sink.close()
         if bar:
             bar.close()
     return [done[g] for g in sorted(done)]
-
-
-def rewrite_complete(path: str, records: Iterable[dict], key=lambda r: r["game"]) -> None:
-    """Drop a torn last line before appending (the file keeps only complete records, in
-    ``key`` order)."""
-    with open(path, "w", encoding="utf-8") as handle:
-        for record in sorted(records, key=key):
-            handle.write(json.dumps(record) + "\n")
-
-
-def _play_all(env_spec, spec_a, spec_b, todo, seed, workers, env, agents) -> Iterator[dict]:
-    if workers == 1 or len(todo) <= 1:
-        for game in todo:
-            yield play_game(env_spec, spec_a, spec_b, game, seed, env, agents)
-        return
-    jobs = [(env_spec, spec_a, spec_b, game, seed) for game in todo]
-    with multiprocessing.Pool(min(workers, len(todo))) as pool:
-        # imap keeps the order of the games: the file reads the same as a serial run's.
-        yield from pool.imap(_play_in_worker, jobs, chunksize=1)
 
 
 class Progress:

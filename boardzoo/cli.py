@@ -13,15 +13,17 @@
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
+import os
 import sys
+import traceback
 
 from boardzoo import __version__, arena
 from boardzoo.agents import catalogue
 from boardzoo.agents import make as make_agent
 from boardzoo.envs import ENVS, env_module
-from boardzoo.errors import BoardzooError
+from boardzoo.errors import BoardzooError, SpecError
+from boardzoo.games.connect_four_solver import DEFAULT_MEMORY_MB
 from boardzoo.spec import describe, split_spec
 
 
@@ -40,16 +42,29 @@ def _play(args: argparse.Namespace) -> int:
     specs = {"a": args.agent_a, "b": args.agent_b}
     agents = {label: make_agent(spec) for label, spec in specs.items()}
     show = args.render or any(agent.interactive for agent in agents.values())
-    # With hidden information, one person at the keyboard sees the board from their seat only.
     humans = [seat for seat, label in (("player_0", "a"), ("player_1", "b")) if agents[label].interactive]
-    hidden = "view" in inspect.signature(env_module(split_spec(args.env)[0]).raw_env).parameters
-    extra = {"view": humans[0]} if hidden and len(humans) == 1 else {}
-    env = arena.make_env(args.env, render_mode="ansi", **extra)
+    env = arena.make_env(args.env, render_mode="ansi")
+    for agent in agents.values():
+        agent.check(arena._probe_model(env))
+    # With hidden information, a person sees the board from their own seat only: one
+    # human always from theirs; two humans each at their turn, after a pause to hand over.
+    private = humans and hasattr(env.unwrapped, "render_view")
     names = {"player_0": f"{args.agent_a} (a)", "player_1": f"{args.agent_b} (b)"}
 
     def render(env):
-        if show:
+        raw = env.unwrapped
+        if not show:
+            return
+        if not private or raw.game.is_terminal():
             print(env.render() + "\n", flush=True)
+            return
+        seat = raw.agent_selection
+        if len(humans) == 1:
+            print(raw.render_view(humans[0]) + "\n", flush=True)
+        elif seat in humans:
+            print("\033[2J\033[H" + "\n" * 40, flush=True)  # clear the previous seat's board away
+            input(f"{seat}'s turn: hand over the keyboard and press Enter when only {seat} can see the screen ")
+            print(raw.render_view(seat) + "\n", flush=True)
 
     if show:
         print(f"player_0: {names['player_0']}   player_1: {names['player_1']}\n")
@@ -65,7 +80,7 @@ def _play(args: argparse.Namespace) -> int:
 
 def _arena(args: argparse.Namespace) -> int:
     records = arena.run(args.env, args.agent_a, args.agent_b, args.games, seed=args.seed,
-                        workers=args.workers, out=args.out)
+                        workers=args.workers, out=args.out, isolate=args.isolate)
     summary = arena.summarize(records)
     if args.json:
         print(json.dumps(summary))
@@ -75,12 +90,18 @@ def _arena(args: argparse.Namespace) -> int:
 
 
 def _solve(args: argparse.Namespace) -> int:
-    from boardzoo.games.connect_four_solver import Solver, solve_lines
+    from boardzoo.games.connect_four_solver import Solver, read_lines, solve_lines
 
-    solver = Solver()
-    lines = args.positions if args.positions else sys.stdin
+    watch = _SolveProgress() if sys.stderr.isatty() else None
+    try:
+        solver = Solver(memory_mb=args.memory, timeout=args.timeout, progress=watch)
+    except ValueError as error:
+        raise SpecError(f"solve: {error}") from None
+    lines = args.positions if args.positions else read_lines(sys.stdin)
     failures = 0
     for moves, score, error in solve_lines(lines, solver):
+        if watch is not None:
+            watch.clear()
         if error is not None:
             failures += 1
             print(f"{moves} error: {error}", flush=True)
@@ -89,6 +110,25 @@ def _solve(args: argparse.Namespace) -> int:
         else:
             print(f"{moves} {score}", flush=True)
     return 1 if failures else 0
+
+
+class _SolveProgress:
+    """One status line on the terminal while a solve takes longer than a second."""
+
+    def __init__(self) -> None:
+        self.shown = False
+
+    def __call__(self, nodes: int, seconds: float, low: int, high: int) -> None:
+        if seconds >= 1.0:
+            sys.stderr.write(f"\r  {nodes:,} nodes, {seconds:.0f} s, score in [{low}, {high}] ")
+            sys.stderr.flush()
+            self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+            self.shown = False
 
 
 def _geister_client(args: argparse.Namespace) -> int:
@@ -119,7 +159,7 @@ def _experiment_run(args: argparse.Namespace) -> int:
     experiment = get(args.name)
     out = args.out or f"runs/{experiment.name}"
     run(experiment, out, games=args.games, full=args.full, workers=args.workers, executor=args.executor,
-        resume=args.resume)
+        resume=args.resume, isolate=args.isolate)
     print(f"{out}/report.md")
     return 0
 
@@ -147,6 +187,9 @@ def parser() -> argparse.ArgumentParser:
     match.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     match.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     match.add_argument("--out", help="JSON-lines file of game records; an existing one is resumed")
+    match.add_argument("--isolate", action="store_true",
+                       help="run each agent in a process of its own that sees only its observation and model "
+                            "(for agent code you do not trust; slower)")
     match.add_argument("--json", action="store_true",
                        help="print the summary as one JSON object (games, a_wins, b_wins, ties, ...)")
     match.set_defaults(run=_arena)
@@ -161,6 +204,11 @@ def parser() -> argparse.ArgumentParser:
     solve.add_argument("game", choices=["connect_four", "connect_four_v0"], help="the game (connect_four)")
     solve.add_argument("positions", nargs="*", help="positions to solve (default: read stdin)")
     solve.add_argument("--verbose", action="store_true", help="also print nodes searched and milliseconds")
+    solve.add_argument("--memory", type=float, default=DEFAULT_MEMORY_MB, metavar="MB",
+                       help=f"memory for the solver's tables (default {DEFAULT_MEMORY_MB}; more is faster on hard "
+                            "positions)")
+    solve.add_argument("--timeout", type=float, metavar="SECONDS",
+                       help="give up on a position after this long (it prints an error; the batch goes on)")
     solve.set_defaults(run=_solve)
 
     client = commands.add_parser(
@@ -199,6 +247,7 @@ def parser() -> argparse.ArgumentParser:
                     help="local processes (default) or Ray tasks (RAY_ADDRESS joins a cluster)")
     go.add_argument("--out", help="output folder (default runs/NAME)")
     go.add_argument("--resume", action="store_true", help="continue the run in --out, playing only missing games")
+    go.add_argument("--isolate", action="store_true", help="run each agent in a process of its own (see arena)")
     go.set_defaults(run=_experiment_run)
     return main
 
@@ -207,12 +256,31 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         return args.run(args)
-    except (BoardzooError, ValueError, EOFError) as error:
-        print(f"boardzoo {args.command}: error: {error}", file=sys.stderr)
+    except BoardzooError as error:
+        print(f"boardzoo {args.command}: error: {_short(str(error))}", file=sys.stderr)
+        return 2
+    except EOFError:
+        print(f"boardzoo {args.command}: error: the input ended", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"\nboardzoo {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # Whoever read our output stopped (``| head``): stop quietly, as command-line tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
+    except Exception:
+        traceback.print_exc()
+        print(f"\nboardzoo {args.command}: this is a bug in boardzoo, not in what you typed; please report it "
+              f"with the command line and the traceback above (boardzoo {__version__}, Python "
+              f"{sys.version.split()[0]})", file=sys.stderr)
+        return 70
+
+
+def _short(message: str, limit: int = 2000) -> str:
+    """An error message cut to a readable length (no input is ever echoed back whole)."""
+    return message if len(message) <= limit else f"{message[:limit]}... ({len(message)} characters)"
 
 
 if __name__ == "__main__":

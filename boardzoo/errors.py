@@ -1,10 +1,16 @@
-"""Exceptions raised by boardzoo, each naming what was wrong and why."""
+"""Exceptions raised by boardzoo, each naming what was wrong and why.
+
+Every boardzoo exception survives a pickle round trip (worker processes send them to the
+parent): an exception whose constructor takes other arguments than its message stores
+them in ``args`` so that ``pickle`` can rebuild it.
+"""
 
 from __future__ import annotations
 
 
 class BoardzooError(Exception):
-    """Base class of boardzoo's own errors."""
+    """Base class of boardzoo's own errors: a bad input or an environment problem that the
+    user can fix. The command line prints these as one line; anything else is a bug."""
 
 
 class InvalidActionError(BoardzooError, ValueError):
@@ -15,12 +21,15 @@ class IllegalActionError(BoardzooError, ValueError):
     """An action of the action space that the rules forbid in the current position."""
 
     def __init__(self, env_name: str, agent: str, action: int, reason: str):
+        super().__init__(env_name, agent, action, reason)
         self.env_name, self.agent, self.action, self.reason = env_name, agent, action, reason
-        super().__init__(f"{env_name}: {agent} cannot play action {action}: {reason}")
+
+    def __str__(self) -> str:
+        return f"{self.env_name}: {self.agent} cannot play action {self.action}: {self.reason}"
 
 
 class ResetNeededError(BoardzooError, RuntimeError):
-    """The environment was used before ``reset()``."""
+    """The environment was used before ``reset()`` (or after a reset that failed)."""
 
 
 class SpecError(BoardzooError, ValueError):
@@ -29,3 +38,16 @@ class SpecError(BoardzooError, ValueError):
 
 class AgentError(BoardzooError, RuntimeError):
     """An agent failed while choosing a move (the message says which agent, seat and game)."""
+
+
+class ResultsFileError(BoardzooError):
+    """A results file (arena or experiment) that cannot be used: not a boardzoo results
+    file, a bad record, another run's games, locked by another run, or not writable."""
+
+
+class WorkerError(BoardzooError):
+    """A worker process died (killed, out of memory) while games were being played."""
+
+
+class BudgetError(BoardzooError):
+    """A search ran out of its time budget before it had an answer (the solver's timeout)."""

@@ -29,7 +29,7 @@ from boardzoo.agents.base import Agent
 from boardzoo.errors import BoardzooError
 from boardzoo.envs.geister_v0 import encode_observation
 from boardzoo.games.geister import (DIRECTIONS, GHOSTS, LETTERS, MOVE_ACTIONS, NUM_ACTIONS, RED_SETS, SIZE,
-                                    GeisterState, GeisterView, home_square, parse_board_string, parse_red,
+                                    TARGET, GeisterState, GeisterView, home_square, parse_board_string, parse_red,
                                     position_from_board_string, red_letters)
 
 
@@ -49,38 +49,76 @@ class GameRecord:
     captured: list[str] = field(default_factory=list)  # colours this client captured (OKR/OKB)
 
 
-class Connection:
-    """Lines over a TCP socket: CRLF on the wire, never an empty line, a read timeout."""
+#: The longest line the client accepts: protocol lines are about 52 bytes (``MOV?`` and a
+#: 48-character board); anything much longer is not the protocol.
+MAX_LINE = 256
+#: Bounds of the command-line settings, checked before connecting.
+MAX_TIMEOUT = 24 * 3600.0
+MAX_RETRIES = 1000
+MAX_TURNS_LIMIT = 100_000
 
-    def __init__(self, sock: socket.socket, timeout: float):
-        self.sock = sock
-        self.sock.settimeout(timeout)
-        self.buffer = b""
+
+def _excerpt(data: bytes | str, width: int = 60) -> str:
+    """A short, printable piece of what the server sent, for messages."""
+    text = data.decode("ascii", "replace") if isinstance(data, bytes) else data
+    return repr(text) if len(text) <= width else f"{text[:width]!r}... ({len(text)} characters)"
+
+
+class Connection:
+    """Lines over a TCP socket: CRLF on the wire, never an empty line. Each expected line
+    has a deadline (``timeout`` seconds from when we start waiting for it: a server that
+    drips bytes can't stretch it) and a maximum length; the buffer is scanned only where
+    new bytes arrived."""
+
+    def __init__(self, sock: socket.socket, timeout: float, max_line: int = MAX_LINE):
+        self.sock, self.timeout, self.max_line = sock, timeout, max_line
+        self.buffer = bytearray()
+        self.scanned = 0  # bytes of the buffer known to hold no newline
 
     def read_line(self) -> str | None:
         """The next line without its CRLF; None when the server closed the connection."""
-        while b"\n" not in self.buffer:
+        deadline = time.monotonic() + self.timeout
+        while True:
+            end = self.buffer.find(b"\n", self.scanned)
+            if end >= 0:
+                break
+            self.scanned = len(self.buffer)
+            if len(self.buffer) > self.max_line:
+                raise ClientError(f"the server sent a line longer than {self.max_line} bytes "
+                                  f"(protocol lines are about 50): {_excerpt(bytes(self.buffer))}")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise ClientError(f"the server sent no complete line within {self.timeout:g} s"
+                                  + (f" (only {_excerpt(bytes(self.buffer))})" if self.buffer else ""))
+            self.sock.settimeout(left)
             try:
                 chunk = self.sock.recv(4096)
             except socket.timeout:
-                raise ClientError(f"the server sent nothing for {self.sock.gettimeout():g} s") from None
+                continue  # the deadline check above reports it
             except OSError as error:
                 raise ClientError(f"the connection broke: {error}") from None
             if not chunk:
                 if self.buffer.strip():
-                    raise ClientError(f"the server closed the connection in the middle of a line: {self.buffer!r}")
+                    raise ClientError("the server closed the connection in the middle of a line: "
+                                      f"{_excerpt(bytes(self.buffer))}")
                 return None
             self.buffer += chunk
-        line, self.buffer = self.buffer.split(b"\n", 1)
+        if end > self.max_line:
+            raise ClientError(f"the server sent a line longer than {self.max_line} bytes: "
+                              f"{_excerpt(bytes(self.buffer[:end]))}")
+        line = bytes(self.buffer[:end])
+        del self.buffer[: end + 1]
+        self.scanned = 0
         try:
             return line.decode("ascii").rstrip("\r")
         except UnicodeDecodeError:
-            raise ClientError(f"the server sent a line that is not ASCII: {line!r}") from None
+            raise ClientError(f"the server sent a line that is not ASCII: {_excerpt(line)}") from None
 
     def send_line(self, text: str) -> None:
         if not text or text != text.strip():
             raise ValueError(f"refusing to send an empty line or trailing spaces: {text!r}")
         try:
+            self.sock.settimeout(self.timeout)
             self.sock.sendall(text.encode("ascii") + b"\r\n")
         except OSError as error:
             raise ClientError(f"could not send {text!r}: {error}") from None
@@ -165,12 +203,67 @@ def observation_of(view: GeisterView) -> dict:
     return {"observation": encode_observation(view, 0), "action_mask": mask}
 
 
+ACKS = {"OK": None, "OKR": "red", "OKB": "blue"}
+
+
+def _ack(line: str, pending: str, may_capture: bool) -> str | None:
+    """The colour an acknowledgement reports captured (None for a plain OK); a
+    ClientError for NG or anything that is not exactly an acknowledgement."""
+    word = line.rstrip(" ")  # the protocol pads OK to three characters: "OK "
+    if word == "NG":
+        raise ClientError(f"the server refused {pending!r} (NG)")
+    if word not in ACKS:
+        raise ClientError(f"expected OK, OKR, OKB or NG after {pending!r}, got {_excerpt(line)}")
+    if ACKS[word] is not None and not may_capture:
+        raise ClientError(f"the server answered {word} (a capture) to {pending!r}, which captures nothing")
+    return ACKS[word]
+
+
+def check_successor(before: list, action: int, after: list) -> None:
+    """Raise ValueError unless board ``after`` follows from board ``before`` by our
+    ``action`` and then exactly one move of the opponent (pieces as parse_board_string
+    gives them, in our frame)."""
+    expected = [piece[:2] for piece in before]
+    ghost, direction = action // 4, action % 4
+    x, y = expected[ghost]
+    target = TARGET[0][y * SIZE + x][direction] if x < SIZE else None
+    if target is None or target < 0:
+        raise ValueError(f"our move {LETTERS[ghost]},{DIRECTIONS[direction]} was not a move on the board")
+    landing = (target % SIZE, target // SIZE)
+    for g in range(GHOSTS, 2 * GHOSTS):
+        if expected[g] == landing:
+            expected[g] = (9, 9)  # we captured it
+    expected[ghost] = landing
+    now = [piece[:2] for piece in after]
+    moved = [g for g in range(GHOSTS, 2 * GHOSTS) if now[g] != expected[g]]
+    if len(moved) != 1:
+        raise ValueError(f"{len(moved)} opponent ghosts moved since our move, not one")
+    (x0, y0), (x1, y1) = expected[moved[0]], now[moved[0]]
+    if x0 >= SIZE or x1 >= SIZE or abs(x1 - x0) + abs(y1 - y0) != 1:
+        raise ValueError(f"opponent ghost {LETTERS[moved[0] - GHOSTS].lower()} went from {x0}{y0} to {x1}{y1}, "
+                         "not one step")
+    for g in range(GHOSTS):
+        if now[g] != expected[g] and not (now[g] == (9, 9) and expected[g] == (x1, y1)):
+            raise ValueError(f"our ghost {LETTERS[g]} went from {expected[g][0]}{expected[g][1]} to "
+                             f"{now[g][0]}{now[g][1]} though we did not move it")
+        if after[g][2].upper() != before[g][2].upper():
+            raise ValueError(f"our ghost {LETTERS[g]} changed colour")
+
+
+_VERDICT_WINNER = {"won": 0, "lost": 1, "draw": None}
+
+
 def play_game(connection: Connection, agent: Agent, red: str | None, max_turns: int,
               log: Callable[[str], None] = lambda line: None) -> GameRecord:
-    """Play one game on an open connection; raises ClientError on anything irregular."""
+    """Play one game on an open connection; raises ClientError on anything irregular:
+    the server's lines are checked against the protocol and against the game itself."""
     tracker = GameTracker(max_turns)
+    most_moves = (max_turns + 1) // 2  # moves of the first mover in max_turns plies
     captured: list[str] = []
     pending: str | None = None  # the command waiting for its acknowledgement
+    may_capture = False
+    placed = False
+    last: tuple[list, int] | None = None  # (pieces, our action) of our previous move
     while True:
         line = connection.read_line()
         if line is None:
@@ -179,47 +272,87 @@ def play_game(connection: Connection, agent: Agent, red: str | None, max_turns: 
         log(f"< {line}")
         head, body = line[:4], line[4:]
         if pending is not None:
-            if line.startswith("OK"):
-                if line[2:3] in ("R", "B"):
-                    captured.append("red" if line[2] == "R" else "blue")
-                pending = None
-                continue
-            if line.startswith("NG"):
-                raise ClientError(f"the server refused {pending!r} (NG)")
-            raise ClientError(f"expected OK/NG after {pending!r}, got {line!r}")
+            colour = _ack(line, pending, may_capture)
+            if colour is not None:
+                captured.append(colour)
+            pending = None
+            continue
         if line == "SET?":
-            pending = f"SET:{placement(agent, red, max_turns)}"
+            if placed:
+                raise ClientError("the server asked for the red ghosts twice in one game")
+            pending, placed, may_capture = f"SET:{placement(agent, red, max_turns)}", True, False
         elif head == "MOV?":
+            if not placed:
+                raise ClientError("the server asked for a move before asking for the red ghosts")
+            if tracker.turns >= most_moves:
+                raise ClientError(f"the server asked for move {tracker.turns + 1}, but a game of {max_turns} plies "
+                                  f"(--max-turns) has at most {most_moves} per seat: a server error")
             try:
+                pieces = parse_board_string(body)
+                if last is not None:
+                    check_successor(last[0], last[1], pieces)
                 view = tracker.view(body)
             except ValueError as error:
                 raise ClientError(f"malformed board from the server: {error}") from None
+            if view.is_terminal():
+                raise ClientError(f"the server asked for a move on a board where the game is already decided "
+                                  f"({body}): a server error")
             observation = observation_of(view)
+            if not observation["action_mask"].any():
+                raise ClientError(f"the server asked for a move on a board with no legal move ({body}): "
+                                  "a server error")
             action = agent.act(observation, view)
             if not (0 <= action < NUM_ACTIONS and observation["action_mask"][action]):
                 raise ClientError(f"agent {agent.spec} chose illegal action {action}")
+            last = (pieces, action)
+            ghost = view.pos[action // 4]
+            target = TARGET[0][ghost][action % 4]
+            may_capture = target is not None and target >= 0 and view.board[target] >= GHOSTS
             pending = f"MOV:{LETTERS[action // 4]},{DIRECTIONS[action % 4]}"
         elif head[:3] in RESULTS and head[3:] == ":":
+            result = RESULTS[head[:3]]
+            if not placed:
+                raise ClientError(f"the server declared the game {result} ({_excerpt(line)}) before it began")
             try:
-                parse_board_string(body)
+                final = position_from_board_string(body, max_turns=max_turns)
             except ValueError as error:
                 raise ClientError(f"malformed final board from the server: {error}") from None
-            return GameRecord(RESULTS[head[:3]], tracker.turns, body,
+            shown = final.winner if final.over else None
+            if shown != _VERDICT_WINNER[result]:
+                what = "no winner" if shown is None else "a win for us" if shown == 0 else "a win for the opponent"
+                raise ClientError(f"the server says we {result}, but its final board {body} shows {what}")
+            return GameRecord(result, tracker.turns, body,
                               "first" if tracker.first in (True, None) else "second", captured)
         else:
-            raise ClientError(f"malformed line from the server: {line!r}")
+            raise ClientError(f"malformed line from the server: {_excerpt(line)}")
         log(f"> {pending}")
         connection.send_line(pending)
+
+
+def check_settings(port: int, games: int, max_turns: int, retries: int, timeout: float) -> None:
+    """Refuse settings the client cannot keep, before connecting."""
+    def whole(name: str, value, low: int, high: int) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ClientError(f"{name} must be an int from {low} to {high}, got {value!r}")
+
+    whole("--port", port, 1, 65535)
+    whole("--games", games, 1, 10**6)
+    whole("--max-turns", max_turns, 1, MAX_TURNS_LIMIT)
+    whole("--retries", retries, 0, MAX_RETRIES)
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= MAX_TIMEOUT:
+        raise ClientError(f"--timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT:g}, got {timeout!r}")
 
 
 def run(host: str, port: int, agent_spec: str, games: int, red: str | None = None, seed: int | None = None,
         max_turns: int = 300, retries: int = 8, backoff: float = 0.2, timeout: float = 60.0,
         out: Callable[[str], None] = print, log: Callable[[str], None] = lambda line: None) -> list[GameRecord]:
     """Play ``games`` games, one connection each; print one line per game."""
-    if games < 1:
-        raise ClientError(f"--games must be at least 1, got {games}")
+    check_settings(port, games, max_turns, retries, timeout)
     if red is not None:
-        parse_red(red)  # a clear error before connecting
+        try:
+            parse_red(red)  # a clear error before connecting
+        except ValueError as error:
+            raise ClientError(str(error)) from None
     agent = make(agent_spec, seed=seed)
     seeds = random.Random(seed)
     records = []

@@ -60,6 +60,9 @@ class BoardGameEnv(AECEnv):
     reset_options: frozenset[str] = frozenset()
     #: Plies after which the game is truncated (a draw); None for games that always end.
     max_plies: int | None = None
+    #: True when seats hold secrets (Geister's colours): why a move is illegal may name one,
+    #: so only the seat that made it learns the reason.
+    hidden_information: bool = False
 
     def __init__(self, render_mode: str | None = None):
         super().__init__()
@@ -125,8 +128,9 @@ class BoardGameEnv(AECEnv):
 
     @property
     def game(self) -> GameState:
-        """The true game state (a spectator's view; agents get :meth:`model` instead)."""
-        return self._require_reset()
+        """A copy of the true game state, for spectators and tests (agents get :meth:`model`
+        instead). Each access makes a fresh copy: nothing done to it changes the env."""
+        return self._require_reset().clone()
 
     def _require_reset(self) -> GameState:
         """The game, or a ResetNeededError when ``reset()`` has not been called yet."""
@@ -135,16 +139,27 @@ class BoardGameEnv(AECEnv):
         return self._game
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new game. A reset that fails (a bad option) changes nothing: the env
+        stays as it was, and one that was never reset still says a reset is needed."""
+        if options is not None and not isinstance(options, dict):
+            raise ValueError(f"{self.metadata['name']}: reset options must be a dict, got {type(options).__name__}")
+        previous = (self.np_random, self.np_random_seed, self.np_random.bit_generator.state)
         if seed is not None:
             self.np_random, self.np_random_seed = seeding.np_random(seed)
         options = dict(options or {})
+        try:
+            game = self._new_game(options)
+        except BaseException:
+            self.np_random, self.np_random_seed = previous[:2]
+            self.np_random.bit_generator.state = previous[2]
+            raise
         unknown = sorted(set(options) - self.reset_options)
         if unknown:
             gymnasium.logger.warn(
                 f"{self.metadata['name']}: ignoring unknown reset option(s) {unknown}; "
                 f"known: {sorted(self.reset_options) or 'none'}"
             )
-        self._game = self._new_game(options)
+        self._game = game
         self.history: list[tuple[int, int]] = []  # (player or CHANCE, action), every event
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0 for agent in self.agents}
@@ -194,7 +209,7 @@ class BoardGameEnv(AECEnv):
         )
 
     def step(self, action: Any) -> None:
-        game = self.game
+        game = self._require_reset()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -245,17 +260,19 @@ class BoardGameEnv(AECEnv):
             return SEAT_OF[agent]
         raise ValueError(f"{self.metadata['name']}: unknown agent {agent!r}; agents are {AGENTS}")
 
-    def forfeit(self, agent: str, reason: str) -> None:
+    def forfeit(self, agent: str, reason: str, public_reason: str | None = None) -> None:
         """End the game because ``agent`` broke the rules: -1 for it, 0 for the other.
 
         PettingZoo's convention for illegal moves (TerminateIllegalWrapper), kept so that
-        boardzoo envs are drop-in replacements; ``infos`` say who forfeited and why.
+        boardzoo envs are drop-in replacements; ``infos`` say who forfeited and why:
+        ``reason`` to the forfeiter, ``public_reason`` (default: the same) to the others.
         """
         self._cumulative_rewards[agent] = 0
         for other in self.agents:
             self.rewards[other] = 0
             self.terminations[other] = True
-            self.infos[other]["forfeit"] = {"agent": agent, "reason": reason}
+            told = reason if other == agent or public_reason is None else public_reason
+            self.infos[other]["forfeit"] = {"agent": agent, "reason": told}
         self.rewards[agent] = -1
         self._accumulate_rewards()
         self._mask = None
@@ -267,7 +284,7 @@ class BoardGameEnv(AECEnv):
         this with an information-set view.
         """
         self._seat(agent)
-        return self.game.clone()
+        return self._require_reset().clone()
 
     def render(self) -> str | np.ndarray | None:
         self._require_reset()
@@ -338,8 +355,8 @@ class PettingZooWrapper(BaseWrapper):
     _cumulative_rewards = property(lambda self: self.env._cumulative_rewards)
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        self._has_reset = True
         self.env.reset(seed=seed, options=options)
+        self._has_reset = True  # only once a reset succeeded
 
     def step(self, action: Any) -> None:
         if not self._has_reset:
@@ -354,10 +371,10 @@ class PettingZooWrapper(BaseWrapper):
         if game.is_legal(action):
             env._play(agent, action)
             return
-        reason = game.explain_illegal(action)
-        gymnasium.logger.warn(f"{env.metadata['name']}: {agent} played illegal action {action} "
-                              f"({reason}) and loses")
-        env.forfeit(agent, f"illegal action {action}: {reason}")
+        reason = f"illegal action {action}: {game.explain_illegal(action)}"
+        public = "an illegal move (the reason is told to that seat only)" if env.hidden_information else reason
+        gymnasium.logger.warn(f"{env.metadata['name']}: {agent} played {public} and loses")
+        env.forfeit(agent, reason, public)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         return self._env().observe(agent)

@@ -91,11 +91,11 @@ class raw_env(BoardGameEnv):
     @property
     def board(self) -> np.ndarray:
         """The board for spectators: (rows, cols), row 0 the bottom, 0 = empty."""
-        return np.array(self.game.board(), dtype=np.int64)
+        return np.array(self._require_reset().board(), dtype=np.int64)
 
     @property
     def scores(self) -> dict[str, int]:
-        s0, s1 = self.game.scores
+        s0, s1 = self._require_reset().scores
         return {"player_0": s0, "player_1": s1}
 
     def _observation(self, player: int) -> np.ndarray:

@@ -87,6 +87,7 @@ MAX_TURNS_LIMIT = 100_000
 class raw_env(BoardGameEnv):
     metadata = {**BoardGameEnv.metadata, "name": "geister_v0"}
     reset_options = frozenset({"red"})
+    hidden_information = True
 
     def __init__(self, max_turns: int = 200, view: str | None = None, render_mode: str | None = None):
         super().__init__(render_mode)
@@ -115,8 +116,8 @@ class raw_env(BoardGameEnv):
 
     def _update_infos(self) -> None:
         game = self._game
-        lost = {agent: {"blue": game.lost[seat][0], "red": game.lost[seat][1]} for agent, seat in SEAT_OF.items()}
-        for agent in self.agents:
+        for agent in self.agents:  # each seat its own dicts: one seat's code can't edit the other's
+            lost = {other: {"blue": game.lost[seat][0], "red": game.lost[seat][1]} for other, seat in SEAT_OF.items()}
             self.infos[agent] = {"plies": game.plies, "lost": lost}
 
     def _observation(self, player: int) -> np.ndarray:
@@ -142,21 +143,27 @@ class raw_env(BoardGameEnv):
 
     def model(self, agent: str) -> GeisterView:
         """``agent``'s information set: its own colours and the public facts only."""
-        return GeisterView(self.game, self._seat(agent))
+        return GeisterView(self._require_reset(), self._seat(agent))
 
     def board_string(self, agent: str) -> str:
         """The tournament server's board string as ``agent``'s seat would receive it."""
-        return self.game.board_string(self._seat(agent))
+        return self._require_reset().board_string(self._seat(agent))
 
     # --- rendering ------------------------------------------------------------------------
     def _render_text(self) -> str:
-        game = self._game
-        if self.view is None:
+        return self.render_view(self.view)
+
+    def render_view(self, view: str | None) -> str:
+        """The text board as seat ``view`` sees it (None: the spectator's, every colour)."""
+        if view is not None and view not in AGENTS:
+            raise ValueError(f"geister_v0: view must be None (spectator) or one of {AGENTS}, got {view!r}")
+        game = self._require_reset()
+        if view is None:
             title = "spectator view - ALL colours shown (player_0: B/R at the bottom, player_1: b/r)"
             board = game.to_text()
         else:
-            title = f"{self.view}'s view (own ghosts B/R at the bottom, opponent ghosts ?)"
-            board = game.to_text(SEAT_OF[self.view])
+            title = f"{view}'s view (own ghosts B/R at the bottom, opponent ghosts ?)"
+            board = game.to_text(SEAT_OF[view])
         lost = ", ".join(f"{agent} lost {game.lost[seat][0]} blue {game.lost[seat][1]} red"
                          for agent, seat in SEAT_OF.items())
         return f"{title}\n{board}\nply {game.plies}/{self.max_turns}; {lost}   {self._status_line()}"

@@ -25,7 +25,7 @@ import numpy as np
 from boardzoo.agents import Agent
 from boardzoo.agents import make as make_agent
 from boardzoo.envs.aec import AGENTS, BoardGameEnv, as_action
-from boardzoo.errors import IllegalActionError
+from boardzoo.errors import IllegalActionError, ResetNeededError
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -49,6 +49,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.observation_space = inner["observation"]
         self.action_space = self.env.action_space(AGENTS[0])
         self.seat = AGENTS[0]
+        self._ready = False  # True once a reset succeeded
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
@@ -57,21 +58,26 @@ class SingleAgentEnv(gymnasium.Env):
         else:
             self.seat = self.seat_choice
         env_seed, opponent_seed = (int(s) for s in self.np_random.integers(2**31, size=2))
+        self._ready = False
         self.env.reset(seed=env_seed, options=options)
+        self._ready = True
         self.opponent.reset(opponent_seed)
         self._opponent_moves()
         return self._view()
 
     def step(self, action: Any):
         env = self.env
+        if not self._ready:
+            raise ResetNeededError("SingleAgentEnv: call reset() before step()")
         if env.terminations.get(self.seat) or env.truncations.get(self.seat) or env.agent_selection != self.seat:
-            raise RuntimeError("SingleAgentEnv: the episode is over; call reset()")
+            raise ResetNeededError("SingleAgentEnv: the episode is over; call reset()")
         action = as_action(action, self.action_space.n, env.metadata["name"])
-        if not env.game.is_legal(action):
+        if not env._require_reset().is_legal(action):
             if self.illegal_action == "raise":
                 raise IllegalActionError(env.metadata["name"], self.seat, action,
-                                         env.game.explain_illegal(action))
-            env.forfeit(self.seat, f"illegal action {action}")
+                                         env._require_reset().explain_illegal(action))
+            reason = f"illegal action {action}: {env._require_reset().explain_illegal(action)}"
+            env.forfeit(self.seat, reason, "an illegal move" if env.hidden_information else reason)
             observation, info = self._view()
             return observation, -1.0, True, False, info
         env.step(action)

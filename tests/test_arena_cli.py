@@ -6,7 +6,7 @@ import pytest
 
 from boardzoo import arena
 from boardzoo.cli import main
-from boardzoo.errors import SpecError
+from boardzoo.errors import ResultsFileError, SpecError
 
 
 def without_timing(records):
@@ -14,7 +14,9 @@ def without_timing(records):
 
 
 def read_lines(path):
-    return without_timing([json.loads(line) for line in path.read_text().splitlines()])
+    """The records of a results file in game order (workers append them as they finish)."""
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    return without_timing(sorted(records, key=lambda record: record["game"]))
 
 
 def test_same_seed_same_games_and_serial_equals_parallel(tmp_path):
@@ -74,7 +76,7 @@ def test_interrupted_run_resumes_to_the_same_result(tmp_path):
 def test_resume_refuses_a_file_of_another_run(tmp_path):
     out = tmp_path / "games.jsonl"
     arena.run("nim_v0", "random", "greedy", games=2, seed=2, out=str(out))
-    with pytest.raises(ValueError, match="holds games of another run"):
+    with pytest.raises(ResultsFileError, match="belongs to another run"):
         arena.run("nim_v0", "random", "random", games=2, seed=2, out=str(out))
 
 
@@ -94,7 +96,7 @@ def test_summary_counts_per_agent_and_seat():
 def test_arena_refuses_bad_arguments():
     with pytest.raises(SpecError, match="needs a person"):
         arena.run("nim_v0", "human", "random", games=1)
-    with pytest.raises(ValueError, match="games must be at least 1"):
+    with pytest.raises(SpecError, match="games must be an int >= 1"):
         arena.run("nim_v0", "random", "random", games=0)
     with pytest.raises(SpecError, match="nim_v0: unknown parameter 'pile'; parameters are: n, k, coin"):
         arena.run("nim_v0:pile=3", "random", "random", games=1)

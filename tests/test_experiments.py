@@ -99,7 +99,8 @@ def test_a_resumed_run_gives_the_same_report(tmp_path):
         run(experiment, str(parts), games=2, resume=True, log=quiet, progress=False)
     messages = []
     run(experiment, str(parts), games=1, resume=True, log=messages.append, progress=False)
-    assert f"{len(lines) // 2} already played" in messages[0]
+    assert "dropped an unfinished record" in messages[0]
+    assert f"{len(lines) // 2} already played" in messages[1]
     assert (parts / "report.md").read_text() == (whole / "report.md").read_text()
     assert len((parts / "games.jsonl").read_text().splitlines()) == len(lines)
 

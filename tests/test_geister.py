@@ -348,9 +348,12 @@ def test_illegal_moves_raise_or_forfeit():
         raw.step(move("E", S))
     wrapped = geister_v0.env()
     wrapped.reset(seed=0)
-    with pytest.warns(UserWarning, match="must first choose"):
+    with pytest.warns(UserWarning, match="illegal move"):
         wrapped.step(move("A", N))
     assert wrapped.rewards == {"player_0": -1, "player_1": 0}
+    # Only the forfeiter learns why: a reason may name its hidden colours.
+    assert "must first choose" in wrapped.infos["player_0"]["forfeit"]["reason"]
+    assert "must first choose" not in wrapped.infos["player_1"]["forfeit"]["reason"]
 
 
 def test_bad_parameters():

@@ -117,7 +117,9 @@ def test_the_client_waits_for_a_server_that_comes_up_late():
         listener.listen(1)
         server_ready.set()
         conn, _ = listener.accept()
-        conn.sendall(b"DRW:14R24R34R44R15B25B35B45B41u31u21u11u40u30u20u10u\r\n")
+        conn.sendall(b"SET?\r\n")
+        conn.makefile("rb").readline()
+        conn.sendall(b"OK \r\nDRW:14R24R34R44R15B25B35B45B41u31u21u11u40u30u20u10u\r\n")
         conn.close()
         listener.close()
 

@@ -21,8 +21,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterator
 
 from boardzoo import arena
-from boardzoo.agents import make as make_agent
-from boardzoo.errors import BoardzooError
+from boardzoo.errors import BoardzooError, WorkerError
+from boardzoo.ledger import Ledger, write_atomic
+from boardzoo.workers import run_parallel
 
 
 class ExperimentError(BoardzooError):
@@ -75,26 +76,26 @@ class Experiment:
 
 
 # --- executors ------------------------------------------------------------------------------
-def play_task(task: tuple[Job, int]) -> dict[str, Any]:
+def play_task(task: tuple) -> dict[str, Any]:
     """One game of one job (runs in any worker: a process or a Ray task)."""
-    job, game = task
-    record = arena.play_game(job.env, job.a, job.b, game, job.seed, probe=job.probe)
+    job, game, isolate = task
+    record = arena.play_cached(job.env, job.a, job.b, game, job.seed, isolate, job.probe)
     record["job"] = job.key
     return record
 
 
-def _local(tasks: list[tuple[Job, int]], workers: int) -> Iterator[dict]:
+def _local(tasks: list[tuple], workers: int) -> Iterator[dict]:
     if workers <= 1 or len(tasks) <= 1:
-        for task in tasks:
-            yield play_task(task)
+        try:
+            for task in tasks:
+                yield play_task(task)
+        finally:
+            arena.release_cached()
         return
-    import multiprocessing
-
-    with multiprocessing.Pool(min(workers, len(tasks))) as pool:
-        yield from pool.imap_unordered(play_task, tasks, chunksize=1)
+    yield from run_parallel(play_task, tasks, min(workers, len(tasks)))
 
 
-def _ray(tasks: list[tuple[Job, int]], workers: int) -> Iterator[dict]:
+def _ray(tasks: list[tuple], workers: int) -> Iterator[dict]:
     try:
         import ray
     except ImportError:
@@ -103,11 +104,18 @@ def _ray(tasks: list[tuple[Job, int]], workers: int) -> Iterator[dict]:
         # RAY_ADDRESS (Ray's usual setting) joins an existing cluster; unset, a local one starts.
         ray.init(address=os.environ.get("RAY_ADDRESS") or None, include_dashboard=False,
                  log_to_driver=False, **({} if os.environ.get("RAY_ADDRESS") else {"num_cpus": workers}))
-    remote = ray.remote(play_task)
+    remote = ray.remote(max_retries=0)(play_task)
     pending = [remote.remote(task) for task in tasks]
-    while pending:
-        done, pending = ray.wait(pending, num_returns=1)
-        yield ray.get(done[0])
+    try:
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            try:
+                yield ray.get(done[0])
+            except ray.exceptions.WorkerCrashedError as error:
+                raise WorkerError(f"a Ray worker died: {error}") from None
+    finally:
+        for ref in pending:
+            ray.cancel(ref, force=True)
 
 
 EXECUTORS = {"local": _local, "ray": _ray}
@@ -119,55 +127,94 @@ def check_size(games: int | None) -> None:
         raise ExperimentError(f"--games must be an int >= 1, got {games!r}")
 
 
+def _read_config(path: str) -> dict:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read(1_000_000)
+        config = json.loads(text)
+    except OSError as error:
+        raise ExperimentError(f"cannot read {path}: {error.strerror or error}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise ExperimentError(f"{path} is not a boardzoo run description (not JSON"
+                              + (", the file is empty" if not text.strip() else "")
+                              + "); move it away to resume from games.jsonl alone") from None
+    if not isinstance(config, dict) or "experiment" not in config or not isinstance(config.get("jobs"), list):
+        raise ExperimentError(f"{path} is not a boardzoo run description (no experiment and jobs); "
+                              "move it away to resume from games.jsonl alone")
+    return config
+
+
+def open_ledger(path: str, jobs: list[Job]) -> Ledger:
+    """The experiment's ``games.jsonl``, opened for appending: every record in it must be
+    a game of one of ``jobs`` (same env, agents and seed), or the run is refused."""
+    by_key = {job.key: job for job in jobs}
+
+    def check(record: dict) -> str | None:
+        job = by_key.get(record.get("job"))
+        if job is None:
+            return (f"game of job {record.get('job')!r}, which this configuration does not have "
+                    "(another experiment or other options)")
+        if (record["env"], record["a"], record["b"], record["base_seed"]) != (job.env, job.a, job.b, job.seed):
+            return (f"game of job {job.key!r} played as {record['env']} {record['a']} vs {record['b']} "
+                    f"seed {record['base_seed']}, but this run plays it as {job.env} {job.a} vs {job.b} "
+                    f"seed {job.seed} (other options)")
+        return None
+
+    return Ledger(path, key=lambda record: (record.get("job"), record["game"]), check=check)
+
+
 def run(experiment: Experiment, out: str, games: int | None = None, full: bool = False, workers: int = 1,
-        executor: str = "local", resume: bool = False, progress: bool | None = None,
+        executor: str = "local", resume: bool = False, progress: bool | None = None, isolate: bool = False,
         log: Callable[[str], None] = lambda line: print(line, file=sys.stderr)) -> dict[str, list[dict]]:
     """Run (or resume) ``experiment`` into folder ``out``; write its report; return the
     records per job."""
     check_size(games)
-    if workers < 1:
-        raise ExperimentError(f"--workers must be at least 1, got {workers}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ExperimentError(f"--workers must be an int >= 1, got {workers!r}")
     if executor not in EXECUTORS:
         raise ExperimentError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
     jobs = experiment.jobs(games, full)
     for job in jobs:  # fail on a bad spec now, not inside a worker
-        arena.make_env(job.env)
-        make_agent(job.a), make_agent(job.b)
+        arena.close_agents(arena.make_agents(job.a, job.b, arena.make_env(job.env)))
     config = {"experiment": experiment.name, "games": games, "full": full, "jobs": [j.describe() for j in jobs]}
-    os.makedirs(out, exist_ok=True)
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise ExperimentError(f"--out {out} is a file, not a folder")
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as error:
+        raise ExperimentError(f"cannot create the folder {out}: {error.strerror or error}") from None
     games_path, config_path = os.path.join(out, "games.jsonl"), os.path.join(out, "run.json")
-    done: dict[tuple[str, int], dict] = {}
-    if os.path.exists(games_path) or os.path.exists(config_path):
-        if not resume:
-            raise ExperimentError(f"{out} already holds a run: add --resume to continue it, or choose another --out")
-        if os.path.exists(config_path):
-            with open(config_path, encoding="utf-8") as handle:
-                previous = json.load(handle)
-            if previous.get("experiment") != config["experiment"] or previous.get("jobs") != config["jobs"]:
-                raise ExperimentError(f"{out} holds a different run ({previous.get('experiment')}, other jobs or "
-                                      "sizes): resume it with the same options, or choose another --out")
-        if os.path.exists(games_path):
-            for record in arena.read_records(games_path):
+    if (os.path.exists(games_path) or os.path.exists(config_path)) and not resume:
+        raise ExperimentError(f"{out} already holds a run: add --resume to continue it, or choose another --out")
+    if os.path.exists(config_path):
+        previous = _read_config(config_path)
+        if previous.get("experiment") != config["experiment"] or previous.get("jobs") != config["jobs"]:
+            raise ExperimentError(f"{out} holds a different run ({previous.get('experiment')}, other jobs or "
+                                  "sizes): resume it with the same options, or choose another --out")
+    with open_ledger(games_path, jobs) as ledger:
+        for note in ledger.notes:
+            log(f"note: {note}")
+        done = dict(ledger.records)
+        write_atomic(config_path, json.dumps(config, indent=1))
+        tasks = [(job, g, isolate) for job in jobs for g in range(job.games) if (job.key, g) not in done]
+        total = sum(job.games for job in jobs)
+        log(f"{experiment.name}: {total} games in {len(jobs)} jobs, {total - len(tasks)} already played, "
+            f"{executor} executor, {workers} worker(s)" + (", agents isolated" if isolate else ""))
+        start = time.perf_counter()
+        show = sys.stderr.isatty() if progress is None else progress
+        try:
+            for count, record in enumerate(EXECUTORS[executor](tasks, workers), 1):
                 done[(record["job"], record["game"])] = record
-            # drop a torn last line (an interrupted write) before appending
-            arena.rewrite_complete(games_path, done.values(), key=lambda r: (r["job"], r["game"]))
-    with open(config_path, "w", encoding="utf-8") as handle:
-        json.dump(config, handle, indent=1)
-    tasks = [(job, g) for job in jobs for g in range(job.games) if (job.key, g) not in done]
-    total = sum(job.games for job in jobs)
-    log(f"{experiment.name}: {total} games in {len(jobs)} jobs, {total - len(tasks)} already played, "
-        f"{executor} executor, {workers} worker(s)")
-    start = time.perf_counter()
-    show = sys.stderr.isatty() if progress is None else progress
-    with open(games_path, "a", encoding="utf-8") as sink:
-        for count, record in enumerate(EXECUTORS[executor](tasks, workers), 1):
-            done[(record["job"], record["game"])] = record
-            sink.write(json.dumps(record) + "\n")
-            sink.flush()
-            if show:
-                print(f"\r{count}/{len(tasks)} games  {time.perf_counter() - start:.0f}s", end="", file=sys.stderr)
-    if show and tasks:
-        print(file=sys.stderr)
+                ledger.append(record)
+                if show:
+                    print(f"\r{count}/{len(tasks)} games  {time.perf_counter() - start:.0f}s", end="",
+                          file=sys.stderr)
+        except WorkerError as error:
+            raise WorkerError(f"{experiment.name}: {error}; the finished games are in {games_path}: "
+                              "add --resume to the same command to play the rest") from None
+        finally:
+            if show and tasks:
+                print(file=sys.stderr)
     results = {job.key: [done[(job.key, g)] for g in range(job.games)] for job in jobs}
     write_report(experiment, results, jobs, out, log)
     return results
@@ -189,8 +236,7 @@ def write_report(experiment: Experiment, results: dict[str, list[dict]], jobs: l
             for name, draw in report.plots.items():
                 draw(os.path.join(out, name))
     path = os.path.join(out, "report.md")
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(text)
+    write_atomic(path, text)
     log(f"report: {path}")
     return path
 

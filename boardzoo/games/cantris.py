@@ -243,7 +243,7 @@ class CantrisState(GameState):
 
     def parse_action(self, text: str) -> int:
         text = text.strip()
-        if not text.isdigit() or not 1 <= int(text) <= self.cols:
+        if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= self.cols:
             raise ValueError(f"{text!r} is not a column: type a number from 1 to {self.cols}")
         return int(text) - 1
 

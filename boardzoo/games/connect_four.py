@@ -17,7 +17,9 @@ MAX_SIZE = 32
 
 
 class Geometry:
-    """Constants of one board size, shared by every state of that size."""
+    """Constants of one board size, shared by every state of that size: read-only (tuples,
+    and no attribute can be set after construction), since every env and model of that
+    size in the process sees the same object."""
 
     __slots__ = ("rows", "cols", "height", "tops", "bottoms", "centre_order", "cells", "board_mask")
 
@@ -30,14 +32,24 @@ class Geometry:
                     f"connect_four: {name} must be between {MIN_SIZE} and {MAX_SIZE} "
                     f"(a four needs room in every direction), got {value}"
                 )
-        self.rows, self.cols, self.height = rows, cols, rows + 1
-        self.tops = [c * self.height + rows for c in range(cols)]  # first bit above the column
-        self.bottoms = [c * self.height for c in range(cols)]
-        self.cells = rows * cols
+        height = rows + 1
         column = (1 << rows) - 1
-        self.board_mask = sum(column << (c * self.height) for c in range(cols))  # all playable cells
         middle = (cols - 1) / 2
-        self.centre_order = sorted(range(cols), key=lambda c: abs(c - middle))
+        fields = {
+            "rows": rows, "cols": cols, "height": height, "cells": rows * cols,
+            "tops": tuple(c * height + rows for c in range(cols)),  # first bit above each column
+            "bottoms": tuple(c * height for c in range(cols)),
+            "board_mask": sum(column << (c * height) for c in range(cols)),  # all playable cells
+            "centre_order": tuple(sorted(range(cols), key=lambda c: abs(c - middle))),
+        }
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value) -> None:
+        raise AttributeError(f"connect_four: the board geometry is shared and read-only (tried to set {name!r})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"connect_four: the board geometry is shared and read-only (tried to delete {name!r})")
 
     def __reduce__(self):
         return (geometry, (self.rows, self.cols))
@@ -253,7 +265,7 @@ class ConnectFourState(GameState):
 
     def parse_action(self, text: str) -> int:
         text = text.strip()
-        if not text.isdigit() or not 1 <= int(text) <= self.geo.cols:
+        if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= self.geo.cols:
             raise ValueError(f"{text!r} is not a column: type a number from 1 to {self.geo.cols}")
         return int(text) - 1
 

@@ -12,24 +12,47 @@ move under an opponent's winning cell never), moves ordered by the number of win
 cells they create then centre first, a transposition table holding upper and lower
 bounds, and the exact score found by a sequence of null-window searches that narrow
 the interval ``[min, max]`` (iterative deepening on the score).
+
+Memory is bounded inside a search: the transposition table is a fixed number of slots in
+flat arrays (``memory_mb``, 256 MB by default), each slot holding one position's key and
+its packed bounds; a new entry overwrites whatever shared its slot, as the standard
+solvers' tables do. Losing an entry costs time, never correctness. A ``timeout`` stops a
+search with :class:`~boardzoo.errors.BudgetError`; ``progress`` is called about every
+65,000 nodes with the nodes searched, the seconds elapsed and the current score bounds.
 """
 
 from __future__ import annotations
 
 import time
-from typing import Iterable
+from array import array
+from typing import Callable, Iterable, Iterator
 
+from boardzoo.errors import BoardzooError, BudgetError
 from boardzoo.games.connect_four import ConnectFourState, completing_cells
 
 #: Nodes with more empty cells than this look up their children's table entries before
 #: searching any (enhanced transposition cutoff): it pays where subtrees are large.
 #: (Looking up the mirrored position too was tried: it found almost nothing.)
 ETC_DEPTH = 8
-#: Cap on the transposition table, in entries; it is cleared when full.
-TABLE_LIMIT = 4_000_000
+#: Default memory for the solver's tables, in MB; ``MEMORY_LIMIT_MB`` is the most it takes.
+DEFAULT_MEMORY_MB = 256
+MEMORY_LIMIT_MB = 4096
+#: Bytes a table slot takes: the key (8) and the packed bounds and move (2); a cached
+#: threat pattern takes 16 (its discs and its cells).
+_SLOT_BYTES, _THREAT_BYTES = 10, 16
+#: Share of the memory that caches threat patterns; the rest is the transposition table.
+_THREAT_SHARE = 0.2
+#: The search looks at the clock (timeout, progress) every this many nodes, plus one.
+_TICK = 0xFFFF
+#: The longest input line ``solve_lines`` reads as a position (longer lines are refused
+#: without being read into memory).
+MAX_LINE = 1024
+#: Bounds and move are packed into 16 bits: ``(lower + 32) | (upper + 32) << 6 | column << 12``
+#: where column is the best move's column + 1 (0 for none).
+_OFFSET = 32
 
 
-class InvalidPosition(ValueError):
+class InvalidPosition(BoardzooError, ValueError):
     """A move string that is not a legal, unfinished position."""
 
 
@@ -38,8 +61,11 @@ def parse_moves(text: str, rows: int = 6, cols: int = 7) -> ConnectFourState:
     state = ConnectFourState(rows, cols)
     if cols > 9:
         raise InvalidPosition("move strings of single digits only describe boards of up to 9 columns")
+    if len(text) > rows * cols:
+        raise InvalidPosition(f"{len(text)} moves, but a {rows}x{cols} board holds at most {rows * cols} discs")
     for index, char in enumerate(text, 1):
-        if not char.isdigit() or not 1 <= int(char) <= cols:
+        # Only the ASCII digits: str.isdigit() also accepts '²' and other scripts' digits.
+        if not "1" <= char <= "9" or int(char) > cols:
             raise InvalidPosition(f"move {index} is {char!r}, not a column from 1 to {cols}")
         column = int(char) - 1
         if state.is_terminal():
@@ -52,12 +78,35 @@ def parse_moves(text: str, rows: int = 6, cols: int = 7) -> ConnectFourState:
     return state
 
 
-class Solver:
-    """Solves positions of one board size; keeps its table between positions of a batch."""
+def _prime_at_most(n: int) -> int:
+    """The largest prime <= n (a prime table size spreads the keys over every slot)."""
+    n = max(n, 3)
+    while any(n % d == 0 for d in range(2, int(n**0.5) + 1)):
+        n -= 1
+    return n
 
-    def __init__(self, rows: int = 6, cols: int = 7):
+
+class Solver:
+    """Solves positions of one board size; keeps its table between positions of a batch.
+
+    ``memory_mb`` bounds the tables (they are allocated once, up front); ``timeout`` is
+    seconds per position (None: no limit); ``progress(nodes, seconds, low, high)`` is called
+    during long searches.
+    """
+
+    def __init__(self, rows: int = 6, cols: int = 7, memory_mb: float = DEFAULT_MEMORY_MB,
+                 timeout: float | None = None,
+                 progress: Callable[[int, float, int, int], None] | None = None):
+        if isinstance(memory_mb, bool) or not isinstance(memory_mb, (int, float)) or not 1 <= memory_mb <= MEMORY_LIMIT_MB:
+            raise ValueError(f"the solver's memory must be from 1 to {MEMORY_LIMIT_MB} MB, got {memory_mb!r}")
+        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+                                    or not 0 < timeout < float("inf")):
+            raise ValueError(f"the solver's timeout must be a positive, finite number of seconds, got {timeout!r}")
         probe = ConnectFourState(rows, cols)
         geo = probe.geo
+        if geo.height * cols > 64 or (geo.cells + 1) // 2 >= _OFFSET or cols > 14:
+            raise ValueError(f"the solver handles boards whose (rows + 1) x cols fits in 64 bits, "
+                             f"got {rows}x{cols}")
         self.rows, self.cols, self.height = rows, cols, geo.height
         self.cells = geo.cells
         self.board_mask = geo.board_mask
@@ -65,10 +114,19 @@ class Solver:
         self.column_masks = [((1 << rows) - 1) << b for b in geo.bottoms]
         self.order = geo.centre_order
         self.top_bits = [1 << (b + rows - 1) for b in geo.bottoms]
-        self.table: dict[int, tuple[int, int, int]] = {}  # key -> (lower, upper, best move)
-        self.threat_cache: dict[int, int] = {}  # discs -> cells they would complete (unmasked)
+        budget = memory_mb * 2**20
+        self.table_slots = _prime_at_most(int(budget * (1 - _THREAT_SHARE) / _SLOT_BYTES))
+        self.threat_slots = _prime_at_most(int(budget * _THREAT_SHARE / _THREAT_BYTES))
+        # Flat arrays of machine words: about 10 bytes a position, where a dict took ~200.
+        self.keys = array("Q", [0]) * self.table_slots
+        self.values = array("H", [0]) * self.table_slots
+        self.threat_keys = array("Q", [0]) * self.threat_slots
+        self.threat_values = array("Q", [0]) * self.threat_slots
+        self.timeout, self.progress = timeout, progress
         self.counter = [0]  # nodes searched for the last position
         self.last_seconds = 0.0
+        self.bounds = (0, 0)  # the score interval the search has narrowed so far
+        self._started = 0.0
         self._search = None
 
     @property
@@ -89,21 +147,27 @@ class Solver:
         if state.is_terminal():
             raise InvalidPosition("the game is over: a finished position has no score to solve")
         self.counter[0] = 0
-        started = time.perf_counter()
+        self._started = started = time.perf_counter()
         try:
             return self._solve(state)
         finally:
             self.last_seconds = time.perf_counter() - started
+
+    def _tick(self) -> None:
+        """Every ``_TICK + 1`` nodes: the timeout, and progress for whoever watches."""
+        elapsed = time.perf_counter() - self._started
+        if self.timeout is not None and elapsed > self.timeout:
+            low, high = self.bounds
+            raise BudgetError(f"no exact score within {self.timeout:g} s ({self.counter[0]:,} nodes; "
+                              f"the score is between {low} and {high})")
+        if self.progress is not None:
+            self.progress(self.counter[0], elapsed, *self.bounds)
 
     def _solve(self, state: ConnectFourState) -> int:
         player = state.plies & 1
         current = state.boards[player]
         mask = state.boards[0] | state.boards[1]
         moves = state.plies
-        if len(self.table) > TABLE_LIMIT:
-            self.table.clear()
-        if len(self.threat_cache) > TABLE_LIMIT:
-            self.threat_cache.clear()
         cells = self.cells
         possible = (mask + self.bottom_mask) & self.board_mask
         if self.winning_cells(current, mask) & possible:
@@ -111,6 +175,7 @@ class Solver:
         # (Counts of discs are halved rounding towards zero, hence -(x // 2), not -x // 2.)
         low, high = -((cells - moves) // 2), (cells + 1 - moves) // 2
         while low < high:  # null-window searches narrow [low, high] to the exact score
+            self.bounds = (low, high)
             middle = low + (high - low) // 2
             if middle <= 0 and -(-low // 2) < middle:
                 middle = -(-low // 2)
@@ -121,6 +186,7 @@ class Solver:
                 high = result
             else:
                 low = result
+        self.bounds = (low, low)
         return low
 
     def _negamax(self, current: int, mask: int, moves: int, alpha: int, beta: int) -> int:
@@ -132,17 +198,27 @@ class Solver:
         """The recursive search as a closure: every constant is a local variable, and the
         hot path has no attribute look-up and no method call but the recursion."""
         cells, board_mask, bottom_mask = self.cells, self.board_mask, self.bottom_mask
-        column_masks = [self.column_masks[c] for c in self.order]
-        table = self.table
-        threat_cache = self.threat_cache
+        ordered_columns = [(c, self.column_masks[c]) for c in self.order]
+        column_masks = self.column_masks
+        keys, values, slots = self.keys, self.values, self.table_slots
+        threat_keys, threat_values, threat_slots = self.threat_keys, self.threat_values, self.threat_slots
         h = self.height
         counter = self.counter
+        tick = self._tick
         etc_limit = cells - ETC_DEPTH
+        offset = _OFFSET
+
+        def store(key, lower, upper, column):
+            slot = key % slots
+            keys[slot] = key
+            values[slot] = (lower + offset) | (upper + offset) << 6 | (column + 1) << 12
 
         def search(current, mask, moves, alpha, beta, opponent_wins):
             # ``opponent_wins``: the cells where the opponent (who just moved) would
             # complete a four; the parent computed them while ordering its moves.
             counter[0] += 1
+            if not counter[0] & _TICK:
+                tick()
             possible = (mask + bottom_mask) & board_mask
             forced = possible & opponent_wins
             if forced:
@@ -164,10 +240,14 @@ class Solver:
             # position can't recur below itself, so what is stored at the end as
             # (lower, upper, best move) is always at least as tight as what was there.)
             key = current + mask
-            entry = table.get(key)
+            slot = key % slots
             hash_move = 0
-            if entry is not None:
-                lower, upper, hash_move = entry
+            if keys[slot] == key:
+                packed = values[slot]
+                lower, upper = (packed & 63) - offset, (packed >> 6 & 63) - offset
+                column = (packed >> 12) - 1
+                if column >= 0:
+                    hash_move = candidates & column_masks[column]
                 if lower > low:
                     low = lower
                     if alpha < low:
@@ -182,64 +262,72 @@ class Solver:
                     return beta
             next_moves = moves + 1
             empty = board_mask ^ mask
-            if hash_move & candidates:
+            hash_column = -1
+            if hash_move:
                 # The best move found here before is tried before ordering the rest:
                 # it often refutes the node on its own. (Its few lines repeat the loop
                 # below on purpose: folding both into one loop cost 10-20 % here.)
+                hash_column = column
                 mine = current | hash_move
                 threats = threats_of(mine) & (empty ^ hash_move)
                 next_mask = mask | hash_move
                 score = -search(mine ^ next_mask, next_mask, next_moves, -beta, -alpha, threats)
                 if score >= beta:
-                    table[key] = (score, high, hash_move)
+                    store(key, score, high, hash_column)
                     return score
                 if score > alpha:
                     alpha = score
                 candidates ^= hash_move
                 if not candidates:
-                    table[key] = (low, alpha, hash_move)
+                    store(key, low, alpha, hash_column)
                     return alpha
             # The other moves: those creating the most winning cells first, the centre
             # first among equals.
             ordered = []
             rank = 0
-            for column_mask in column_masks:
+            for column, column_mask in ordered_columns:
                 move = candidates & column_mask
                 if not move:
                     continue
                 p = current | move
                 r = threats_of(p) & (empty ^ move)
                 rank -= 1
-                ordered.append((r.bit_count(), rank, move, p, r))
+                ordered.append((r.bit_count(), rank, column, move, p, r))
             if len(ordered) > 1:
                 ordered.sort(reverse=True)  # most threats first; ties by rank: centre first
             if moves < etc_limit:
                 # Enhanced transposition cutoff: a child whose stored bounds already
                 # refute this node saves searching the others first.
-                for _, _, move, mine, _ in ordered:
+                for _, _, column, move, mine, _ in ordered:
                     next_mask = mask | move
-                    child = table.get((mine ^ next_mask) + next_mask)
-                    if child is not None and -child[1] >= beta:
-                        table[key] = (-child[1], high, move)
-                        return -child[1]
-            best_move = hash_move
-            for _, _, move, mine, threats in ordered:
+                    child = (mine ^ next_mask) + next_mask
+                    child_slot = child % slots
+                    if keys[child_slot] == child:
+                        refuted = offset - (values[child_slot] >> 6 & 63)  # -(child's upper bound)
+                        if refuted >= beta:
+                            store(key, refuted, high, column)
+                            return refuted
+            best_column = hash_column
+            for _, _, column, move, mine, threats in ordered:
                 next_mask = mask | move
                 score = -search(mine ^ next_mask, next_mask, next_moves, -beta, -alpha, threats)
                 if score >= beta:
-                    table[key] = (score, high, move)
+                    store(key, score, high, column)
                     return score
                 if score > alpha:
                     alpha = score
-                    best_move = move
-            table[key] = (low, alpha, best_move)
+                    best_column = column
+            store(key, low, alpha, best_column)
             return alpha
 
         def threats_of(p):
             """Cells (empty or not) that would complete a four of the discs ``p``."""
-            r = threat_cache.get(p)
-            if r is None:
-                r = threat_cache[p] = completing_cells(p, h)
+            slot = p % threat_slots
+            if threat_keys[slot] == p:
+                return threat_values[slot]
+            r = completing_cells(p, h)
+            threat_keys[slot] = p
+            threat_values[slot] = r & 0xFFFFFFFFFFFFFFFF
             return r
 
         return search
@@ -255,11 +343,34 @@ def remaining_moves(score: int, plies: int, cells: int = 42) -> int:
     return 2 * ((cells // 2 + 1 + score) - (plies - mover_discs))
 
 
+def read_lines(stream, limit: int = MAX_LINE) -> Iterator[str]:
+    """The lines of a text stream, each cut to ``limit + 1`` characters without ever
+    holding more of a long line in memory (the rest of it is read and dropped)."""
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith("\n"):
+            while True:  # drop the rest of the line
+                rest = stream.readline(65536)
+                if not rest or rest.endswith("\n"):
+                    break
+        yield line
+
+
+def _shown(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else f"{text[:width]}..."
+
+
 def solve_lines(lines: Iterable[str], solver: Solver | None = None):
     """Yield ``(position, score or None, error or None)`` for each non-empty input line:
-    its first whitespace-separated field is the move string, the rest is ignored."""
+    its first whitespace-separated field is the move string, the rest is ignored. A bad
+    line (not a position, too long, past the timeout) gives an error and the batch goes on."""
     solver = solver or Solver()
     for line in lines:
+        if len(line) > MAX_LINE:
+            yield _shown(line.strip()), None, f"the line is longer than {MAX_LINE} characters: not a position"
+            continue
         fields = line.split()
         if not fields:
             continue
@@ -267,8 +378,8 @@ def solve_lines(lines: Iterable[str], solver: Solver | None = None):
         try:
             state = parse_moves(moves, solver.rows, solver.cols)
             yield moves, solver.solve(state), None
-        except InvalidPosition as error:
-            yield moves, None, str(error)
+        except (InvalidPosition, BudgetError) as error:
+            yield _shown(moves), None, str(error)
 
 
-__all__ = ["InvalidPosition", "Solver", "parse_moves", "remaining_moves", "solve_lines"]
+__all__ = ["InvalidPosition", "Solver", "parse_moves", "read_lines", "remaining_moves", "solve_lines"]

@@ -148,7 +148,7 @@ class NimState(GameState):
     def parse_action(self, text: str) -> int:
         text = text.strip().removeprefix("take").strip()
         limit = min(self.k, self.pawns)
-        if not text.isdigit() or not 1 <= int(text) <= limit:
+        if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= limit:
             raise ValueError(f"{text!r} is not a move: type how many pawns to take, 1 to {limit}")
         return int(text) - 1
 

@@ -1,0 +1,141 @@
+"""Agents in their own processes, for agent code you do not trust.
+
+The threat model. In a normal run an agent is called in the process that holds the env,
+so Python code in the agent *can* reach everything there: the true game state through
+``gc.get_objects()``, stack frames, or module globals (``boardzoo.arena``'s worker cache).
+Observations, infos, renders and the models boardzoo hands an agent reveal nothing
+hidden, but that is a promise about boardzoo's code, not a wall against the agent's. For
+agents you wrote or trust this is fine, and fastest.
+
+With ``isolate=True`` (``boardzoo arena --isolate``, ``boardzoo experiment run --isolate``)
+each agent runs in a process of its own, started with ``spawn`` (a fresh interpreter, not
+a copy of the referee's memory). For every decision it receives exactly two things,
+pickled: its observation and its seat's model (for hidden-information games the seat's
+information set, which holds no hidden colour). It sends back an action and its search
+statistics. The true state is never in its address space, so no introspection finds it.
+
+What isolation does not do: limit the agent's CPU, memory or system calls, or keep it off
+the file system and network. Run hostile code in a container or sandbox for that.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import traceback
+from typing import Any
+
+from boardzoo.agents.base import Agent
+from boardzoo.errors import AgentError, SpecError
+
+#: Seconds to wait for an agent process to start or to leave before it is killed.
+_GRACE = 10.0
+
+
+def _serve(connection, spec: str, seed: int | None) -> None:
+    """The agent process: build the agent, then answer requests until the pipe closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the referee handles Ctrl-C
+    from boardzoo.agents import make
+
+    try:
+        agent = make(spec, seed=seed)
+    except Exception as error:  # reported to the referee, which raises it there
+        connection.send(("error", f"{type(error).__name__}: {error}"))
+        return
+    connection.send(("ready", agent.interactive))
+    while True:
+        try:
+            request = connection.recv()
+        except (EOFError, OSError):
+            return  # the referee is gone
+        kind = request[0]
+        if kind == "close":
+            return
+        try:
+            if kind == "reset":
+                agent.reset(request[1])
+                connection.send(("ok", None, {}))
+            elif kind == "check":
+                try:
+                    agent.check(request[1])
+                except ValueError as error:
+                    connection.send(("invalid", str(error)))
+                else:
+                    connection.send(("ok", None, {}))
+            else:  # "act"
+                action = agent.act(request[1], request[2])
+                connection.send(("ok", int(action), agent.stats))
+        except Exception as error:
+            connection.send(("error", f"{type(error).__name__}: {error}\n{traceback.format_exc(limit=6)}"))
+
+
+class IsolatedAgent(Agent):
+    """A stand-in for the agent ``spec`` running in its own process (see the module
+    docstring); it acts, resets and reports ``stats`` like the agent itself."""
+
+    name = "isolated"
+
+    def __init__(self, spec: str, seed: int | None = None):
+        super().__init__(seed)
+        self.spec = spec
+        context = multiprocessing.get_context("spawn")
+        self._connection, child = context.Pipe()
+        self._process = context.Process(target=_serve, args=(child, spec, seed), daemon=True,
+                                        name=f"boardzoo-agent {spec}")
+        self._process.start()
+        child.close()
+        kind, detail = self._receive("starting")
+        if kind == "error":
+            self.close()
+            raise AgentError(f"agent {spec} failed to start in its own process: {detail}")
+        self.interactive = detail
+
+    def _receive(self, doing: str) -> tuple:
+        try:
+            return self._connection.recv()
+        except (EOFError, OSError):
+            code = self._process.exitcode
+            raise AgentError(f"the process of agent {self.spec} ended while {doing}"
+                             + (f" (exit code {code})" if code is not None else "")) from None
+
+    def _call(self, doing: str, *request: Any) -> tuple:
+        try:
+            self._connection.send(request)
+        except (BrokenPipeError, OSError):
+            raise AgentError(f"the process of agent {self.spec} is gone ({doing})") from None
+        reply = self._receive(doing)
+        if reply[0] == "invalid":
+            raise SpecError(f"{self.spec}: {reply[1]}")
+        if reply[0] == "error":
+            raise AgentError(f"agent {self.spec} failed in its own process while {doing}: {reply[1]}")
+        return reply
+
+    def reset(self, seed: int | None = None) -> None:
+        self._call("resetting", "reset", seed)
+
+    def check(self, model) -> None:
+        self._call("checking its options against the game", "check", model)
+
+    def act(self, observation: dict, model) -> int:
+        _, action, stats = self._call("choosing a move", "act", observation, model)
+        self.stats = stats
+        return action
+
+    def close(self) -> None:
+        """End the agent's process (it also ends by itself when this object is gone)."""
+        try:
+            self._connection.send(("close",))
+        except (BrokenPipeError, OSError):
+            pass
+        self._connection.close()
+        self._process.join(_GRACE)
+        if self._process.is_alive():
+            self._process.kill()
+            self._process.join(_GRACE)
+
+    def __del__(self) -> None:
+        try:
+            if self._process.is_alive():
+                self.close()
+        except Exception:
+            pass

@@ -1,0 +1,275 @@
+"""Results files: JSON lines of game records that never lose a finished game.
+
+The arena and the experiments write every finished game as one line of a *ledger*. The
+rules that keep a user's computed games safe:
+
+* **Append only.** A record is written as one line and flushed when its game ends (and
+  fsynced at least once a second and when the run ends). Nothing already on disk is ever
+  rewritten: a later run with fewer games, or with another configuration, reads the file
+  and keeps every line.
+* **A torn tail is cut, nothing else.** A run killed in the middle of a write leaves a
+  partial last line; the next run truncates the file at its last newline (that game is
+  played again). A partial line that is not even the start of a record means the file is
+  not a ledger, and it is refused.
+* **Every line is validated** against the record schema before use. A line that is not a
+  game record stops the run with its line number; it is never skipped silently nor
+  overwritten. When a game appears twice, the first record stands.
+* **One writer.** A run holds an exclusive lock (``flock``) on the file while it writes;
+  a second run on the same file is refused at once.
+* **Only ledgers.** A file that does not consist of game records (a stray ``--out``) is
+  refused, never appended to.
+
+Where a whole file must be replaced (an experiment's ``run.json`` or report),
+:func:`write_atomic` writes a temporary file beside it, fsyncs it and renames it over the
+old one, so a reader sees the old file or the new one, never a mixture.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from typing import IO, Any, Callable, Hashable
+
+from boardzoo.errors import ResultsFileError
+
+try:  # POSIX; on Windows msvcrt's byte-range lock does the same job
+    import fcntl
+except ImportError:  # pragma: no cover - exercised on Windows only
+    fcntl = None  # type: ignore[assignment]
+    import msvcrt
+
+#: A line longer than this is not a game record (records are a few KB; a Geister game
+#: with search probes stays well under 1 MiB).
+MAX_RECORD_BYTES = 16 * 2**20
+#: How often the appended lines are forced to the disk, at least.
+FSYNC_SECONDS = 1.0
+#: Every record starts with these bytes (``json.dumps`` keeps the key order).
+RECORD_START = b'{"game": '
+
+_NONE = type(None)
+#: field -> accepted types of a game record (see :mod:`boardzoo.arena`).
+RECORD_SCHEMA: dict[str, tuple[type, ...]] = {
+    "game": (int,), "env": (str,), "a": (str,), "b": (str,), "base_seed": (int,), "seed": (int,),
+    "seat_of_a": (str,), "first_mover": (str,), "winner": (str, _NONE), "winner_seat": (str, _NONE),
+    "returns": (dict,), "plies": (int,), "moves": (list,), "decision_seconds": (dict,),
+    "truncated": (bool,), "forfeit": (dict, _NONE), "scores": (dict, _NONE),
+}
+_SEATS = ("player_0", "player_1")
+
+
+def record_problem(record: Any) -> str | None:
+    """What is wrong with ``record`` as a game record, or None when it is one."""
+    if not isinstance(record, dict):
+        return f"a JSON {type(record).__name__}, not an object"
+    for field, types in RECORD_SCHEMA.items():
+        if field not in record:
+            return f"missing {field!r}"
+        value = record[field]
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            return f"{field!r} is {_excerpt(repr(value), 40)}, expected {' or '.join(_type_names(types))}"
+    if record["game"] < 0:
+        return f"'game' is {record['game']}, expected a game number >= 0"
+    if record["seat_of_a"] not in _SEATS:
+        return f"'seat_of_a' is {record['seat_of_a']!r}, expected player_0 or player_1"
+    if record["winner"] not in ("a", "b", None):
+        return f"'winner' is {record['winner']!r}, expected 'a', 'b' or null"
+    for field in ("returns", "decision_seconds"):
+        if set(record[field]) != {"a", "b"}:
+            return f"{field!r} must have the keys 'a' and 'b'"
+    return None
+
+
+def _type_names(types: tuple[type, ...]) -> list[str]:
+    return ["null" if t is _NONE else {"str": "a string", "int": "an int", "dict": "an object",
+                                       "list": "a list", "bool": "true/false"}[t.__name__] for t in types]
+
+
+def _excerpt(text: str, width: int = 60) -> str:
+    return text if len(text) <= width else text[:width] + f"... ({len(text)} characters)"
+
+
+def check_writable_path(path: str) -> None:
+    """Refuse, with one clear line, a path that cannot be a results file: a directory, a
+    file in a folder that does not exist, a file we may not write."""
+    if not isinstance(path, str) or not path:
+        raise ResultsFileError("the results file needs a path")
+    if os.path.isdir(path):
+        raise ResultsFileError(f"{path} is a directory, not a results file")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise ResultsFileError(f"cannot write {path}: the folder {folder} does not exist")
+    if os.path.exists(path):
+        if not os.access(path, os.W_OK):
+            raise ResultsFileError(f"cannot write {path}: the file is read-only")
+    elif not os.access(folder, os.W_OK):
+        raise ResultsFileError(f"cannot write {path}: the folder {folder} is read-only")
+
+
+class Ledger:
+    """An open results file: its valid records by key, locked for appending.
+
+    ``key(record)`` identifies a game (the arena: its number; experiments: job and number);
+    ``check(record)`` returns why a valid record does not belong to this run (another env,
+    other agents, another seed), or None.
+
+        with Ledger(path, key, check) as ledger:
+            done = ledger.records        # key -> the first valid record of each game
+            ledger.append(record)
+    """
+
+    def __init__(self, path: str, key: Callable[[dict], Hashable],
+                 check: Callable[[dict], str | None] = lambda record: None):
+        self.path, self.key, self.check = path, key, check
+        self.records: dict[Hashable, dict] = {}
+        #: Lines the reading skipped and why (repeated games): for the user to see.
+        self.notes: list[str] = []
+        self._file: IO[bytes] | None = None
+        self._synced = time.monotonic()
+
+    # --- opening -------------------------------------------------------------------------
+    def __enter__(self) -> "Ledger":
+        self.open()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def open(self) -> None:
+        check_writable_path(self.path)
+        try:
+            handle = open(self.path, "a+b")
+        except OSError as error:
+            raise ResultsFileError(f"cannot open {self.path}: {error.strerror or error}") from None
+        try:
+            _lock(handle, self.path)
+            self._read(handle)
+        except BaseException:
+            handle.close()
+            raise
+        self._file = handle
+
+    def _read(self, handle: IO[bytes]) -> None:
+        handle.seek(0)
+        number, offset = 0, 0
+        while True:
+            line = handle.readline(MAX_RECORD_BYTES + 1)
+            if not line:
+                return
+            number += 1
+            if not line.endswith(b"\n"):
+                if len(line) > MAX_RECORD_BYTES:
+                    raise ResultsFileError(
+                        f"{self.path}:{number}: a line longer than {MAX_RECORD_BYTES // 2**20} MiB "
+                        f"({_excerpt(line[:60].decode('utf-8', 'replace'))}) is not a game record; "
+                        "is this a boardzoo results file?")
+                if not (line.startswith(RECORD_START) or RECORD_START.startswith(line)):
+                    raise ResultsFileError(
+                        f"{self.path}: not a boardzoo results file (its line {number} is "
+                        f"{_excerpt(line.decode('utf-8', 'replace'))!r}); choose another file")
+                # A write that was interrupted: cut it off, that game is played again.
+                handle.truncate(offset)
+                handle.flush()
+                os.fsync(handle.fileno())
+                self.notes.append(f"{self.path}:{number}: dropped an unfinished record (an interrupted write)")
+                return
+            offset += len(line)
+            self._take(line, number)
+
+    def _take(self, line: bytes, number: int) -> None:
+        if not line.strip():
+            return
+        where = f"{self.path}:{number}"
+        try:
+            record = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            problem = f"not JSON ({_excerpt(line.decode('utf-8', 'replace').strip())!r})"
+        else:
+            problem = record_problem(record)
+        if problem is None:
+            problem = self.check(record)
+            if problem is not None:
+                raise ResultsFileError(f"{where}: {problem}; choose another file (it is left as it is)")
+        if problem is not None:
+            if number == 1 and not line.startswith(RECORD_START):
+                raise ResultsFileError(f"{self.path}: not a boardzoo results file (line 1: {problem}); "
+                                       "choose another file")
+            raise ResultsFileError(f"{where}: not a valid game record: {problem}; fix or delete that line "
+                                   "(nothing in the file was changed)")
+        key = self.key(record)
+        if key in self.records:
+            self.notes.append(f"{where}: game {key} is already recorded on an earlier line; the first record stands")
+            return
+        self.records[key] = record
+
+    # --- writing -------------------------------------------------------------------------
+    def append(self, record: dict) -> None:
+        """Write one finished game: one line, flushed now, on the disk within a second."""
+        problem = record_problem(record)
+        if problem is not None:  # a bug in the code that made it, not bad input
+            raise AssertionError(f"refusing to write an invalid game record: {problem}")
+        line = (json.dumps(record) + "\n").encode("utf-8")
+        handle = self._file
+        assert handle is not None, "append() needs an open ledger"
+        try:
+            handle.write(line)
+            handle.flush()
+            if time.monotonic() - self._synced > FSYNC_SECONDS:
+                os.fsync(handle.fileno())
+                self._synced = time.monotonic()
+        except OSError as error:
+            raise ResultsFileError(
+                f"cannot write to {self.path}: {error.strerror or error}; the games recorded so far are "
+                "kept, and the same command resumes once there is room") from None
+        self.records.setdefault(self.key(record), record)
+
+    def close(self) -> None:
+        handle, self._file = self._file, None
+        if handle is None:
+            return
+        try:
+            handle.flush()
+            os.fsync(handle.fileno())
+        except OSError:
+            pass  # what could be written is written; append() reported the failure
+        finally:
+            handle.close()  # closing releases the lock
+
+
+def _lock(handle: IO[bytes], path: str) -> None:
+    try:
+        if fcntl is not None:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        else:  # pragma: no cover
+            handle.seek(0)
+            msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+    except OSError:
+        raise ResultsFileError(f"{path} is in use by another boardzoo run; wait for it to finish or "
+                               "choose another file") from None
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Replace ``path`` by ``text`` all at once (temporary file, fsync, rename)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException as error:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        if isinstance(error, OSError):
+            raise ResultsFileError(f"cannot write {path}: {error.strerror or error}") from None
+        raise
+    if hasattr(os, "O_DIRECTORY"):  # make the rename itself durable
+        directory = os.open(folder, os.O_DIRECTORY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
