@@ -60,10 +60,20 @@ def legal_from_mask(observation: dict) -> np.ndarray:
     return legal
 
 
+#: The longest time budget a move may have, in seconds: budgets are finite by design.
+MAX_SECONDS = 3600.0
+#: The largest count budgets (a search tree grows by about a node per iteration).
+MAX_COUNTS = {"iterations": 10_000_000, "playouts": 100_000_000, "depth": 100}
+
+
 def check_budget(agent: str, count_name: str, count, seconds) -> None:
-    """Validate a search budget: ``count`` (iterations, depth) an int >= 1 and ``seconds``
-    a positive number, each when given."""
-    if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 1):
-        raise ValueError(f"{agent}: {count_name} must be an int >= 1, got {count!r}")
-    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0):
-        raise ValueError(f"{agent}: time must be a positive number of seconds, got {seconds!r}")
+    """Validate a search budget: ``count`` (iterations, depth) an int from 1 to its
+    maximum and ``seconds`` a positive, finite number up to ``MAX_SECONDS``, each when
+    given."""
+    most = MAX_COUNTS[count_name]
+    if count is not None and (isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= most):
+        raise ValueError(f"{agent}: {count_name} must be an int from 1 to {most:,}, got {count!r}")
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                                or not 0 < seconds <= MAX_SECONDS):
+        raise ValueError(f"{agent}: time must be a positive number of seconds, at most {MAX_SECONDS:g}, "
+                         f"got {seconds!r}")

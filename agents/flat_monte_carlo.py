@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 
 from boardzoo.agents.base import Agent, check_budget
-from boardzoo.agents.mcts import rollout_function, sampler
+from boardzoo.agents.mcts import check_game_options, check_model_options, rollout_function, sampler
 from boardzoo.games.model import GameState
 
 
@@ -23,7 +23,7 @@ class FlatMonteCarloAgent(Agent):
     summary = "flat Monte Carlo: the same number of roll-outs for every move, best mean wins (hidden info: sampled)"
 
     def __init__(self, seed: int | None = None, playouts: int | None = None, time: float | None = None,
-                 rollout: str = "random", max_rollout: int = 0, belief: str = "uniform"):
+                 rollout: str = "random", max_rollout: int = 0, belief: str | None = None):
         super().__init__(seed)
         if playouts is None and time is None:
             playouts = 30
@@ -31,7 +31,11 @@ class FlatMonteCarloAgent(Agent):
         if not isinstance(max_rollout, int) or max_rollout < 0:
             raise ValueError(f"flatmc: max_rollout must be an int >= 0 (0 = no limit), got {max_rollout!r}")
         self.playouts, self.time_budget = playouts, time
+        check_game_options("flatmc", rollout, belief)
         self.rollout_name, self.max_rollout, self.belief = rollout, max_rollout, belief
+
+    def check(self, model: GameState) -> None:
+        check_model_options("flatmc", model, self.rollout_name, self.belief)
 
     def act(self, observation: dict, model: GameState) -> int:
         start = time.perf_counter()

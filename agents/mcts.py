@@ -51,6 +51,7 @@ from statistics import median
 from typing import Callable
 
 from boardzoo.agents.base import Agent, check_budget
+from boardzoo.games import check_known
 from boardzoo.games.model import CHANCE, TERMINAL, GameState, play_out
 
 POLICIES = ("ucb1", "ucbv", "ucb-minimal")
@@ -151,7 +152,7 @@ class MCTSAgent(Agent):
                  policy: str = "ucb1", c: float = math.sqrt(2), zeta: float = 1.0, c1: float = 1.0,
                  c2: float = 1.0, q: str = "win-lose", final: str = "visits", c_final: float = 0.0,
                  reuse: bool = False, nthr: int = 0, rollout: str = "random", max_rollout: int = 0,
-                 solver: bool = False, belief: str = "uniform"):
+                 solver: bool = False, belief: str | None = None):
         super().__init__(seed)
         if iterations is None and time is None:
             iterations = 1000
@@ -159,9 +160,10 @@ class MCTSAgent(Agent):
         for label, value, allowed in (("policy", policy, POLICIES), ("q", q, PAYOFFS), ("final", final, FINALS)):
             if value not in allowed:
                 raise ValueError(f"mcts: {label} must be one of {', '.join(allowed)}, got {value!r}")
-        for label, value in (("c", c), ("zeta", zeta), ("c1", c1), ("c_final", c_final)):
-            if not value >= 0:
-                raise ValueError(f"mcts: {label} must be >= 0, got {value!r}")
+        for label, value in (("c", c), ("zeta", zeta), ("c1", c1), ("c2", c2), ("c_final", c_final)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < math.inf:
+                raise ValueError(f"mcts: {label} must be a finite number >= 0, got {value!r}")
+        check_game_options("mcts", rollout, belief)
         if not isinstance(nthr, int) or nthr < 0:
             raise ValueError(f"mcts: nthr must be an int >= 0, got {nthr!r}")
         if not isinstance(max_rollout, int) or max_rollout < 0:
@@ -182,6 +184,11 @@ class MCTSAgent(Agent):
         self._wrap_up = 0.0
         self.root_state: GameState | None = None
         self._kept: tuple[Node, GameState] | None = None
+
+    def check(self, model: GameState) -> None:
+        check_model_options("mcts", model, self.rollout_name, self.belief)
+        if self.solver and getattr(model, "hidden_information", False):
+            raise ValueError("mcts: solver=true needs perfect information; this game hides information")
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -531,8 +538,24 @@ def sampler(model: GameState, rng, belief: str) -> Callable[[], GameState] | Non
     full state consistent with it under ``belief``; None for perfect information."""
     if not getattr(model, "hidden_information", False):
         return None
+    belief = belief or "uniform"
     model.determinize(rng, belief)  # fails early and clearly on an unknown belief
     return lambda: model.determinize(rng, belief)
+
+
+def check_game_options(agent: str, rollout: str, belief: str | None) -> None:
+    """At construction: names that no game has are refused at once."""
+    check_known(agent, "rollout", rollout)
+    if belief is not None:
+        check_known(agent, "belief", belief)
+
+
+def check_model_options(agent: str, model: GameState, rollout: str, belief: str | None) -> None:
+    """Before play: the roll-out policy and belief must be the game's own."""
+    rollout_function(model, rollout, None)  # raises ValueError naming the game's policies
+    if belief is not None and not getattr(model, "hidden_information", False):
+        raise ValueError(f"{agent}: belief={belief} is for games with hidden information; "
+                         f"{model.game_name} has none")
 
 
 def _who(player: int) -> str:

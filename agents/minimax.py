@@ -27,6 +27,7 @@ import time
 from typing import Callable
 
 from boardzoo.agents.base import Agent, check_budget
+from boardzoo.games import check_known
 from boardzoo.games.model import CHANCE, TERMINAL, GameState
 
 _TIME_CHECK = 1023  # look at the clock every 1024 nodes
@@ -52,6 +53,7 @@ class MinimaxAgent(Agent):
         if depth is None and time is None:
             depth = 4
         check_budget(self.name, "depth", depth, time)
+        check_known(self.name, "eval", eval)
         self.depth, self.eval_name, self.random_first, self.time_budget = depth, eval, random_first, time
         self.nodes = 0
         self._cut_off = False
@@ -66,6 +68,9 @@ class MinimaxAgent(Agent):
             raise ValueError(f"{self.name}: {model.game_name} has no evaluator {self.eval_name!r}; "
                              f"evaluators are: {known}")
         return evaluators[self.eval_name]
+
+    def check(self, model: GameState) -> None:
+        self._heuristic(model)  # raises ValueError when the game has no such evaluator
 
     def act(self, observation: dict, model: GameState) -> int:
         start = time.perf_counter()

@@ -1,25 +1,35 @@
 """Spec strings: ``name:key=value,key=value`` for agents and envs.
 
-Values are typed by the constructor's defaults: ``true``/``false`` for booleans, ints,
-floats, ``lo..hi`` for an int range (a pair), anything else a string. A spec names only
-parameters the constructor accepts; anything else is a :class:`SpecError` that lists
-what exists.
+Each value is converted by the type its constructor parameter declares (its annotation,
+the one place a parameter's type is written): ``bool`` takes ``true``/``false``, ``int``
+an integer, ``float`` a number, ``tuple[int, int]`` a range ``lo..hi``, ``str`` the text
+as it is, and ``None`` (where the annotation allows it) ``none``. So ``..`` makes a range
+only where a range is declared: ``sb3:path=../x.zip`` stays a path, and ``mcts:c=1..2`` is
+a clear error. A spec names only parameters the constructor accepts; anything else is a
+:class:`SpecError` that lists what exists.
 """
 
 from __future__ import annotations
 
 import inspect
+import math
+import types
+import typing
 from typing import Any, Callable
 
 from boardzoo.errors import SpecError
 
 _TRUE, _FALSE = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
+#: A spec string longer than this is refused (specs are short; this bounds messages too).
+MAX_SPEC = 1000
 
 
 def split_spec(spec: str) -> tuple[str, dict[str, str]]:
     """``"mcts:iterations=500,c=1.0"`` -> ``("mcts", {"iterations": "500", "c": "1.0"})``."""
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError(f"a spec must be a non-empty string like 'name:key=value', got {spec!r}")
+    if len(spec) > MAX_SPEC:
+        raise SpecError(f"a spec must be at most {MAX_SPEC} characters, got {len(spec)}: {spec[:60]!r}...")
     name, _, rest = spec.strip().partition(":")
     params: dict[str, str] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
@@ -42,48 +52,86 @@ def parameters(factory: Callable) -> dict[str, Any]:
     }
 
 
-def convert(text: str, default: Any, where: str) -> Any:
-    """Turn ``text`` into a value of the type of ``default``."""
+def declared_types(factory: Callable) -> dict[str, tuple[type, ...]]:
+    """Parameter -> the types its annotation allows (``type(None)`` for Optional), read
+    once from the constructor; parameters without an annotation get their default's type."""
+    target = factory.__init__ if inspect.isclass(factory) else factory
+    try:
+        hints = typing.get_type_hints(target)
+    except Exception:  # an annotation naming something not importable here
+        hints = {}
+    found: dict[str, tuple[type, ...]] = {}
+    for name, default in parameters(factory).items():
+        hint = hints.get(name)
+        if hint is None:
+            found[name] = () if default is None or default is inspect.Parameter.empty else (type(default),)
+            continue
+        options = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else (hint,)
+        found[name] = tuple(typing.get_origin(option) or option for option in options)
+    return found
+
+
+def convert(text: str, allowed: tuple[type, ...], where: str) -> Any:
+    """``text`` as a value of one of the ``allowed`` types (see the module docstring);
+    no declared type: an int, a number, true/false or none when it reads as one, else text."""
     low = text.lower()
-    if isinstance(default, bool):
+    if type(None) in allowed and low == "none":
+        return None
+    if not allowed:
+        return _guess(text)
+    if bool in allowed:
         if low in _TRUE:
             return True
         if low in _FALSE:
             return False
-        raise SpecError(f"{where}: expected true or false, got {text!r}")
-    if isinstance(default, tuple) or ".." in text:
-        lo, sep, hi = text.partition("..")
-        if sep:
-            try:
-                return (int(lo), int(hi))
-            except ValueError:
-                raise SpecError(f"{where}: expected an int range like 20..50, got {text!r}") from None
-    if isinstance(default, (int, tuple)) and not isinstance(default, bool):
+    if tuple in allowed and ".." in text:
+        lo, _, hi = text.partition("..")
+        try:
+            return (int(lo), int(hi))
+        except ValueError:
+            raise SpecError(f"{where}: expected an int range like 20..50, got {text!r}") from None
+    if int in allowed:
         try:
             return int(text)
         except ValueError:
-            raise SpecError(f"{where}: expected an int, got {text!r}") from None
-    if isinstance(default, float):
+            pass
+    if float in allowed:
         try:
-            return float(text)
+            value = float(text)
         except ValueError:
-            raise SpecError(f"{where}: expected a number, got {text!r}") from None
-    if default is None or default is inspect.Parameter.empty:
-        for kind in (int, float):
-            try:
-                return kind(text)
-            except ValueError:
-                pass
-        if low in _TRUE | _FALSE and low not in {"1", "0"}:
-            return low in _TRUE
-        if low == "none":
-            return None
+            pass
+        else:
+            if math.isnan(value):
+                raise SpecError(f"{where}: expected a number, got {text!r}")
+            return value
+    if str in allowed:
+        return text
+    raise SpecError(f"{where}: expected {_expected(allowed)}, got {text!r}")
+
+
+def _expected(allowed: tuple[type, ...]) -> str:
+    words = {bool: "true or false", int: "an int", float: "a number", tuple: "an int range like 20..50",
+             type(None): "none"}
+    return " or ".join(words.get(kind, kind.__name__) for kind in allowed)
+
+
+def _guess(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    low = text.lower()
+    if low in _TRUE | _FALSE and low not in {"1", "0"}:
+        return low in _TRUE
+    if low == "none":
+        return None
     return text
 
 
 def build(factory: Callable, spec_name: str, raw: dict[str, str], hidden: tuple[str, ...] = ()) -> dict:
     """Typed keyword arguments for ``factory`` from the raw strings of a spec."""
-    known = {k: v for k, v in parameters(factory).items() if k not in hidden}
+    known = {k: v for k, v in declared_types(factory).items() if k not in hidden}
     kwargs = {}
     for key, text in raw.items():
         if key not in known:

@@ -66,7 +66,7 @@ class raw_env(BoardGameEnv):
     metadata = {**BoardGameEnv.metadata, "name": "nim_v0"}
     reset_options = frozenset({"n"})
 
-    def __init__(self, n=(20, 50), k: int = 3, coin: bool = False, render_mode: str | None = None):
+    def __init__(self, n: int | tuple[int, int] = (20, 50), k: int = 3, coin: bool = False, render_mode: str | None = None):
         super().__init__(render_mode)
         self.n_low, self.n_high = _pile_range(n)
         check_nim_parameters(self.n_low, k)

@@ -197,7 +197,7 @@ def test_mcts_tree_views():
 
 def test_mcts_bad_parameters():
     for spec, message in [("mcts:policy=ucb2", "policy must be one of ucb1, ucbv, ucb-minimal"),
-                          ("mcts:iterations=0", "iterations must be an int >= 1"),
+                          ("mcts:iterations=0", "iterations must be an int from 1 to"),
                           ("mcts:q=draws", "q must be one of"),
                           ("mcts:time=-1", "time must be a positive number"),
                           ("mcts:nthr=-2", "nthr must be an int >= 0"),

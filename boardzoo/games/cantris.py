@@ -21,9 +21,17 @@ from boardzoo.games.model import TERMINAL, GameState, check_int, returns_of_winn
 PRESETS = {"6x3": (6, 3, False), "8x4": (8, 4, False), "10x5": (10, 5, True)}
 
 
+#: The largest board (each side); deals and the observation grow with it.
+MAX_SIDE = 64
+#: Whole deals drawn in search of a stable one before dealing column by column (see deal).
+WHOLE_DEAL_ATTEMPTS = 200
+
+
 def check_size(rows: int, cols: int) -> None:
     check_int("cantris", "rows", rows, 4)
     check_int("cantris", "cols", cols, 3)
+    if rows > MAX_SIDE or cols > MAX_SIDE:
+        raise ValueError(f"cantris: rows and cols must be at most {MAX_SIDE}, got {rows}x{cols}")
     if rows % 2:
         raise ValueError(f"cantris: rows must be even (each value appears twice per column), got {rows}")
 
@@ -114,18 +122,44 @@ def is_stable(columns: list[list[int]]) -> bool:
 
 
 def deal(rows: int, cols: int, rng) -> list[list[int]]:
-    """A stable deal: each column a shuffled copy of 1..R/2 twice, redrawn until no line
-    of three exists. ``rng`` is a numpy Generator (the env's) or a random.Random."""
+    """A stable deal: each column a shuffled copy of 1..R/2 twice with no line of three.
+    ``rng`` is a numpy Generator (the env's) or a random.Random.
+
+    Whole deals are drawn until one is stable, which makes every stable deal equally
+    likely; the chance that a draw is stable falls quickly with the number of columns
+    (about 1/3 on 10x5, 1/40 at 12 columns, 1/5000 at 24), so after
+    ``WHOLE_DEAL_ATTEMPTS`` unstable draws (never in practice on the preset boards)
+    the deal is built column by column instead, which always ends quickly."""
     values = [v // 2 + 1 for v in range(rows)]
-    shuffle = rng.shuffle
-    while True:
-        columns = []
-        for _ in range(cols):
-            column = list(values)
-            shuffle(column)
-            columns.append([int(v) for v in column])
+    for _ in range(WHOLE_DEAL_ATTEMPTS):
+        columns = [_shuffled(values, rng) for _ in range(cols)]
         if is_stable(columns):
             return columns
+    return _deal_by_columns(values, cols, rng)
+
+
+def _shuffled(values: list[int], rng) -> list[int]:
+    column = list(values)
+    rng.shuffle(column)
+    return [int(v) for v in column]
+
+
+def _deal_by_columns(values: list[int], cols: int, rng) -> list[list[int]]:
+    """Each column drawn until it makes no horizontal line of three with the two columns
+    before it. (Vertical lines are impossible: a column holds each value only twice.)
+    A column that avoids the one forbidden value per row always exists for 4+ rows."""
+    columns: list[list[int]] = []
+    for c in range(cols):
+        forbidden = ([a if a == b else 0 for a, b in zip(columns[c - 1], columns[c - 2])] if c >= 2
+                     else [0] * len(values))
+        for _ in range(100_000):  # each draw succeeds with probability above 1/10
+            column = _shuffled(values, rng)
+            if not any(v == f for v, f in zip(column, forbidden)):
+                break
+        else:  # pragma: no cover - would be a bug in the argument above
+            raise RuntimeError(f"cantris: no stable column {c} found")
+        columns.append(column)
+    return columns
 
 
 class CantrisState(GameState):

@@ -16,9 +16,19 @@ TAILS, HEADS = 0, 1
 _COIN = [(TAILS, 0.5), (HEADS, 0.5)]
 
 
+#: Bounds that keep every structure small: the action space and masks have k entries, and
+#: piles fit the int64 observations with room to spare.
+MAX_PAWNS = 10**9
+MAX_TAKE = 10_000
+
+
 def check_nim_parameters(pawns: int, k: int) -> None:
     check_int("nim", "n", pawns, 1)
     check_int("nim", "k", k, 1)
+    if pawns > MAX_PAWNS:
+        raise ValueError(f"nim: n must be at most {MAX_PAWNS:,}, got {pawns}")
+    if k > MAX_TAKE:
+        raise ValueError(f"nim: k must be at most {MAX_TAKE:,} (the action space has k actions), got {k}")
 
 
 class NimState(GameState):
