@@ -266,9 +266,9 @@ def _run(ledger, env_spec, spec_a, spec_b, games, seed, workers, env, agents, is
                 if bar:
                     bar.update(record)
         except WorkerError as error:
-            saved = f"; the {len(done)} finished games are in {ledger.path}: run the same command to " \
-                    "play the rest" if ledger is not None else ""
-            raise WorkerError(f"arena: {error}{saved}") from None
+            saved = (f"; the games finished so far ({len(done)}) are in {ledger.path}: run the same command "
+                     "to play the rest") if ledger is not None else ""
+            raise WorkerError(f"{error}{saved}") from None
     finally:
         if bar:
             bar.close()

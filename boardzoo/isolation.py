@@ -32,12 +32,14 @@ from boardzoo.errors import AgentError, SpecError
 _GRACE = 10.0
 
 
-def _serve(connection, spec: str, seed: int | None) -> None:
+def _serve(connection, spec: str, seed: int | None, cls: type[Agent] | None) -> None:
     """The agent process: build the agent, then answer requests until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the referee handles Ctrl-C
-    from boardzoo.agents import make
+    from boardzoo.agents import AGENTS, make
 
     try:
+        if cls is not None:  # an agent registered by the user's code: unpickling imported it
+            AGENTS.setdefault(cls.name, cls)
         agent = make(spec, seed=seed)
     except Exception as error:  # reported to the referee, which raises it there
         connection.send(("error", f"{type(error).__name__}: {error}"))
@@ -78,9 +80,15 @@ class IsolatedAgent(Agent):
     def __init__(self, spec: str, seed: int | None = None):
         super().__init__(seed)
         self.spec = spec
+        from boardzoo.agents import AGENTS
+        from boardzoo.spec import split_spec
+
+        # The agent's class travels by reference (module and name), so agents that the
+        # user's own code registered work here too; the agent itself is built over there.
+        cls = AGENTS.get(split_spec(spec)[0])
         context = multiprocessing.get_context("spawn")
         self._connection, child = context.Pipe()
-        self._process = context.Process(target=_serve, args=(child, spec, seed), daemon=True,
+        self._process = context.Process(target=_serve, args=(child, spec, seed, cls), daemon=True,
                                         name=f"boardzoo-agent {spec}")
         self._process.start()
         child.close()

@@ -101,7 +101,8 @@ def check_writable_path(path: str) -> None:
     if not os.path.isdir(folder):
         raise ResultsFileError(f"cannot write {path}: the folder {folder} does not exist")
     if os.path.exists(path):
-        if not os.access(path, os.W_OK):
+        # No write permission bit counts as read-only even for root, who could write anyway.
+        if not os.access(path, os.W_OK) or not os.stat(path).st_mode & 0o222:
             raise ResultsFileError(f"cannot write {path}: the file is read-only")
     elif not os.access(folder, os.W_OK):
         raise ResultsFileError(f"cannot write {path}: the folder {folder} is read-only")
@@ -233,8 +234,10 @@ class Ledger:
             os.fsync(handle.fileno())
         except OSError:
             pass  # what could be written is written; append() reported the failure
-        finally:
+        try:
             handle.close()  # closing releases the lock
+        except OSError:
+            pass  # the same failed write, tried once more by close
 
 
 def _lock(handle: IO[bytes], path: str) -> None:

@@ -210,7 +210,7 @@ def run(experiment: Experiment, out: str, games: int | None = None, full: bool =
                     print(f"\r{count}/{len(tasks)} games  {time.perf_counter() - start:.0f}s", end="",
                           file=sys.stderr)
         except WorkerError as error:
-            raise WorkerError(f"{experiment.name}: {error}; the finished games are in {games_path}: "
+            raise WorkerError(f"{error}; the games finished so far are in {games_path}: "
                               "add --resume to the same command to play the rest") from None
         finally:
             if show and tasks:
