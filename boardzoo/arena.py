@@ -154,21 +154,25 @@ def make_agents(spec_a: str, spec_b: str, env: BoardGameEnv, isolate: bool = Fal
         try:
             for label, spec in (("a", spec_a), ("b", spec_b)):
                 agents[label] = IsolatedAgent(spec)
-                agents[label].check(_probe_model(env))
+                check_agent(agents[label], env)
         except BaseException:
             close_agents(agents)
             raise
         return agents
     agents = {"a": make_agent(spec_a), "b": make_agent(spec_b)}
     for agent in agents.values():
-        agent.check(_probe_model(env))
+        check_agent(agent, env)
     return agents
 
 
-def _probe_model(env: BoardGameEnv):
+def check_agent(agent: Agent, env: BoardGameEnv) -> None:
+    """Raise SpecError when ``agent``'s options don't fit ``env``'s game (resets ``env``)."""
     raw = env.unwrapped
     raw.reset(seed=0)
-    return raw.model(raw.agent_selection)
+    try:
+        agent.check(raw.model(raw.agent_selection))
+    except ValueError as error:
+        raise SpecError(f"{agent.spec}: {error}") from None
 
 
 def close_agents(agents: dict[str, Agent]) -> None:

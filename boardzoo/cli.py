@@ -45,7 +45,7 @@ def _play(args: argparse.Namespace) -> int:
     humans = [seat for seat, label in (("player_0", "a"), ("player_1", "b")) if agents[label].interactive]
     env = arena.make_env(args.env, render_mode="ansi")
     for agent in agents.values():
-        agent.check(arena._probe_model(env))
+        arena.check_agent(agent, env)
     # With hidden information, a person sees the board from their own seat only: one
     # human always from theirs; two humans each at their turn, after a pause to hand over.
     private = humans and hasattr(env.unwrapped, "render_view")
@@ -253,7 +253,14 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    command_line = parser()
+    args, extra = command_line.parse_known_args(argv)
+    if extra:
+        # argparse stops filling ``solve``'s positions at the first option: take the rest too.
+        if args.command == "solve" and not any(item.startswith("-") for item in extra):
+            args.positions = [*args.positions, *extra]
+        else:
+            command_line.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return args.run(args)
     except BoardzooError as error:

@@ -156,12 +156,12 @@ class Solver:
     def _tick(self) -> None:
         """Every ``_TICK + 1`` nodes: the timeout, and progress for whoever watches."""
         elapsed = time.perf_counter() - self._started
+        if self.progress is not None:
+            self.progress(self.counter[0], elapsed, *self.bounds)
         if self.timeout is not None and elapsed > self.timeout:
             low, high = self.bounds
             raise BudgetError(f"no exact score within {self.timeout:g} s ({self.counter[0]:,} nodes; "
                               f"the score is between {low} and {high})")
-        if self.progress is not None:
-            self.progress(self.counter[0], elapsed, *self.bounds)
 
     def _solve(self, state: ConnectFourState) -> int:
         player = state.plies & 1
