@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from boardzoo import arena
-from boardzoo.agents import Agent, register
+from boardzoo.agents import AGENTS, Agent
 from boardzoo.cli import main
 from boardzoo.envs import connect_four_v0, geister_v0
 from boardzoo.errors import ResetNeededError
@@ -112,8 +112,8 @@ class PlacesBadly(Agent):
         return 0
 
 
-def test_arena_records_carry_the_public_reason():
-    register(PlacesBadly)
+def test_arena_records_carry_the_public_reason(monkeypatch):
+    monkeypatch.setitem(AGENTS, PlacesBadly.name, PlacesBadly)  # registered for this test only
     with pytest.warns(UserWarning, match="an illegal move"):
         record = arena.play_game("geister_v0", "places-badly", "random", 0)
     assert record["forfeit"]["by"] == "a"
@@ -157,8 +157,8 @@ def spy_probe(model, agent):
 
 
 @pytest.mark.parametrize("isolate", [False, True])
-def test_an_isolated_agent_finds_no_true_state_in_its_process(isolate):
-    register(Spy)
+def test_an_isolated_agent_finds_no_true_state_in_its_process(isolate, monkeypatch):
+    monkeypatch.setitem(AGENTS, Spy.name, Spy)
     env = arena.make_env("geister_v0:max_turns=20")
     agents = arena.make_agents("spy", "random", env, isolate=isolate)
     try:
