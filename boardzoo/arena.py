@@ -33,7 +33,7 @@ import numpy as np
 from boardzoo.agents import Agent
 from boardzoo.agents import make as make_agent
 from boardzoo.envs import BoardGameEnv, env_module
-from boardzoo.errors import AgentError, SpecError, WorkerError
+from boardzoo.errors import AgentError, BoardzooError, SpecError, WorkerError
 from boardzoo.ledger import Ledger, check_writable_path
 from boardzoo.spec import build, split_spec
 from boardzoo.workers import run_parallel
@@ -106,7 +106,7 @@ def play_game(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int
         start = time.perf_counter()
         try:
             action = agents[label].act(observation, model)
-        except Exception as error:
+        except (BoardzooError, EOFError) as error:  # anything else is a bug: its traceback shows
             raise AgentError(
                 f"game {game}: agent {label} ({agents[label].spec}) failed as {seat}: {error}"
             ) from error

@@ -354,6 +354,10 @@ def run(host: str, port: int, agent_spec: str, games: int, red: str | None = Non
         except ValueError as error:
             raise ClientError(str(error)) from None
     agent = make(agent_spec, seed=seed)
+    try:
+        agent.check(GeisterView(GeisterState(max_turns), 0))
+    except ValueError as error:
+        raise ClientError(f"--agent {agent_spec}: {error}") from None
     seeds = random.Random(seed)
     records = []
     for number in range(1, games + 1):
