@@ -2,9 +2,13 @@
 
 Game ``i`` of a run with base seed ``S`` is fully determined by ``(S, i)``: the env seed
 and both agents' seeds come from ``numpy.random.SeedSequence([S, i])``, and agent A takes
-``player_0`` (the first move) in even games, ``player_1`` in odd ones. So a run gives the
-same games serially or in parallel worker processes, and an interrupted run resumes
-from its JSON-lines file by playing only the games that are missing.
+``player_0`` (the first move) in even games, ``player_1`` in odd ones. So, with budgets
+counted in work (iterations, play-outs, depth; not ``time=``, which depends on the
+machine's load), a run gives the same games serially, in worker processes
+(:mod:`boardzoo.workers`) or with isolated agents (:mod:`boardzoo.isolation`), and an
+interrupted run resumes from its results file (:mod:`boardzoo.ledger`: append-only,
+validated, locked) by playing only the games that are missing. Workers append records
+in the order games finish.
 
 One JSON line per finished game::
 
@@ -21,9 +25,7 @@ One JSON line per finished game::
 
 from __future__ import annotations
 
-import json
 import math
-import os
 import sys
 import time
 from typing import IO, Any

@@ -24,7 +24,7 @@ from boardzoo.agents import make as make_agent
 from boardzoo.envs import ENVS, env_module
 from boardzoo.errors import BoardzooError, SpecError
 from boardzoo.games.connect_four_solver import DEFAULT_MEMORY_MB
-from boardzoo.spec import describe, split_spec
+from boardzoo.spec import describe
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -48,7 +48,7 @@ def _play(args: argparse.Namespace) -> int:
         arena.check_agent(agent, env)
     # With hidden information, a person sees the board from their own seat only: one
     # human always from theirs; two humans each at their turn, after a pause to hand over.
-    private = humans and hasattr(env.unwrapped, "render_view")
+    private = humans and env.unwrapped.hidden_information
     names = {"player_0": f"{args.agent_a} (a)", "player_1": f"{args.agent_b} (b)"}
 
     def render(env):

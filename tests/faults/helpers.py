@@ -4,7 +4,6 @@ a process of its own, and read results files back."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 

@@ -179,3 +179,14 @@ def test_isolated_runs_play_the_same_games(tmp_path):
     isolated = arena.run("geister_v0:max_turns=30", "greedy", "mcts:iterations=10", games=2, seed=4, isolate=True,
                          workers=2, out=str(tmp_path / "g.jsonl"))
     assert [r["moves"] for r in plain] == [r["moves"] for r in isolated]
+
+
+def test_experiment_games_play_the_same_isolated():
+    from boardzoo.experiments.framework import Job, play_task
+
+    job = Job(key="k", env="geister_v0:max_turns=30", a="greedy", b="mcts:iterations=10", games=1, seed=3)
+    try:
+        isolated = play_task((job, 0, True))
+    finally:
+        arena.release_cached()
+    assert isolated["moves"] == play_task((job, 0, False))["moves"] and isolated["job"] == "k"

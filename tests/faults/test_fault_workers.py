@@ -12,8 +12,7 @@ import time
 import pytest
 from helpers import CLI, assert_clean_error, records_of, run_cli
 
-import boardzoo.errors
-from boardzoo.errors import BoardzooError, IllegalActionError
+from boardzoo.errors import BoardzooError, IllegalActionError, ResultsFileError, WorkerError
 
 
 def _workers_of(parent: int) -> list[int]:
@@ -90,7 +89,7 @@ def test_every_boardzoo_error_survives_pickling():
     import boardzoo.geister_client  # noqa: F401
 
     classes = set(_all_errors())
-    assert {IllegalActionError, boardzoo.errors.ResultsFileError, boardzoo.errors.WorkerError} <= classes
+    assert {IllegalActionError, ResultsFileError, WorkerError} <= classes
     assert len(classes) >= 10
     for cls in classes:
         error = (cls("nim_v0", "player_0", 7, "the pile has 2 pawns") if cls is IllegalActionError
