@@ -62,13 +62,15 @@ def run_parallel(function: Callable[[Any], Any], tasks: Iterable[Any], workers: 
 def _stop(executor: ProcessPoolExecutor) -> None:
     """Stop at once: cancel what has not started and end the workers' current tasks
     (``shutdown`` alone would wait for them)."""
-    executor.shutdown(wait=False, cancel_futures=True)
     terminate = getattr(executor, "terminate_workers", None)  # Python 3.14+
     if terminate is not None:
         terminate()
         return
-    for process in list((getattr(executor, "_processes", None) or {}).values()):
+    # shutdown() forgets the processes: take them first.
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
         if process.is_alive():
             process.terminate()
-    for process in list((getattr(executor, "_processes", None) or {}).values()):
+    for process in processes:
         process.join(timeout=5)

@@ -66,15 +66,19 @@ def test_a_full_disk_loses_nothing_and_the_run_resumes(tmp_path):
     assert sorted(r["game"] for r in records) == list(range(300))
 
 
-def test_ctrl_c_loses_nothing_and_the_run_resumes(tmp_path):
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_loses_nothing_and_the_run_resumes(tmp_path, workers):
     out = tmp_path / "games.jsonl"
     process = subprocess.Popen([*CLI, "arena", "connect_four_v0", "mcts:iterations=200", "random", "--games",
-                                "400", "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                "400", "--workers", workers, "--out", str(out)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not out.exists() or out.read_bytes().count(b"\n") < 5):
         time.sleep(0.1)
     process.send_signal(signal.SIGINT)
+    interrupted = time.monotonic()
     _, err = process.communicate(timeout=30)
+    assert time.monotonic() - interrupted < 5  # workers are stopped, not waited for
     assert process.returncode == 130 and "interrupted" in err and "Traceback" not in err
     played = records_of(out)
     assert len(played) >= 5
