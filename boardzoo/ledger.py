@@ -9,8 +9,9 @@ rules that keep a user's computed games safe:
   and keeps every line.
 * **A torn tail is cut, nothing else.** A run killed in the middle of a write leaves a
   partial last line; the next run truncates the file at its last newline (that game is
-  played again). A partial line that is not even the start of a record means the file is
-  not a ledger, and it is refused.
+  played again). A last line that is complete JSON but lacks its newline is kept (and
+  given one) when it is a record, and refused otherwise; one that is not even the start
+  of a record means the file is not a ledger, and it is refused.
 * **Every line is validated** against the record schema before use. A line that is not a
   game record stops the run with its line number; it is never skipped silently nor
   overwritten. When a game appears twice, the first record stands.
@@ -165,6 +166,14 @@ class Ledger:
                         f"{self.path}:{number}: a line longer than {MAX_RECORD_BYTES // 2**20} MiB "
                         f"({_excerpt(line[:60].decode('utf-8', 'replace'))}) is not a game record; "
                         "is this a boardzoo results file?")
+                try:
+                    json.loads(line)
+                except (json.JSONDecodeError, UnicodeDecodeError):
+                    pass
+                else:  # complete JSON without its newline: a record, or somebody else's data
+                    self._take(line, number)
+                    handle.write(b"\n")
+                    return
                 if not (line.startswith(RECORD_START) or RECORD_START.startswith(line)):
                     raise ResultsFileError(
                         f"{self.path}: not a boardzoo results file (its line {number} is "
@@ -193,7 +202,7 @@ class Ledger:
             if problem is not None:
                 raise ResultsFileError(f"{where}: {problem}; choose another file (it is left as it is)")
         if problem is not None:
-            if number == 1 and not line.startswith(RECORD_START):
+            if number == 1:
                 raise ResultsFileError(f"{self.path}: not a boardzoo results file (line 1: {problem}); "
                                        "choose another file")
             raise ResultsFileError(f"{where}: not a valid game record: {problem}; fix or delete that line "

@@ -129,12 +129,21 @@ def test_a_repeated_game_keeps_the_first_record(tmp_path):
 
 
 def test_a_file_that_is_not_a_results_file_is_refused_untouched(tmp_path):
-    for content in (b"my thesis notes, no newline", b'{"title": "other data"}\n', b"\x00\x01binary"):
+    for content in (b"my thesis notes, no newline", b'{"title": "other data"}\n', b"\x00\x01binary",
+                    b'{"game": "chess", "players": 2}'):
         out = tmp_path / "precious.txt"
         out.write_bytes(content)
         result = run_cli("arena", *NIM, "--games", "2", "--out", str(out))
         assert_clean_error(result, "not a boardzoo results file")
         assert out.read_bytes() == content
+
+
+def test_a_last_record_without_its_newline_is_kept(tmp_path):
+    out = tmp_path / "games.jsonl"
+    arena.run(*NIM, games=3, out=str(out))
+    out.write_bytes(out.read_bytes()[:-1])  # the newline of game 2 never made it
+    arena.run(*NIM, games=5, out=str(out))
+    assert [r["game"] for r in records_of(out)] == [0, 1, 2, 3, 4]
 
 
 def test_a_huge_junk_line_is_refused_without_echoing_it(tmp_path):
