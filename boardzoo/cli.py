@@ -23,7 +23,7 @@ from boardzoo.agents import catalogue
 from boardzoo.agents import make as make_agent
 from boardzoo.envs import ENVS, env_module
 from boardzoo.errors import BoardzooError, SpecError
-from boardzoo.games.connect_four_solver import DEFAULT_MEMORY_MB
+from boardzoo.games.connect_four_solver import DEFAULT_MEMORY_MB, MEMORY_LIMIT_MB
 from boardzoo.spec import describe
 
 
@@ -96,7 +96,7 @@ def _solve(args: argparse.Namespace) -> int:
     try:
         solver = Solver(memory_mb=args.memory, timeout=args.timeout, progress=watch)
     except ValueError as error:
-        raise SpecError(f"solve: {error}") from None
+        raise SpecError(str(error)) from None
     lines = args.positions if args.positions else read_lines(sys.stdin)
     failures = 0
     for moves, score, error in solve_lines(lines, solver):
@@ -205,8 +205,8 @@ def parser() -> argparse.ArgumentParser:
     solve.add_argument("positions", nargs="*", help="positions to solve (default: read stdin)")
     solve.add_argument("--verbose", action="store_true", help="also print nodes searched and milliseconds")
     solve.add_argument("--memory", type=float, default=DEFAULT_MEMORY_MB, metavar="MB",
-                       help=f"memory for the solver's tables (default {DEFAULT_MEMORY_MB}; more is faster on hard "
-                            "positions)")
+                       help=f"memory for the solver's tables, 1 to {MEMORY_LIMIT_MB} (default {DEFAULT_MEMORY_MB}; "
+                            "more can be faster on hard positions)")
     solve.add_argument("--timeout", type=float, metavar="SECONDS",
                        help="give up on a position after this long (it prints an error; the batch goes on)")
     solve.set_defaults(run=_solve)

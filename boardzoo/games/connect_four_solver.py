@@ -36,7 +36,7 @@ from boardzoo.games.connect_four import ConnectFourState, completing_cells
 ETC_DEPTH = 8
 #: Default memory for the solver's tables, in MB; ``MEMORY_LIMIT_MB`` is the most it takes.
 DEFAULT_MEMORY_MB = 256
-MEMORY_LIMIT_MB = 4096
+MEMORY_LIMIT_MB = 768  # with Python itself the process stays under 1 GB
 #: Bytes a table slot takes: the key (8) and the packed bounds and move (2); a cached
 #: threat pattern takes 16 (its discs and its cells).
 _SLOT_BYTES, _THREAT_BYTES = 10, 16
