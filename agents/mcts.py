@@ -435,6 +435,8 @@ class MCTSAgent(Agent):
             for candidate, candidate_state in frontier:
                 if key(candidate_state) == target and candidate.to_move >= 0:
                     return candidate
+                if candidate_state.is_terminal():
+                    continue  # this sample ended here (another sample's game may go on)
                 for child in candidate.children or []:
                     if candidate_state.current_player() >= 0 and not candidate_state.is_legal(child.action):
                         continue  # a move only other samples allow

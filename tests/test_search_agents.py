@@ -318,3 +318,12 @@ def test_chance_is_not_a_player():
         make("alphabeta").act(None, state)
     with pytest.raises(ValueError, match="chance event"):
         make("mcts:iterations=5").act(None, state)
+
+
+def test_tree_reuse_on_hidden_information_never_plays_on_a_finished_sample():
+    # Regression: the kept sample could end where the real game goes on; looking for the
+    # new root below it applied moves to a finished game ("illegal action 25: the game is over").
+    from boardzoo import arena
+
+    records = arena.run("geister_v0", "random", "mcts:iterations=40,reuse=true", games=10, seed=1)
+    assert len(records) == 10 and all(r["forfeit"] is None for r in records)
