@@ -262,6 +262,7 @@ def _run(ledger, env_spec, spec_a, spec_b, games, seed, workers, env, agents, is
         if workers == 1 or len(todo) <= 1:
             played = (play_game(env_spec, spec_a, spec_b, game, seed, env, agents) for game in todo)
         else:
+            close_agents(agents)  # the workers build their own; these were for the checks
             jobs = [(env_spec, spec_a, spec_b, game, seed, isolate) for game in todo]
             played = run_parallel(_play_in_worker, jobs, min(workers, len(todo)))
         try:

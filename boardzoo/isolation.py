@@ -21,20 +21,40 @@ the file system and network. Run hostile code in a container or sandbox for that
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
+import threading
+import time
 import traceback
 from typing import Any
 
 from boardzoo.agents.base import Agent
 from boardzoo.errors import AgentError, SpecError
 
-#: Seconds to wait for an agent process to start or to leave before it is killed.
-_GRACE = 10.0
+#: Seconds to wait for an agent process to leave (it may be in the middle of a move) before it is killed.
+_GRACE = 2.0
+
+
+def _leave_with_parent(parent: int) -> None:
+    """End this process as soon as its parent is gone (killed mid-move, the pipe can't
+    tell us until the move is done)."""
+    while True:
+        if os.getppid() != parent:
+            os._exit(0)
+        time.sleep(0.5)
 
 
 def _serve(connection, spec: str, seed: int | None, cls: type[Agent] | None) -> None:
     """The agent process: build the agent, then answer requests until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the referee handles Ctrl-C
+    threading.Thread(target=_leave_with_parent, args=(os.getppid(),), daemon=True).start()
+    try:
+        _answer(connection, spec, seed, cls)
+    except (BrokenPipeError, EOFError, OSError):
+        pass  # the referee is gone: nobody is left to answer
+
+
+def _answer(connection, spec: str, seed: int | None, cls: type[Agent] | None) -> None:
     from boardzoo.agents import AGENTS, make
 
     try:

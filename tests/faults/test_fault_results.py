@@ -66,12 +66,27 @@ def test_a_full_disk_loses_nothing_and_the_run_resumes(tmp_path):
     assert sorted(r["game"] for r in records) == list(range(300))
 
 
-@pytest.mark.parametrize("workers", ["1", "2"])
-def test_ctrl_c_loses_nothing_and_the_run_resumes(tmp_path, workers):
+def _processes_marked(mark: str) -> list[int]:
+    """Processes whose environment carries ``mark`` (every process a run started inherits it)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as handle:
+                if mark.encode() in handle.read():
+                    found.append(int(pid))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.parametrize("extra", [[], ["--workers", "2"], ["--workers", "2", "--isolate"]])
+def test_ctrl_c_loses_nothing_and_the_run_resumes(tmp_path, extra):
     out = tmp_path / "games.jsonl"
+    mark = f"BOARDZOO_FAULT_MARK={os.getpid()}-{len(extra)}-{time.monotonic_ns()}"
+    env = {**os.environ, mark.split("=")[0]: mark.split("=")[1]}
     process = subprocess.Popen([*CLI, "arena", "connect_four_v0", "mcts:iterations=200", "random", "--games",
-                                "400", "--workers", workers, "--out", str(out)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                "400", *extra, "--out", str(out)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not out.exists() or out.read_bytes().count(b"\n") < 5):
         time.sleep(0.1)
@@ -80,6 +95,11 @@ def test_ctrl_c_loses_nothing_and_the_run_resumes(tmp_path, workers):
     _, err = process.communicate(timeout=30)
     assert time.monotonic() - interrupted < 5  # workers are stopped, not waited for
     assert process.returncode == 130 and "interrupted" in err and "Traceback" not in err
+    if os.path.isdir("/proc"):  # no worker or agent process outlives the run
+        deadline = time.monotonic() + 5
+        while _processes_marked(mark) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _processes_marked(mark) == []
     played = records_of(out)
     assert len(played) >= 5
     before = out.read_bytes()
