@@ -58,8 +58,19 @@ def make_env(spec: str, raw: bool = False, render_mode: str | None = None, **ove
         raise SpecError(f"{spec}: {error}") from error
 
 
+#: The most games one run plays (its list of games to play is held in memory).
+MAX_GAMES = 10_000_000
+
+
+def check_seed(seed) -> None:
+    """A base seed is an int >= 0 (numpy's SeedSequence takes no negative entropy)."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise SpecError(f"the seed must be an int >= 0, got {seed!r}")
+
+
 def game_seeds(base_seed: int, game: int) -> tuple[int, int, int]:
     """(env seed, seed of agent A, seed of agent B) of game ``game``."""
+    check_seed(base_seed)
     env_seed, seed_a, seed_b = np.random.SeedSequence([base_seed, game]).generate_state(3)
     return int(env_seed), int(seed_a), int(seed_b)
 
@@ -223,9 +234,10 @@ def run(env_spec: str, spec_a: str, spec_b: str, games: int, seed: int = 0, work
         log=lambda line: print(line, file=sys.stderr)) -> list[dict[str, Any]]:
     """Play games ``0..games-1`` (those already in ``out`` are not played again) and return
     their records. Records in ``out`` beyond ``games`` stay there untouched."""
-    for name, value in (("games", games), ("workers", workers)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise SpecError(f"arena: {name} must be an int >= 1, got {value!r}")
+    for name, value, most in (("games", games, MAX_GAMES), ("workers", workers, 1024)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
+            raise SpecError(f"arena: {name} must be an int from 1 to {most:,}, got {value!r}")
+    check_seed(seed)
     # Build everything once up front so that bad specs fail here, not inside a worker.
     env = make_env(env_spec)
     if out is not None:

@@ -133,7 +133,7 @@ def test_ray_executor_gives_the_same_games(tmp_path):
 
 def test_bad_requests_are_refused_clearly(tmp_path):
     experiment = get("nim-mcts")
-    with pytest.raises(ExperimentError, match="--games must be an int >= 1"):
+    with pytest.raises(ExperimentError, match="--games must be an int from 1 to"):
         run(experiment, str(tmp_path), games=0, log=quiet)
     with pytest.raises(ExperimentError, match="--executor must be one of local, ray"):
         run(experiment, str(tmp_path), games=1, executor="dask", log=quiet)

@@ -123,8 +123,9 @@ EXECUTORS = {"local": _local, "ray": _ray}
 
 # --- running ------------------------------------------------------------------------------
 def check_size(games: int | None) -> None:
-    if games is not None and (isinstance(games, bool) or not isinstance(games, int) or games < 1):
-        raise ExperimentError(f"--games must be an int >= 1, got {games!r}")
+    if games is not None and (isinstance(games, bool) or not isinstance(games, int)
+                              or not 1 <= games <= arena.MAX_GAMES):
+        raise ExperimentError(f"--games must be an int from 1 to {arena.MAX_GAMES:,}, got {games!r}")
 
 
 def _read_config(path: str) -> dict:
@@ -169,8 +170,8 @@ def run(experiment: Experiment, out: str, games: int | None = None, full: bool =
     """Run (or resume) ``experiment`` into folder ``out``; write its report; return the
     records per job."""
     check_size(games)
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ExperimentError(f"--workers must be an int >= 1, got {workers!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 1024:
+        raise ExperimentError(f"--workers must be an int from 1 to 1,024, got {workers!r}")
     if executor not in EXECUTORS:
         raise ExperimentError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
     jobs = experiment.jobs(games, full)

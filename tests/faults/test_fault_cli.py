@@ -44,6 +44,15 @@ def test_a_closed_pipe_is_not_an_error():
     assert "Traceback" not in result.stderr
 
 
-def test_bad_arena_numbers_are_refused():
-    result = run_cli("arena", "nim_v0", "greedy", "random", "--games", "1", "--workers", "0")
-    assert_clean_error(result, "workers must be an int >= 1")
+@pytest.mark.parametrize("args, fragment", [(["arena", "nim_v0", "greedy", "random", "--workers", "0"],
+                                             "workers must be an int from 1 to"),
+                                            (["arena", "nim_v0", "greedy", "random", "--games", "10000000000"],
+                                             "games must be an int from 1 to 10,000,000"),
+                                            (["arena", "nim_v0", "greedy", "random", "--seed", "-1"],
+                                             "seed must be an int >= 0"),
+                                            (["play", "nim_v0", "greedy", "random", "--seed", "-5"],
+                                             "seed must be an int >= 0"),
+                                            (["experiment", "run", "nim-mcts", "--games", "0"],
+                                             "--games must be an int from 1 to")])
+def test_bad_numbers_are_refused(args, fragment):
+    assert_clean_error(run_cli(*args), fragment)
