@@ -5,7 +5,7 @@ import io
 import pytest
 
 from boardzoo.agents import AGENTS, make
-from boardzoo.envs import connect_four_v0, nim_v0
+from boardzoo.envs import cantris_v0, connect_four_v0, geister_v0, nim_v0
 from boardzoo.errors import SpecError
 from boardzoo.games import ConnectFourState
 from boardzoo.games.model import play_sequence
@@ -113,7 +113,8 @@ def test_every_registered_agent_plays_legal_moves_on_every_env():
     for name, cls in AGENTS.items():
         if cls.interactive or name == "sb3":  # sb3 needs a trained model: tests/test_rl.py
             continue
-        for factory in (connect_four_v0.env, lambda: nim_v0.env(coin=True)):
+        for factory in (connect_four_v0.env, lambda: nim_v0.env(coin=True), lambda: cantris_v0.env(board="6x3"),
+                        lambda: geister_v0.env(max_turns=16)):
             env = factory()  # env() would turn an illegal move into a forfeit; check none happen
             env.reset(seed=0)
             agent = make(name, seed=0)

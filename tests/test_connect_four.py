@@ -225,7 +225,7 @@ def test_model_is_a_copy_not_the_env_state():
 
 # --- drop-in for PettingZoo's connect_four_v3 ---------------------------------------------------
 def test_same_observations_rewards_and_masks_as_pettingzoo_connect_four_v3():
-    pz = pytest.importorskip("pettingzoo.classic.connect_four_v3", reason="needs pettingzoo[classic] (pygame)")
+    pz = pytest.importorskip("pettingzoo.classic.connect_four_v3", reason="needs pygame (the test extra)")
     for seed in range(20):
         ours, theirs, rng = connect_four_v0.env(), pz.env(), random.Random(seed)
         ours.reset(seed=seed)
