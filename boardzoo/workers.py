@@ -22,6 +22,9 @@ from typing import Any, Callable, Iterable, Iterator
 from boardzoo.errors import WorkerError
 
 
+_DONE = object()  # the end of the task list (a task may be anything, None included)
+
+
 def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
@@ -52,8 +55,8 @@ def run_parallel(function: Callable[[Any], Any], tasks: Iterable[Any], workers: 
                         "a worker process died (killed by a signal or by the out-of-memory killer); "
                         "the other workers were stopped") from None
                 yield result
-                task = next(pending_tasks, None)
-                if task is not None:
+                task = next(pending_tasks, _DONE)
+                if task is not _DONE:
                     in_flight.add(executor.submit(function, task))
     finally:
         _stop(executor)
