@@ -22,7 +22,7 @@ from boardzoo import __version__, arena
 from boardzoo.agents import catalogue
 from boardzoo.agents import make as make_agent
 from boardzoo.envs import ENVS, env_module
-from boardzoo.errors import BoardzooError, SpecError
+from boardzoo.errors import BoardzooError, SpecError, excerpt
 from boardzoo.games.connect_four_solver import DEFAULT_MEMORY_MB, MEMORY_LIMIT_MB
 from boardzoo.spec import describe
 
@@ -264,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.run(args)
     except BoardzooError as error:
-        print(f"boardzoo {args.command}: error: {_short(str(error))}", file=sys.stderr)
+        print(f"boardzoo {args.command}: error: {excerpt(str(error), 2000)}", file=sys.stderr)
         return 2
     except EOFError:
         print(f"boardzoo {args.command}: error: the input ended", file=sys.stderr)
@@ -283,11 +283,6 @@ def main(argv: list[str] | None = None) -> int:
               f"with the command line and the traceback above (boardzoo {__version__}, Python "
               f"{sys.version.split()[0]})", file=sys.stderr)
         return 70
-
-
-def _short(message: str, limit: int = 2000) -> str:
-    """An error message cut to a readable length (no input is ever echoed back whole)."""
-    return message if len(message) <= limit else f"{message[:limit]}... ({len(message)} characters)"
 
 
 if __name__ == "__main__":

@@ -8,6 +8,12 @@ them in ``args`` so that ``pickle`` can rebuild it.
 from __future__ import annotations
 
 
+def excerpt(text: str, width: int = 60) -> str:
+    """``text`` cut to ``width`` characters for a message, saying how long it was: no
+    input is ever echoed back whole."""
+    return text if len(text) <= width else f"{text[:width]}... ({len(text)} characters)"
+
+
 class BoardzooError(Exception):
     """Base class of boardzoo's own errors: a bad input or an environment problem that the
     user can fix. The command line prints these as one line; anything else is a bug."""

@@ -26,7 +26,7 @@ import numpy as np
 
 from boardzoo.agents import make
 from boardzoo.agents.base import Agent
-from boardzoo.errors import BoardzooError
+from boardzoo.errors import BoardzooError, excerpt
 from boardzoo.envs.geister_v0 import encode_observation
 from boardzoo.games.geister import (DIRECTIONS, GHOSTS, LETTERS, MOVE_ACTIONS, NUM_ACTIONS, RED_SETS, SIZE,
                                     TARGET, GeisterState, GeisterView, home_square, parse_board_string, parse_red,
@@ -58,10 +58,9 @@ MAX_RETRIES = 1000
 MAX_TURNS_LIMIT = 100_000
 
 
-def _excerpt(data: bytes | str, width: int = 60) -> str:
+def _excerpt(data: bytes | str) -> str:
     """A short, printable piece of what the server sent, for messages."""
-    text = data.decode("ascii", "replace") if isinstance(data, bytes) else data
-    return repr(text) if len(text) <= width else f"{text[:width]!r}... ({len(text)} characters)"
+    return excerpt(repr(data.decode("ascii", "replace") if isinstance(data, bytes) else data))
 
 
 class Connection:

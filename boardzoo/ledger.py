@@ -33,7 +33,7 @@ import tempfile
 import time
 from typing import IO, Any, Callable, Hashable
 
-from boardzoo.errors import ResultsFileError
+from boardzoo.errors import ResultsFileError, excerpt
 
 try:  # POSIX; on Windows msvcrt's byte-range lock does the same job
     import fcntl
@@ -69,7 +69,7 @@ def record_problem(record: Any) -> str | None:
             return f"missing {field!r}"
         value = record[field]
         if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
-            return f"{field!r} is {_excerpt(repr(value), 40)}, expected {' or '.join(_type_names(types))}"
+            return f"{field!r} is {excerpt(repr(value), 40)}, expected {' or '.join(_type_names(types))}"
     if record["game"] < 0:
         return f"'game' is {record['game']}, expected a game number >= 0"
     if record["seat_of_a"] not in _SEATS:
@@ -85,10 +85,6 @@ def record_problem(record: Any) -> str | None:
 def _type_names(types: tuple[type, ...]) -> list[str]:
     return ["null" if t is _NONE else {"str": "a string", "int": "an int", "dict": "an object",
                                        "list": "a list", "bool": "true/false"}[t.__name__] for t in types]
-
-
-def _excerpt(text: str, width: int = 60) -> str:
-    return text if len(text) <= width else text[:width] + f"... ({len(text)} characters)"
 
 
 def check_writable_path(path: str) -> None:
@@ -164,7 +160,7 @@ class Ledger:
                 if len(line) > MAX_RECORD_BYTES:
                     raise ResultsFileError(
                         f"{self.path}:{number}: a line longer than {MAX_RECORD_BYTES // 2**20} MiB "
-                        f"({_excerpt(line[:60].decode('utf-8', 'replace'))}) is not a game record; "
+                        f"({excerpt(line[:60].decode('utf-8', 'replace'))}) is not a game record; "
                         "is this a boardzoo results file?")
                 try:
                     json.loads(line)
@@ -177,7 +173,7 @@ class Ledger:
                 if not (line.startswith(RECORD_START) or RECORD_START.startswith(line)):
                     raise ResultsFileError(
                         f"{self.path}: not a boardzoo results file (its line {number} is "
-                        f"{_excerpt(line.decode('utf-8', 'replace'))!r}); choose another file")
+                        f"{excerpt(line.decode('utf-8', 'replace'))!r}); choose another file")
                 # A write that was interrupted: cut it off, that game is played again.
                 handle.truncate(offset)
                 handle.flush()
@@ -194,7 +190,7 @@ class Ledger:
         try:
             record = json.loads(line)
         except (json.JSONDecodeError, UnicodeDecodeError):
-            problem = f"not JSON ({_excerpt(line.decode('utf-8', 'replace').strip())!r})"
+            problem = f"not JSON ({excerpt(line.decode('utf-8', 'replace').strip())!r})"
         else:
             problem = record_problem(record)
         if problem is None:

@@ -27,7 +27,7 @@ import time
 from array import array
 from typing import Callable, Iterable, Iterator
 
-from boardzoo.errors import BoardzooError, BudgetError
+from boardzoo.errors import BoardzooError, BudgetError, excerpt
 from boardzoo.games.connect_four import ConnectFourState, completing_cells
 
 #: Nodes with more empty cells than this look up their children's table entries before
@@ -358,10 +358,6 @@ def read_lines(stream, limit: int = MAX_LINE) -> Iterator[str]:
         yield line
 
 
-def _shown(text: str, width: int = 40) -> str:
-    return text if len(text) <= width else f"{text[:width]}..."
-
-
 def solve_lines(lines: Iterable[str], solver: Solver | None = None):
     """Yield ``(position, score or None, error or None)`` for each non-empty input line:
     its first whitespace-separated field is the move string, the rest is ignored. A bad
@@ -369,7 +365,7 @@ def solve_lines(lines: Iterable[str], solver: Solver | None = None):
     solver = solver or Solver()
     for line in lines:
         if len(line) > MAX_LINE:
-            yield _shown(line.strip()), None, f"the line is longer than {MAX_LINE} characters: not a position"
+            yield excerpt(line.strip()), None, f"the line is longer than {MAX_LINE} characters: not a position"
             continue
         fields = line.split()
         if not fields:
@@ -379,7 +375,7 @@ def solve_lines(lines: Iterable[str], solver: Solver | None = None):
             state = parse_moves(moves, solver.rows, solver.cols)
             yield moves, solver.solve(state), None
         except (InvalidPosition, BudgetError) as error:
-            yield _shown(moves), None, str(error)
+            yield excerpt(moves), None, str(error)
 
 
 __all__ = ["InvalidPosition", "Solver", "parse_moves", "read_lines", "remaining_moves", "solve_lines"]
