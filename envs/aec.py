@@ -260,19 +260,24 @@ class BoardGameEnv(AECEnv):
             return SEAT_OF[agent]
         raise ValueError(f"{self.metadata['name']}: unknown agent {agent!r}; agents are {AGENTS}")
 
-    def forfeit(self, agent: str, reason: str, public_reason: str | None = None) -> None:
+    def public_reason(self, reason: str) -> str:
+        """What seats other than the forfeiter are told of ``reason``: all of it, unless
+        the game hides information (then the reason could name a secret)."""
+        return "an illegal move (the reason is told to that seat only)" if self.hidden_information else reason
+
+    def forfeit(self, agent: str, reason: str) -> None:
         """End the game because ``agent`` broke the rules: -1 for it, 0 for the other.
 
         PettingZoo's convention for illegal moves (TerminateIllegalWrapper), kept so that
         boardzoo envs are drop-in replacements; ``infos`` say who forfeited and why:
-        ``reason`` to the forfeiter, ``public_reason`` (default: the same) to the others.
+        ``reason`` to the forfeiter, :meth:`public_reason` to the others.
         """
         self._cumulative_rewards[agent] = 0
+        public = self.public_reason(reason)
         for other in self.agents:
             self.rewards[other] = 0
             self.terminations[other] = True
-            told = reason if other == agent or public_reason is None else public_reason
-            self.infos[other]["forfeit"] = {"agent": agent, "reason": told}
+            self.infos[other]["forfeit"] = {"agent": agent, "reason": reason if other == agent else public}
         self.rewards[agent] = -1
         self._accumulate_rewards()
         self._mask = None
@@ -372,9 +377,8 @@ class PettingZooWrapper(BaseWrapper):
             env._play(agent, action)
             return
         reason = f"illegal action {action}: {game.explain_illegal(action)}"
-        public = "an illegal move (the reason is told to that seat only)" if env.hidden_information else reason
-        gymnasium.logger.warn(f"{env.metadata['name']}: {agent} played {public} and loses")
-        env.forfeit(agent, reason, public)
+        gymnasium.logger.warn(f"{env.metadata['name']}: {agent} played {env.public_reason(reason)} and loses")
+        env.forfeit(agent, reason)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         return self._env().observe(agent)

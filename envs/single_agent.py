@@ -72,12 +72,12 @@ class SingleAgentEnv(gymnasium.Env):
         if env.terminations.get(self.seat) or env.truncations.get(self.seat) or env.agent_selection != self.seat:
             raise ResetNeededError("SingleAgentEnv: the episode is over; call reset()")
         action = as_action(action, self.action_space.n, env.metadata["name"])
-        if not env._require_reset().is_legal(action):
+        game = env._require_reset()
+        if not game.is_legal(action):
+            why = game.explain_illegal(action)
             if self.illegal_action == "raise":
-                raise IllegalActionError(env.metadata["name"], self.seat, action,
-                                         env._require_reset().explain_illegal(action))
-            reason = f"illegal action {action}: {env._require_reset().explain_illegal(action)}"
-            env.forfeit(self.seat, reason, "an illegal move" if env.hidden_information else reason)
+                raise IllegalActionError(env.metadata["name"], self.seat, action, why)
+            env.forfeit(self.seat, f"illegal action {action}: {why}")
             observation, info = self._view()
             return observation, -1.0, True, False, info
         env.step(action)
