@@ -187,6 +187,9 @@ class MCTSAgent(Agent):
 
     def check(self, model: GameState) -> None:
         check_model_options("mcts", model, self.rollout_name, self.belief)
+        self._check_solver(model)
+
+    def _check_solver(self, model: GameState) -> None:
         if self.solver and getattr(model, "hidden_information", False):
             raise ValueError("mcts: solver=true needs perfect information; this game hides information")
 
@@ -258,8 +261,7 @@ class MCTSAgent(Agent):
                 break
 
     def _sampler(self, model: GameState) -> Callable[[], GameState] | None:
-        if self.solver and getattr(model, "hidden_information", False):
-            raise ValueError("mcts: solver=true needs perfect information; this model hides information")
+        self._check_solver(model)
         return sampler(model, self.rng, self.belief)
 
     def _iterate(self, root: Node, root_state: GameState, rollout) -> int:

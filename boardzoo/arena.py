@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import sys
 import time
-from typing import IO, Any
+from typing import IO, Any, Iterable
 
 import numpy as np
 
@@ -36,9 +36,9 @@ from boardzoo.agents import Agent
 from boardzoo.agents import make as make_agent
 from boardzoo.envs import BoardGameEnv, env_module
 from boardzoo.errors import AgentError, BoardzooError, SpecError, WorkerError
-from boardzoo.ledger import Ledger, check_writable_path
+from boardzoo.ledger import Ledger, check_writable_path, other_run
 from boardzoo.spec import build, split_spec
-from boardzoo.workers import run_parallel
+from boardzoo.workers import MAX_WORKERS, run_parallel
 
 SEATS = ("player_0", "player_1")
 #: Fields whose values depend on the machine's speed, not on the seed.
@@ -167,25 +167,26 @@ def make_agents(spec_a: str, spec_b: str, env: BoardGameEnv, isolate: bool = Fal
         try:
             for label, spec in (("a", spec_a), ("b", spec_b)):
                 agents[label] = IsolatedAgent(spec)
-                check_agent(agents[label], env)
+            check_agents(agents.values(), env)
         except BaseException:
             close_agents(agents)
             raise
         return agents
     agents = {"a": make_agent(spec_a), "b": make_agent(spec_b)}
-    for agent in agents.values():
-        check_agent(agent, env)
+    check_agents(agents.values(), env)
     return agents
 
 
-def check_agent(agent: Agent, env: BoardGameEnv) -> None:
-    """Raise SpecError when ``agent``'s options don't fit ``env``'s game (resets ``env``)."""
+def check_agents(agents: Iterable[Agent], env: BoardGameEnv) -> None:
+    """Raise SpecError when an agent's options don't fit ``env``'s game (resets ``env``)."""
     raw = env.unwrapped
     raw.reset(seed=0)
-    try:
-        agent.check(raw.model(raw.agent_selection))
-    except ValueError as error:
-        raise SpecError(f"{agent.spec}: {error}") from None
+    model = raw.model(raw.agent_selection)
+    for agent in agents:
+        try:
+            agent.check(model)
+        except ValueError as error:
+            raise SpecError(f"{agent.spec}: {error}") from None
 
 
 def close_agents(agents: dict[str, Agent]) -> None:
@@ -218,15 +219,7 @@ def _play_in_worker(job: tuple) -> dict[str, Any]:
 def open_ledger(out: str, config: dict[str, Any]) -> Ledger:
     """The arena's results file ``out``, opened (and locked) for appending; every record in
     it must be a game of the run ``config`` (env, agents, base seed)."""
-    def check(record: dict) -> str | None:
-        differs = [key for key, value in config.items() if record.get(key) != value]
-        if differs:
-            return (f"game {record['game']} belongs to another run ({record['env']} {record['a']} vs "
-                    f"{record['b']}, seed {record['base_seed']}; this run is {config['env']} {config['a']} vs "
-                    f"{config['b']}, seed {config['base_seed']})")
-        return None
-
-    return Ledger(out, key=lambda record: record["game"], check=check)
+    return Ledger(out, key=lambda record: record["game"], check=lambda record: other_run(record, **config))
 
 
 def run(env_spec: str, spec_a: str, spec_b: str, games: int, seed: int = 0, workers: int = 1,
@@ -234,7 +227,7 @@ def run(env_spec: str, spec_a: str, spec_b: str, games: int, seed: int = 0, work
         log=lambda line: print(line, file=sys.stderr)) -> list[dict[str, Any]]:
     """Play games ``0..games-1`` (those already in ``out`` are not played again) and return
     their records. Records in ``out`` beyond ``games`` stay there untouched."""
-    for name, value, most in (("games", games, MAX_GAMES), ("workers", workers, 1024)):
+    for name, value, most in (("games", games, MAX_GAMES), ("workers", workers, MAX_WORKERS)):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
             raise SpecError(f"arena: {name} must be an int from 1 to {most:,}, got {value!r}")
     check_seed(seed)

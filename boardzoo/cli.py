@@ -44,8 +44,7 @@ def _play(args: argparse.Namespace) -> int:
     show = args.render or any(agent.interactive for agent in agents.values())
     humans = [seat for seat, label in (("player_0", "a"), ("player_1", "b")) if agents[label].interactive]
     env = arena.make_env(args.env, render_mode="ansi")
-    for agent in agents.values():
-        arena.check_agent(agent, env)
+    arena.check_agents(agents.values(), env)
     # With hidden information, a person sees the board from their own seat only: one
     # human always from theirs; two humans each at their turn, after a pause to hand over.
     private = humans and env.unwrapped.hidden_information

@@ -82,6 +82,15 @@ def record_problem(record: Any) -> str | None:
     return None
 
 
+def other_run(record: dict, env: str, a: str, b: str, base_seed: int) -> str | None:
+    """Why a valid ``record`` is not a game of the run ``env`` ``a`` vs ``b`` from
+    ``base_seed``, or None when it is one."""
+    if (record["env"], record["a"], record["b"], record["base_seed"]) == (env, a, b, base_seed):
+        return None
+    return (f"game {record['game']} belongs to another run ({record['env']} {record['a']} vs {record['b']}, "
+            f"seed {record['base_seed']}; this run is {env} {a} vs {b}, seed {base_seed})")
+
+
 def _type_names(types: tuple[type, ...]) -> list[str]:
     return ["null" if t is _NONE else {"str": "a string", "int": "an int", "dict": "an object",
                                        "list": "a list", "bool": "true/false"}[t.__name__] for t in types]

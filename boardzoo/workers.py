@@ -22,6 +22,8 @@ from typing import Any, Callable, Iterable, Iterator
 from boardzoo.errors import WorkerError
 
 
+#: The most worker processes a run may ask for.
+MAX_WORKERS = 1024
 _DONE = object()  # the end of the task list (a task may be anything, None included)
 
 

@@ -22,8 +22,8 @@ from typing import Any, Callable, Iterator
 
 from boardzoo import arena
 from boardzoo.errors import BoardzooError, WorkerError
-from boardzoo.ledger import Ledger, write_atomic
-from boardzoo.workers import run_parallel
+from boardzoo.ledger import Ledger, other_run, write_atomic
+from boardzoo.workers import MAX_WORKERS, run_parallel
 
 
 class ExperimentError(BoardzooError):
@@ -155,11 +155,8 @@ def open_ledger(path: str, jobs: list[Job]) -> Ledger:
         if job is None:
             return (f"game of job {record.get('job')!r}, which this configuration does not have "
                     "(another experiment or other options)")
-        if (record["env"], record["a"], record["b"], record["base_seed"]) != (job.env, job.a, job.b, job.seed):
-            return (f"game of job {job.key!r} played as {record['env']} {record['a']} vs {record['b']} "
-                    f"seed {record['base_seed']}, but this run plays it as {job.env} {job.a} vs {job.b} "
-                    f"seed {job.seed} (other options)")
-        return None
+        problem = other_run(record, job.env, job.a, job.b, job.seed)
+        return None if problem is None else f"job {job.key!r}: {problem} (other options)"
 
     return Ledger(path, key=lambda record: (record.get("job"), record["game"]), check=check)
 
@@ -170,8 +167,8 @@ def run(experiment: Experiment, out: str, games: int | None = None, full: bool =
     """Run (or resume) ``experiment`` into folder ``out``; write its report; return the
     records per job."""
     check_size(games)
-    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 1024:
-        raise ExperimentError(f"--workers must be an int from 1 to 1,024, got {workers!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
+        raise ExperimentError(f"--workers must be an int from 1 to {MAX_WORKERS:,}, got {workers!r}")
     if executor not in EXECUTORS:
         raise ExperimentError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
     jobs = experiment.jobs(games, full)
