@@ -22,7 +22,7 @@ AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (RandomAgent, GreedyA
                                                    MinimaxAgent, AlphaBetaAgent, SB3Agent)}
 
 # Parameters that a spec string can't meaningfully set.
-_HIDDEN = ("seed", "stdin", "stdout")
+_HIDDEN = ("seed", "stdin", "stdout", "evaluator")
 
 
 def register(cls: type[Agent]) -> type[Agent]:
@@ -37,7 +37,7 @@ def make(spec: str, seed: int | None = None, **overrides) -> Agent:
     if name not in AGENTS:
         raise SpecError(f"unknown agent {name!r}; agents are: {', '.join(AGENTS)}")
     cls = AGENTS[name]
-    kwargs = build(cls, name, raw, hidden=_HIDDEN)
+    kwargs = build(cls, name, raw, hidden=_HIDDEN, parts=cls.parts)
     try:
         agent = cls(seed=seed, **kwargs, **overrides)
     except ValueError as error:
@@ -48,7 +48,7 @@ def make(spec: str, seed: int | None = None, **overrides) -> Agent:
 
 def catalogue() -> list[tuple[str, str, str]]:
     """(name, parameters with defaults, summary) of every agent, for listings."""
-    return [(name, describe(cls, _HIDDEN), cls.summary) for name, cls in AGENTS.items()]
+    return [(name, describe(cls, _HIDDEN, cls.parts), cls.summary) for name, cls in AGENTS.items()]
 
 
 __all__ = ["AGENTS", "AlphaBetaAgent", "Agent", "FlatMonteCarloAgent", "GreedyAgent", "HumanAgent", "MCTSAgent", "MinimaxAgent",

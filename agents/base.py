@@ -11,11 +11,14 @@ randomness comes from ``self.rng``, a ``random.Random`` seeded by ``seed``.
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping
 
 import numpy as np
 
 from boardzoo.games.model import GameState
+
+if TYPE_CHECKING:
+    from boardzoo.spec import Registry
 
 
 class Agent:
@@ -25,6 +28,9 @@ class Agent:
     summary: ClassVar[str] = ""
     #: True for agents that need a person at the terminal (the arena refuses them).
     interactive: ClassVar[bool] = False
+    #: Spec parameters that choose a part from a registry (``{"policy": SELECTION}``): the
+    #: chosen part's own parameters become spec parameters too (see boardzoo.spec.Registry).
+    parts: ClassVar[Mapping[str, "Registry"]] = {}
 
     def __init__(self, seed: int | None = None):
         self.rng = random.Random(seed)

@@ -43,7 +43,7 @@ class FlatMonteCarloAgent(Agent):
         if me < 0:
             raise ValueError("flatmc: asked to move in a finished game or at a chance event")
         rollout = rollout_function(model, self.rollout_name, self.rng, self.max_rollout)
-        sample = sampler(model, self.rng, self.belief) or model.clone
+        sample = sampler(model, self.rng, self.belief)
         actions = model.legal_actions()
         totals = dict.fromkeys(actions, 0.0)
         rounds = 0

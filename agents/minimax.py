@@ -28,7 +28,8 @@ from typing import Callable
 
 from boardzoo.agents.base import Agent, check_budget
 from boardzoo.games import check_known
-from boardzoo.games.model import CHANCE, TERMINAL, GameState
+from boardzoo.games.knowledge import knowledge_of
+from boardzoo.games.model import CHANCE, TERMINAL, GameState, require
 
 _TIME_CHECK = 1023  # look at the clock every 1024 nodes
 
@@ -62,7 +63,7 @@ class MinimaxAgent(Agent):
     def _heuristic(self, model: GameState) -> Callable:
         if self.eval_name == "simple":
             return no_heuristic
-        evaluators = getattr(model, "evaluators", {})
+        evaluators = knowledge_of(model).evaluators
         if self.eval_name not in evaluators:
             known = ", ".join(["simple", *evaluators])
             raise ValueError(f"{self.name}: {model.game_name} has no evaluator {self.eval_name!r}; "
@@ -71,6 +72,8 @@ class MinimaxAgent(Agent):
 
     def check(self, model: GameState) -> None:
         self._heuristic(model)  # raises ValueError when the game has no such evaluator
+        if self.random_first:
+            require(self.name, model, "initial", "random_first=true")
 
     def act(self, observation: dict, model: GameState) -> int:
         start = time.perf_counter()
@@ -82,7 +85,7 @@ class MinimaxAgent(Agent):
                           "value": None, "random_first": True}
             return action
         self.nodes = 0
-        if getattr(model, "hidden_information", False):
+        if model.capabilities.hidden_information:
             # One guess at the hidden information, searched as if it were the truth.
             model = model.determinize(self.rng)
         if self.time_budget is None:
@@ -137,11 +140,7 @@ class MinimaxAgent(Agent):
         for a game without position keys). Entries are keyed by the position and the
         depth left, which together fix the plies from the root and so the value: a
         stored bound holds for every later visit, and the value stays exactly minimax's."""
-        if not self.pruning:
-            return None
-        try:
-            model.key()
-        except NotImplementedError:
+        if not self.pruning or not model.capabilities.key:
             return None
         return {}
 

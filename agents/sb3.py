@@ -1,6 +1,7 @@
 """A trained Stable-Baselines3 policy as a boardzoo agent (the ``rl`` extra).
 
     make("sb3:path=runs/ppo_connect_four.zip")       # MaskablePPO (sb3-contrib) or PPO
+    make("mcts:policy=puct,model=runs/ppo_connect_four.zip")   # its policy and value guide MCTS
     boardzoo arena connect_four_v0 sb3:path=runs/ppo_connect_four.zip alphabeta:depth=4
 
 The policy gets the seat's observation array (what ``SingleAgentEnv`` trained it on) and,
@@ -12,6 +13,8 @@ highest. Stable-Baselines3 is imported only when such an agent is built.
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
+from typing import Callable
 
 import numpy as np
 
@@ -73,3 +76,64 @@ class SB3Agent(Agent):
             tensor, _ = self.policy.policy.obs_to_tensor(obs)
             probabilities = self.policy.policy.get_distribution(tensor).distribution.probs[0].numpy()
         return int(legal[np.argmax(probabilities[legal])])
+
+
+class SB3Evaluator:
+    """A saved Stable-Baselines3 actor-critic as an MCTS evaluator (``mcts:model=PATH``):
+    its policy's move probabilities are the priors, its value head the leaf value.
+
+    The network sees the observation its env gives the player to move (what
+    ``SingleAgentEnv`` trained it on), so its value is that player's expected return:
+    ``evaluate`` hands it to that player and its negation to the other, clipped into
+    [-1, 1]. One forward pass serves both questions about a position: the answers are
+    kept for the last ``cache`` positions (by their key)."""
+
+    def __init__(self, path: str, cache: int = 50_000):
+        import torch
+
+        self.model = load_policy(path)
+        self.path = path
+        self._cache: OrderedDict = OrderedDict()
+        self._cache_size = cache
+        self._observe: dict[str, Callable] = {}
+        self._torch = torch
+        torch.set_num_threads(1)  # one small network per position: threads only add overhead
+
+    def _observation(self, state: GameState, player: int) -> np.ndarray:
+        name = state.game_name
+        if name not in self._observe:
+            from boardzoo.envs import observation_function
+
+            self._observe[name] = observation_function(name)
+        obs = self._observe[name](state, player)
+        expected = self.model.observation_space.shape
+        if obs.shape != expected:
+            raise ValueError(f"sb3: {self.path} takes observations of shape {expected}; {name} gives "
+                             f"{obs.shape} (was it trained on this game and size?)")
+        return obs
+
+    def _answer(self, state: GameState) -> tuple[float, np.ndarray]:
+        key = state.key() if state.capabilities.key else None
+        if key is not None and key in self._cache:
+            self._cache.move_to_end(key)
+            return self._cache[key]
+        player = state.current_player()
+        policy = self.model.policy
+        with self._torch.no_grad():
+            tensor, _ = policy.obs_to_tensor(self._observation(state, player))
+            probabilities = policy.get_distribution(tensor).distribution.probs[0].numpy()
+            value = float(policy.predict_values(tensor)[0, 0])
+        answer = (max(-1.0, min(1.0, value)), probabilities)
+        if key is not None:
+            self._cache[key] = answer
+            if len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+        return answer
+
+    def evaluate(self, state: GameState) -> tuple[float, float]:
+        value, _ = self._answer(state)
+        return (value, -value) if state.current_player() == 0 else (-value, value)
+
+    def prior(self, state: GameState) -> list[tuple[int, float]]:
+        _, probabilities = self._answer(state)
+        return [(action, float(probabilities[action])) for action in state.legal_actions()]

@@ -6,6 +6,7 @@ import sys
 from typing import TextIO
 
 from boardzoo.agents.base import Agent, legal_from_mask
+from boardzoo.games.knowledge import MovePolicy, knowledge_of
 from boardzoo.games.model import GameState
 
 
@@ -24,8 +25,18 @@ class GreedyAgent(Agent):
                "else blocks, else plays centre; Cantris takes the most points; Geister rushes "
                "its blue ghosts to the exits")
 
+    @staticmethod
+    def _rule(model: GameState) -> MovePolicy:
+        rule = knowledge_of(model).greedy
+        if rule is None:
+            raise ValueError(f"greedy: {model.game_name} has no greedy rule registered")
+        return rule
+
+    def check(self, model: GameState) -> None:
+        self._rule(model)
+
     def act(self, observation: dict, model: GameState) -> int:
-        return model.greedy_action(self.rng)
+        return self._rule(model)(model, self.rng)
 
 
 class HumanAgent(Agent):

@@ -27,7 +27,7 @@ import numpy as np
 from boardzoo.agents import make
 from boardzoo.agents.base import Agent
 from boardzoo.errors import BoardzooError, excerpt
-from boardzoo.envs.geister_v0 import encode_observation
+from boardzoo.envs.geister_v0 import observation_of as encode_observation
 from boardzoo.games.geister import (DIRECTIONS, GHOSTS, LETTERS, MOVE_ACTIONS, NUM_ACTIONS, RED_SETS, SIZE,
                                     TARGET, GeisterState, GeisterView, home_square, parse_board_string, parse_red,
                                     position_from_board_string, red_letters)

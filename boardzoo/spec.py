@@ -15,7 +15,7 @@ import inspect
 import math
 import types
 import typing
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from boardzoo.errors import SpecError
 
@@ -129,23 +129,121 @@ def _guess(text: str) -> Any:
     return text
 
 
-def build(factory: Callable, spec_name: str, raw: dict[str, str], hidden: tuple[str, ...] = ()) -> dict:
-    """Typed keyword arguments for ``factory`` from the raw strings of a spec."""
-    known = {k: v for k, v in declared_types(factory).items() if k not in hidden}
+class Registry:
+    """Named parts of one kind (say, MCTS selection policies): each a factory whose own
+    keyword parameters, with their annotations and defaults, are the part's spec
+    parameters. A part is one function plus one registration::
+
+        SELECTION = Registry("policy")
+
+        @SELECTION.register("ucb1")
+        def ucb1(c: float = 1.414) -> Callable: ...
+
+    An agent names its registries in ``parts`` (``{"policy": SELECTION}``): the spec
+    parameter ``policy`` chooses the part, and the chosen part's parameters join the
+    agent's own — ``mcts:policy=ucbv,zeta=0.5`` — while another part's are refused."""
+
+    def __init__(self, kind: str):
+        self.kind = kind
+        self._factories: dict[str, Callable] = {}
+        self._traits: dict[str, dict[str, Any]] = {}
+
+    def register(self, name: str, **traits: Any) -> Callable[[Callable], Callable]:
+        """Decorator: register ``factory`` as part ``name``; ``traits`` are facts about it
+        that other parts read (e.g. ``expands_all=True``)."""
+        def add(factory: Callable) -> Callable:
+            if name in self._factories:
+                raise ValueError(f"{self.kind} {name!r} is registered twice")
+            self._factories[name], self._traits[name] = factory, traits
+            return factory
+        return add
+
+    def names(self) -> list[str]:
+        return list(self._factories)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._factories
+
+    def _factory(self, name: str) -> Callable:
+        if name not in self._factories:
+            raise ValueError(f"{self.kind} must be one of {', '.join(self._factories)}, got {name!r}")
+        return self._factories[name]
+
+    def trait(self, name: str, trait: str, default: Any = None) -> Any:
+        self._factory(name)
+        return self._traits[name].get(trait, default)
+
+    def parameters(self, name: str) -> dict[str, tuple[type, ...]]:
+        """The parameters part ``name`` declares, with the types they accept."""
+        return declared_types(self._factory(name))
+
+    def owners(self, parameter: str) -> list[str]:
+        """The parts that declare ``parameter``."""
+        return [name for name in self._factories if parameter in self.parameters(name)]
+
+    def build(self, name: str, options: dict[str, Any]) -> Any:
+        """Part ``name`` made with those of ``options`` it declares (it removes them)."""
+        factory = self._factory(name)
+        mine = {key: options.pop(key) for key in list(options) if key in self.parameters(name)}
+        return factory(**mine)
+
+    def describe(self) -> str:
+        """``ucb1 (c=1.414) | ucbv (c=1.414, zeta=1.0)``, for listings."""
+        return " | ".join(f"{name} ({describe(factory)})" if parameters(factory) else name
+                          for name, factory in self._factories.items())
+
+
+def misplaced(key: str, parts: Mapping[str, Registry], chosen: Mapping[str, str]) -> str | None:
+    """Where a parameter no chosen part declares belongs (None: to no part at all)."""
+    homes = [f"{chooser}={'|'.join(registry.owners(key))}" for chooser, registry in parts.items()
+             if registry.owners(key)]
+    if not homes:
+        return None
+    now = ", ".join(f"{chooser}={choice}" for chooser, choice in chosen.items())
+    return f"parameter {key!r} belongs to {' or '.join(homes)}, not to {now}"
+
+
+def refuse_leftovers(agent: str, options: Mapping[str, Any], parts: Mapping[str, Registry],
+                     chosen: Mapping[str, str]) -> None:
+    """Raise ValueError for the first option no chosen part took."""
+    for key in options:
+        raise ValueError(f"{agent}: {misplaced(key, parts, chosen) or f'unknown parameter {key!r}'}")
+
+
+def build(factory: Callable, spec_name: str, raw: dict[str, str], hidden: tuple[str, ...] = (),
+          parts: Mapping[str, Registry] | None = None) -> dict:
+    """Typed keyword arguments for ``factory`` from the raw strings of a spec; with
+    ``parts``, the parameters of each chosen part are accepted (and typed) too."""
+    own = {k: v for k, v in declared_types(factory).items() if k not in hidden}
+    known = dict(own)
+    defaults = parameters(factory)
+    chosen: dict[str, str] = {}
+    for chooser, registry in (parts or {}).items():
+        choice = raw.get(chooser, defaults.get(chooser))
+        chosen[chooser] = str(choice)
+        if isinstance(choice, str) and choice in registry:
+            known.update({k: v for k, v in registry.parameters(choice).items() if k not in known})
     kwargs = {}
     for key, text in raw.items():
         if key not in known:
+            where = misplaced(key, parts or {}, chosen)
+            if where:
+                raise SpecError(f"{spec_name}: {where}")
             accepted = ", ".join(known) or "none"
             raise SpecError(f"{spec_name}: unknown parameter {key!r}; parameters are: {accepted}")
         kwargs[key] = convert(text, known[key], f"{spec_name}: parameter {key}")
     return kwargs
 
 
-def describe(factory: Callable, hidden: tuple[str, ...] = ()) -> str:
-    """``"iterations=1000, c=1.414"``: the parameters and defaults, for listings."""
+def describe(factory: Callable, hidden: tuple[str, ...] = (), parts: Mapping[str, Registry] | None = None) -> str:
+    """``"iterations=1000, c=1.414"``: the parameters and defaults, for listings; each
+    part chooser lists its parts with their own parameters."""
     items = []
     for name, default in parameters(factory).items():
         if name in hidden:
             continue
-        items.append(name if default is inspect.Parameter.empty else f"{name}={default!r}")
+        text = name if default is inspect.Parameter.empty else f"{name}={default!r}"
+        if parts and name in parts:
+            text += f" [{parts[name].describe()}]"
+        items.append(text)
     return ", ".join(items)

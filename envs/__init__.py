@@ -34,6 +34,18 @@ def env_module(name: str) -> ModuleType:
     return importlib.import_module(f"boardzoo.envs.{name}")
 
 
+#: Game core name -> its env, for code that needs a game's observations (learned evaluators).
+ENV_OF_GAME = {"connect_four": "connect_four_v0", "nim": "nim_v0", "cantris": "cantris_v0", "geister": "geister_v0"}
+
+
+def observation_function(game_name: str):
+    """``f(state, player) -> observation array`` of game ``game_name``: what its env
+    gives seat ``player`` in that position."""
+    if game_name not in ENV_OF_GAME:
+        raise ValueError(f"no env encodes observations of {game_name!r}")
+    return env_module(ENV_OF_GAME[game_name]).observation_of
+
+
 def make(name: str, raw: bool = False, **kwargs) -> BoardGameEnv:
     """Build env ``name`` with constructor ``kwargs``; ``raw=True`` skips the wrapper."""
     module = env_module(name)

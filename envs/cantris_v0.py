@@ -99,10 +99,7 @@ class raw_env(BoardGameEnv):
         return {"player_0": s0, "player_1": s1}
 
     def _observation(self, player: int) -> np.ndarray:
-        game = self._game
-        flat = [v for row in game.board() for v in row]
-        flat += [game.scores[player], game.scores[1 - player]]
-        return np.array(flat, dtype=np.int64)
+        return observation_of(self._game, player)
 
     def state(self) -> np.ndarray:
         self._require_reset()
@@ -123,6 +120,14 @@ class raw_env(BoardGameEnv):
                 colour = PALETTE[value % len(PALETTE)] if value else BLACK
                 paint(image, (self.rows - 1 - r) * CELL + 2, c * CELL + 2, tile, colour)
         return image
+
+
+def observation_of(state: CantrisState, player: int) -> np.ndarray:
+    """Seat ``player``'s observation array of ``state``: the board, then its own score
+    and the opponent's."""
+    flat = [v for row in state.board() for v in row]
+    flat += [state.scores[player], state.scores[1 - player]]
+    return np.array(flat, dtype=np.int64)
 
 
 def env(**kwargs) -> BoardGameEnv:

@@ -74,7 +74,7 @@ from gymnasium import spaces
 from boardzoo.envs.aec import AGENTS, SEAT_OF, BoardGameEnv, wrap
 from boardzoo.envs.render import BLACK, BLUE, GREY, RED, WHITE, canvas, disc_mask, paint
 from boardzoo.games.geister import (GHOSTS, NUM_ACTIONS, RED_SETS, SIZE, SQUARES, GeisterState, GeisterView,
-                                    parse_red, to_own)
+                                    board_string, parse_red, to_own)
 from boardzoo.games.model import check_int
 
 PLANES = 11
@@ -121,7 +121,7 @@ class raw_env(BoardGameEnv):
             self.infos[agent] = {"plies": game.plies, "lost": lost}
 
     def _observation(self, player: int) -> np.ndarray:
-        return encode_observation(self._game, player)
+        return observation_of(self._game, player)
 
     def state(self) -> np.ndarray:
         """The spectator's array: every colour (never hand this to an agent)."""
@@ -147,7 +147,7 @@ class raw_env(BoardGameEnv):
 
     def board_string(self, agent: str) -> str:
         """The tournament server's board string as ``agent``'s seat would receive it."""
-        return self._require_reset().board_string(self._seat(agent))
+        return board_string(self._require_reset(), self._seat(agent))
 
     # --- rendering ------------------------------------------------------------------------
     def _render_text(self) -> str:
@@ -189,7 +189,7 @@ class raw_env(BoardGameEnv):
         return image
 
 
-def encode_observation(game, player: int) -> np.ndarray:
+def observation_of(game, player: int) -> np.ndarray:
     """The observation array of seat ``player`` (layout in the module docstring), from the
     true state or from that seat's own :class:`GeisterView` alike: it reads only what the
     seat may know (its own colours, public counts)."""

@@ -91,7 +91,7 @@ class raw_env(BoardGameEnv):
         return NimState(pawns, self.k, self.coin)
 
     def _observation(self, player: int) -> np.ndarray:
-        return np.array([self._game.pawns, self.k], dtype=np.int64)
+        return observation_of(self._game, player)
 
     def state(self) -> np.ndarray:
         self._require_reset()
@@ -115,6 +115,11 @@ class raw_env(BoardGameEnv):
             colour = BLACK if i < self._game.pawns else GREY if i < start else WHITE
             paint(image, (i // columns) * CELL, (i % columns) * CELL, disc, colour)
         return image
+
+
+def observation_of(state: NimState, player: int) -> np.ndarray:
+    """Seat ``player``'s observation array of ``state``: ``[pawns, k]``."""
+    return np.array([state.pawns, state.k], dtype=np.int64)
 
 
 def env(**kwargs) -> BoardGameEnv:

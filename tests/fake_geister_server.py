@@ -12,7 +12,7 @@ import random
 import socket
 import threading
 
-from boardzoo.games.geister import DIRECTIONS, GHOSTS, LETTERS, TARGET, GeisterState, placement_action
+from boardzoo.games.geister import DIRECTIONS, GHOSTS, LETTERS, TARGET, GeisterState, board_string, placement_action
 
 
 def _listener() -> socket.socket:
@@ -106,7 +106,7 @@ class FakeServer:
                 state.apply(self.bots[seat](state, self.rng))
                 continue
             client = seats[seat]
-            board = "14R24R" if self.malformed_board else state.board_string(seat)
+            board = "14R24R" if self.malformed_board else board_string(state, seat)
             client.send("MOV?" + board)
             if self.malformed_board:
                 return {"ended": "malformed"}
@@ -128,7 +128,7 @@ class FakeServer:
         r0, _ = state.returns()
         for seat, client in seats.items():
             mine = r0 if seat == 0 else -r0
-            client.send(("WON:" if mine > 0 else "LST:" if mine < 0 else "DRW:") + state.board_string(seat))
+            client.send(("WON:" if mine > 0 else "LST:" if mine < 0 else "DRW:") + board_string(state, seat))
         return {"ended": "game", "returns": state.returns(), "plies": state.plies,
                 "escaped": -2 in state.pos, "lost": state.lost, "placements": placements}
 

@@ -83,7 +83,7 @@ def test_greedy_loses_from_a_losing_pile_against_perfect_play():
 @given(st.integers(1, 80), st.integers(1, 7))
 def test_greedy_rule_matches_theory(pawns, k):
     state = NimState(pawns, k)
-    take = state.greedy_action(random.Random(0)) + 1
+    take = NimState.greedy_action(state, random.Random(0)) + 1
     assert take == (pawns % (k + 1) or 1)
     state.apply(take - 1)
     if pawns % (k + 1):

@@ -2,10 +2,12 @@
 
 from boardzoo.games.cantris import CantrisState
 from boardzoo.games.connect_four import ConnectFourState
-from boardzoo.games.model import CHANCE, TERMINAL, GameState
+from boardzoo.games.knowledge import GameKnowledge, all_knowledge, knowledge_of, register
+from boardzoo.games.model import CHANCE, TERMINAL, Capabilities, GameState
 from boardzoo.games.nim import NimState
 
-__all__ = ["CHANCE", "TERMINAL", "CantrisState", "ConnectFourState", "GameState", "NimState"]
+__all__ = ["CHANCE", "TERMINAL", "Capabilities", "CantrisState", "ConnectFourState", "GameKnowledge", "GameState",
+           "NimState", "all_knowledge", "knowledge_of", "register"]
 
 
 #: What ``known_names`` calls each kind of game knowledge, for messages.
@@ -14,28 +16,20 @@ _KINDS = {"rollout": "roll-out policy", "eval": "evaluator", "belief": "belief"}
 
 def known_names(kind: str) -> dict[str, list[str]]:
     """Every name of one kind of game knowledge a spec can choose, with the games that
-    have it: ``kind`` is ``"rollout"`` (``mcts:rollout=``), ``"eval"`` (``alphabeta:eval=``)
-    or ``"belief"`` (``mcts:belief=``)."""
-    from boardzoo.games.geister import BELIEFS, GeisterState
-
-    cores = (NimState, CantrisState, ConnectFourState, GeisterState)
+    have it: ``kind`` is ``"rollout"`` (``mcts:rollout=``), ``"eval"`` (``alphabeta:eval=``,
+    ``mcts:value=``) or ``"belief"`` (``mcts:belief=``)."""
+    if kind not in _KINDS:
+        raise ValueError(f"unknown kind of game knowledge {kind!r}")
     found: dict[str, list[str]] = {}
     if kind == "rollout":
         found["random"] = ["every game"]
-        for core in cores:
-            for name in {**core.rollout_policies, **getattr(core, "fast_rollouts", {})}:
-                if name != "random":
-                    found.setdefault(name, []).append(core.game_name)
     elif kind == "eval":
         found["simple"] = ["every game"]
-        for core in cores:
-            for name in core.evaluators:
-                found.setdefault(name, []).append(core.game_name)
-    elif kind == "belief":
-        for name in BELIEFS:
-            found[name] = [GeisterState.game_name]
-    else:
-        raise ValueError(f"unknown kind of game knowledge {kind!r}")
+    for game, knowledge in all_knowledge().items():
+        names = {"rollout": knowledge.rollout_names()[1:], "eval": list(knowledge.evaluators),
+                 "belief": list(knowledge.beliefs)}[kind]
+        for name in names:
+            found.setdefault(name, []).append(game)
     return found
 
 

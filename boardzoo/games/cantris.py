@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import random
 
-from boardzoo.games.model import TERMINAL, GameState, check_int, returns_of_winner
+from boardzoo.games.knowledge import GameKnowledge, register
+from boardzoo.games.model import TERMINAL, Capabilities, GameState, check_int, returns_of_winner
 
 PRESETS = {"6x3": (6, 3, False), "8x4": (8, 4, False), "10x5": (10, 5, True)}
 
@@ -167,6 +168,7 @@ class CantrisState(GameState):
 
     __slots__ = ("columns", "rows", "cols", "bonus_turn", "scores", "player", "last_points", "total")
     game_name = "cantris"
+    capabilities = Capabilities(fast_playout=True, key=True)
 
     def __init__(self, columns: list[list[int]], rows: int, bonus_turn: bool = False):
         check_size(rows, len(columns))
@@ -292,4 +294,8 @@ def score_difference(state: CantrisState, player: int, max_depth: int) -> float:
     return (max_depth - 1) * lead / max(state.total, 1)
 
 
-CantrisState.evaluators = {"score": score_difference}
+register(GameKnowledge(
+    game=CantrisState.game_name,
+    greedy=CantrisState.greedy_action,
+    evaluators={"score": score_difference},
+))

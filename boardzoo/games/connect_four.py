@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 
-from boardzoo.games.model import TERMINAL, GameState, returns_of_winner
+from boardzoo.games.knowledge import GameKnowledge, register
+from boardzoo.games.model import TERMINAL, Capabilities, GameState, returns_of_winner
 
 MIN_SIZE = 4
 MAX_SIZE = 32
@@ -94,6 +95,7 @@ class ConnectFourState(GameState):
 
     __slots__ = ("geo", "boards", "heights", "plies", "winner")
     game_name = "connect_four"
+    capabilities = Capabilities(fast_playout=True, key=True, initial=True)
 
     def __init__(self, rows: int = 6, cols: int = 7):
         self.geo = geometry(rows, cols)
@@ -320,4 +322,8 @@ def three_in_window_v2_score(state: ConnectFourState, player: int, max_depth: in
     return float(_best_threat(state, player, max_depth) - _best_threat(state, 1 - player, max_depth))
 
 
-ConnectFourState.evaluators = {"three": three_in_window_score, "three2": three_in_window_v2_score}
+register(GameKnowledge(
+    game=ConnectFourState.game_name,
+    greedy=ConnectFourState.greedy_action,
+    evaluators={"three": three_in_window_score, "three2": three_in_window_v2_score},
+))

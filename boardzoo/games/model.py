@@ -8,43 +8,86 @@ Required
     ``num_actions``          size of the action space (actions are ``0..num_actions-1``)
     ``current_player()``     0 or 1 for the player to move; :data:`CHANCE` at a chance
                              event; :data:`TERMINAL` once the game is over
-    ``legal_actions()``      list of legal actions (outcomes at a chance event)
+    ``legal_actions()``      the legal actions as a *fresh* list, one the caller may
+                             shuffle or pop from (outcomes at a chance event)
     ``apply(action)``        play ``action`` in place (for a chance event: the outcome)
     ``clone()``              an independent copy, cheap: tree search calls it constantly
     ``is_terminal()``
     ``returns()``            ``(r0, r1)``: +1/-1/0 per player once terminal, (0, 0) before
     ``chance_outcomes()``    ``[(outcome, probability), ...]`` at a chance event
 
-Optional fast paths (agents use them when present, fall back otherwise)
-    ``playout(rng)``         uniform random play-out to the end, in place, in one tight
-                             loop; returns ``returns()``. ``rng`` is a ``random.Random``.
-    ``key()``                hashable identity of the position, for transposition tables
+Declared capabilities (``capabilities``, one :class:`Capabilities` per core class)
+    ``fast_playout``         ``playout(rng)`` is the game's own tight loop (a uniform random
+                             play-out to the end, in place, returning ``returns()``)
+    ``key``                  ``key()`` is a hashable identity of the position: equal keys
+                             for equal positions (transposition tables, tree reuse)
+    ``chance``               chance events can occur (``current_player() == CHANCE``)
+    ``initial``              ``is_initial()`` tells the first move of a game
+    ``hidden_information``   the object is a seat's *information set*: it answers
+                             ``current_player``/``legal_actions`` for the seat's own turn,
+                             ``determinize(rng, belief)`` returns a full state (a perfect-
+                             information core) consistent with what the seat has seen, and
+                             ``view_key(seat)`` on such full states is what the seat sees
+Agents check the capabilities they need when they meet a game (``Agent.check``), so a
+missing one is a clear error before the first move, not a failure deep in a search.
 
-Hidden information
-    A seat of a hidden-information game gets an *information set* as its model: it sets
-    ``hidden_information = True``, answers ``current_player``/``legal_actions`` for the
-    seat's own turn, and ``determinize(rng, belief)`` returns a full state (one of the
-    above) consistent with what the seat has seen. Search agents sample from it.
-
-Game knowledge that plugs into the generic agents lives beside the game, as methods:
-    ``greedy_action(rng)``   the game's greedy/heuristic move
-    ``rollout_policies``     named roll-out policies for MCTS (``fast_rollouts``: the same
-                             as tight loops ``f(state, rng, limit) -> returns``)
-    ``evaluators``           named leaf evaluators for minimax/alpha-beta
-    ``ordered_legal_actions()``  legal actions, most promising first
-    ``action_label(a)`` / ``parse_action(text)``   how people write moves
-    ``explain_illegal(a)``   why an action is illegal, for error messages
+Also used when present: ``ordered_legal_actions()`` (alpha-beta's move order),
+``action_label(a)`` / ``parse_action(text)`` (how people write moves) and
+``explain_illegal(a)`` (error messages). What a *player* knows about a game — greedy
+rule, roll-out policies, evaluators, beliefs — is registered apart from the rules, in
+:mod:`boardzoo.games.knowledge`.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Hashable, Sequence
+from dataclasses import dataclass, fields
+from typing import ClassVar, Hashable, Sequence
 
 #: ``current_player()`` at a chance event (e.g. the Nim coin).
 CHANCE = -1
 #: ``current_player()`` once the game is over.
 TERMINAL = -2
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a game core offers beyond the required methods (see the module docstring)."""
+
+    fast_playout: bool = False
+    key: bool = False
+    chance: bool = False
+    initial: bool = False
+    hidden_information: bool = False
+
+    def names(self) -> list[str]:
+        return [f.name for f in fields(self) if getattr(self, f.name)]
+
+
+#: How messages name each capability: "<agent>: <purpose> needs <this>".
+CAPABILITY_TEXT = {
+    "fast_playout": "a fast play-out",
+    "key": "position keys (key())",
+    "chance": "chance events",
+    "initial": "a game that tells its first move (is_initial())",
+    "hidden_information": "hidden information",
+    "perfect_information": "perfect information",
+}
+
+
+def require(agent: str, model: "GameState", capability: str, purpose: str) -> None:
+    """Raise ValueError unless ``model``'s game declares ``capability`` (or, for
+    ``perfect_information``, does not hide information): what agents check at set-up."""
+    declared = model.capabilities
+    if capability == "perfect_information":
+        ok = not declared.hidden_information
+    else:
+        ok = getattr(declared, capability)
+    if not ok:
+        lacks = "hides information" if capability == "perfect_information" else \
+            f"does not declare {capability}"
+        raise ValueError(f"{agent}: {purpose} needs {CAPABILITY_TEXT[capability]}; "
+                         f"{model.game_name} {lacks}")
 
 
 class GameState:
@@ -60,6 +103,8 @@ class GameState:
     num_actions: int
     #: Short name of the game, used in messages and registries.
     game_name: str = "game"
+    #: What this core offers beyond the required methods.
+    capabilities: ClassVar[Capabilities] = Capabilities()
 
     # --- required ----------------------------------------------------------------
     def current_player(self) -> int:
@@ -124,18 +169,8 @@ class GameState:
         """True before the first move of the game (``random_first`` of minimax needs it)."""
         raise NotImplementedError(f"{self.game_name} cannot tell its first move")
 
-    #: Named leaf evaluators for minimax/alpha-beta (``eval=NAME``) beyond the generic
-    #: ``simple``: ``name -> f(state, player, max_depth) -> score for player``.
-    evaluators: dict = {}
-
-    #: Named roll-out policies, ``name -> f(state, rng) -> action``, for ``mcts:rollout=NAME``.
-    rollout_policies: dict = {}
-
     def key(self) -> Hashable:
         raise NotImplementedError(f"{self.game_name} has no position key")
-
-    def greedy_action(self, rng: random.Random) -> int:
-        raise NotImplementedError(f"{self.game_name} has no greedy rule")
 
     def action_label(self, action: int) -> str:
         return str(action)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 
-from boardzoo.games.model import CHANCE, TERMINAL, GameState, check_int, returns_of_winner
+from boardzoo.games.knowledge import GameKnowledge, register
+from boardzoo.games.model import CHANCE, TERMINAL, Capabilities, GameState, check_int, returns_of_winner
 
 TAILS, HEADS = 0, 1
 _COIN = [(TAILS, 0.5), (HEADS, 0.5)]
@@ -36,6 +37,7 @@ class NimState(GameState):
 
     __slots__ = ("pawns", "k", "coin", "player", "coin_pending", "winner")
     game_name = "nim"
+    capabilities = Capabilities(fast_playout=True, key=True, chance=True)
 
     def __init__(self, pawns: int, k: int = 3, coin: bool = False):
         check_nim_parameters(pawns, k)
@@ -144,9 +146,6 @@ class NimState(GameState):
             return take - 1
         return int(rng.random() * min(self.k, self.pawns))
 
-    #: Roll-out policies MCTS can use by name (``mcts:rollout=strategic``).
-    rollout_policies = {"strategic": lambda state, rng: state.strategic_action(rng)}
-
     def greedy_action(self, rng: random.Random) -> int:
         """Seed 000's greedy rule: take ``n % (K+1)``, or one pawn when that is 0."""
         take = self.pawns % (self.k + 1) or 1
@@ -167,3 +166,10 @@ class NimState(GameState):
 
     def __repr__(self) -> str:
         return f"NimState(pawns={self.pawns}, k={self.k}, coin={self.coin}, player={self.player})"
+
+
+register(GameKnowledge(
+    game=NimState.game_name,
+    greedy=NimState.greedy_action,
+    rollouts={"strategic": NimState.strategic_action},
+))

@@ -130,7 +130,9 @@ def test_budgets_must_be_finite(spec):
     ("mcts:rollout=forwards", "unknown roll-out policy 'forwards'"),
     ("flatmc:belief=psychic", "unknown belief 'psychic'"),
     ("alphabeta:eval=three3", "unknown evaluator 'three3'"),
-    ("mcts:c2=-1", "c2 must be a finite number >= 0"),
+    ("mcts:policy=ucb-minimal,c2=-1", "c2 must be a finite number >= 0"),
+    ("mcts:c2=1", "parameter 'c2' belongs to policy=ucb-minimal, not to policy=ucb1"),
+    ("mcts:policy=ucbv,c_final=1", "parameter 'c_final' belongs to final=value"),
     ("mcts:c=inf", "c must be a finite number >= 0"),
 ])
 def test_agent_options_are_checked_at_construction(spec, message):

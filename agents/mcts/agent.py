@@ -1,0 +1,270 @@
+"""The MCTS agent: spec parameters in, parts composed into a :class:`Search`, a move out.
+
+    make("mcts:iterations=2000")                        # UCB1, c = sqrt(2), random roll-outs
+    make("mcts:time=0.01,reuse=true")                   # 10 ms a move, keep the played subtree
+    make("mcts:policy=ucbv,c=1.4,zeta=0.5")             # UCB-V (seed 003)
+    make("mcts:policy=ucb-minimal,c1=11,c2=1")          # UCB-Minimal (seed 003)
+    make("mcts:q=win-lose,c=1.414,final=value,c_final=0,iterations=500")   # seed 001
+    make("mcts:nthr=5,max_rollout=200")                 # seed 004's expansion threshold
+    make("mcts:rollout=strategic")                      # a game's own roll-out policy
+    make("mcts:value=three")                            # a game's evaluator as the leaf value
+    make("mcts:solver=true")                            # MCTS-Solver
+    make("mcts:belief=behaviour,rollout=forward")       # Geister: determinized MCTS
+    make("mcts:policy=puct,model=runs/ppo_connect_four.zip")   # a trained policy and value
+    make("mcts:policy=puct", evaluator=my_evaluator)    # any evaluate()/prior() object
+
+The parts and their own parameters (``policy`` chooses the selection part, ``final`` the
+final choice; a parameter of a part not chosen is refused):
+
+    selection    policy=ucb1 (c) | ucbv (c, zeta) | ucb-minimal (c1, c2) | puct (c)
+    expansion    nthr=0: one child per iteration; nthr=N: all children at N visits
+                 (puct always expands all children, at the first visit when nthr=0)
+    leaf         rollout=NAME with max_rollout, or value=NAME, or an evaluator/model
+    backup       q=win-lose | wins; solver=true adds MCTS-Solver proofs
+    final        final=visits | value (c_final)
+    root         the position, or (hidden information) samples under belief=NAME
+
+Seed 001 writes UCB1 as ``q/n + c*sqrt(2 ln N / n)``: its c = 1.0 is our c = 1.414.
+Budgets: ``iterations`` and/or ``time`` (seconds per move), whichever ends first.
+After each decision ``agent.stats`` holds the search statistics, and ``tree_text()`` /
+``tree_dot()`` show the tree.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import time
+from statistics import median
+from typing import Any, ClassVar, Mapping
+
+from boardzoo.agents.base import Agent, check_budget
+from boardzoo.agents.mcts.backup import Proofs, backup, value_for
+from boardzoo.agents.mcts.evaluation import (LeafEvaluation, Prior, PriorEvaluator, ValueEvaluator, checked_prior,
+                                             checked_values, heuristic_value, rollout_function)
+from boardzoo.agents.mcts.expansion import AllChildren, OneChildPerIteration
+from boardzoo.agents.mcts.final import FINAL
+from boardzoo.agents.mcts.sampling import (DeterminizedRoot, check_game_options, check_model_options,
+                                           root_sampling)
+from boardzoo.agents.mcts.search import Search
+from boardzoo.agents.mcts.selection import SELECTION
+from boardzoo.agents.mcts.tree import Node, tree_dot, tree_size, tree_text
+from boardzoo.games import check_known
+from boardzoo.games.model import GameState, require
+from boardzoo.spec import Registry, refuse_leftovers
+
+#: How many events after our own move a reused tree is searched for the new position.
+REUSE_DEPTH = 4
+
+
+class MCTSAgent(Agent):
+    name = "mcts"
+    summary = ("Monte Carlo tree search: ucb1/ucbv/ucb-minimal/puct, q=win-lose|wins, final=visits|value, "
+               "iterations/time budgets, reuse, nthr expansion, roll-outs, heuristic or learned evaluators, "
+               "chance nodes, solver, determinization")
+    #: Part choosers: the spec parameter -> the registry of parts it chooses from.
+    parts: ClassVar[Mapping[str, Registry]] = {"policy": SELECTION, "final": FINAL}
+
+    def __init__(self, seed: int | None = None, iterations: int | None = None, time: float | None = None,
+                 policy: str = "ucb1", q: str = "win-lose", final: str = "visits", reuse: bool = False,
+                 nthr: int = 0, rollout: str = "random", max_rollout: int = 0, value: str | None = None,
+                 model: str | None = None, solver: bool = False, belief: str | None = None,
+                 evaluator: Any = None, **options: Any):
+        super().__init__(seed)
+        if iterations is None and time is None:
+            iterations = 1000
+        check_budget("mcts", "iterations", iterations, time)
+        try:
+            self.select = SELECTION.build(policy, options)
+            self.choose = FINAL.build(final, options)
+            self.backup = backup(q)
+        except (ValueError, TypeError) as error:
+            raise ValueError(f"mcts: {error}") from None
+        refuse_leftovers("mcts", options, self.parts, {"policy": policy, "final": final})
+        if isinstance(nthr, bool) or not isinstance(nthr, int) or nthr < 0:
+            raise ValueError(f"mcts: nthr must be an int >= 0, got {nthr!r}")
+        if isinstance(max_rollout, bool) or not isinstance(max_rollout, int) or max_rollout < 0:
+            raise ValueError(f"mcts: max_rollout must be an int >= 0 (0 = no limit), got {max_rollout!r}")
+        check_game_options("mcts", rollout, belief)
+        if value is not None:
+            check_known("mcts", "eval", value)
+        self.evaluator = self._evaluator(evaluator, model, value)
+        self._values = isinstance(self.evaluator, ValueEvaluator) or value is not None
+        if self._values and q == "wins":
+            raise ValueError("mcts: q=wins counts the wins of roll-outs to the end; an evaluator's values are "
+                             "not wins (use q=win-lose)")
+        self.iterations, self.time_budget = iterations, time
+        self.policy_name, self.q, self.final = policy, q, final
+        self.reuse, self.nthr, self.rollout_name, self.max_rollout = reuse, nthr, rollout, max_rollout
+        self.value_name, self.solver, self.belief = value, solver, belief
+        self.expands_all = nthr > 0 or SELECTION.trait(policy, "expands_all", False)
+        self.root: Node | None = None
+        self.root_state: GameState | None = None
+        self._kept: tuple[Node, GameState] | None = None
+        self._wrap_up = 0.0
+
+    @staticmethod
+    def _evaluator(evaluator: Any, model: str | None, value: str | None) -> Any:
+        if model is not None:
+            if evaluator is not None:
+                raise ValueError("mcts: give an evaluator object or model=PATH, not both")
+            from boardzoo.agents.sb3 import SB3Evaluator
+
+            evaluator = SB3Evaluator(model)
+        if evaluator is None:
+            return None
+        if not isinstance(evaluator, (ValueEvaluator, PriorEvaluator)):
+            raise ValueError(f"mcts: an evaluator needs an evaluate(state) or a prior(state) method; "
+                             f"{type(evaluator).__name__} has neither")
+        if value is not None and isinstance(evaluator, ValueEvaluator):
+            raise ValueError("mcts: value=NAME and an evaluator with evaluate() both value the leaves; give one")
+        return evaluator
+
+    def check(self, model: GameState) -> None:
+        check_model_options("mcts", model, self.rollout_name, self.belief)
+        if self.value_name is not None:
+            heuristic_value(model, self.value_name)
+        if self.solver:
+            require("mcts", model, "perfect_information", "solver=true")
+        if self.reuse:
+            require("mcts", model, "key", "reuse=true")
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self._kept = None
+        self.root = self.root_state = None
+
+    # --- composing the parts ------------------------------------------------------------------
+    def _leaf(self, model: GameState) -> LeafEvaluation:
+        where = f"mcts evaluator {type(self.evaluator).__name__}"
+        if isinstance(self.evaluator, ValueEvaluator):
+            return checked_values(self.evaluator.evaluate, where)
+        if self.value_name is not None:
+            return heuristic_value(model, self.value_name).evaluate
+        return rollout_function(model, self.rollout_name, self.rng, self.max_rollout)
+
+    def _prior(self) -> Prior | None:
+        if isinstance(self.evaluator, PriorEvaluator):
+            return checked_prior(self.evaluator.prior, f"mcts evaluator {type(self.evaluator).__name__}")
+        return None
+
+    def search_for(self, model: GameState) -> Search:
+        """The search this agent runs on ``model``: its parts, composed."""
+        self.check(model)
+        expansion = (AllChildren(self.rng, self.nthr or 1, self._prior()) if self.expands_all
+                     else OneChildPerIteration(self.rng))
+        return Search(root_sampling(model, self.rng, self.belief), self.select, expansion, self._leaf(model),
+                      self.backup, Proofs() if self.solver else None, self.rng)
+
+    # --- one decision ----------------------------------------------------------------------
+    def act(self, observation: dict, model: GameState) -> int:
+        start = time.perf_counter()
+        search = self.search_for(model)
+        root = self._reused_root(model, search) if self.reuse else None
+        reused = root is not None and root.visits > 0
+        if root is None:
+            root = Node(-1, -1)
+        search.size = tree_size(root) if reused else 1
+        self.root, self.root_state = root, model
+        first = search.sampling.sample()
+        if first.current_player() < 0:
+            raise ValueError("mcts: asked to move in a finished game or at a chance event")
+        search.open_root(root, first)
+        # The work after the search (final choice, statistics) is charged to the budget too,
+        # at what it cost last time.
+        deadline = None if self.time_budget is None else start + self.time_budget - self._wrap_up
+        limit = self.iterations if self.iterations is not None else math.inf
+        # The tree has no reference cycles (see Node): the cyclic collector has nothing
+        # to find in it, and its full passes over a large tree would stall the search.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            depths = search.run(root, limit, deadline)
+        finally:
+            if collecting:
+                gc.enable()
+        searched = time.perf_counter()
+        best = self._final_child(root, search)
+        if self.reuse:
+            after = search.sampling.sample()
+            after.apply(best.action)
+            self._kept = (best, after)
+        self.stats = self._statistics(root, best, search.size, time.perf_counter() - start, depths, reused)
+        self._wrap_up = time.perf_counter() - searched
+        return best.action
+
+    def _final_child(self, root: Node, search: Search) -> Node:
+        children = [c for c in root.children or [] if c.visits > 0] or root.children or []
+        if search.proofs is not None:
+            winning = search.proofs.winning_child(root, children)
+            if winning is not None:
+                return winning
+            children = search.proofs.candidates(root, children)
+        return self.choose(root, children)
+
+    # --- tree reuse -----------------------------------------------------------------------
+    def _reused_root(self, model: GameState, search: Search) -> Node | None:
+        """The node of the kept tree for the position now in front of us (found within
+        ``REUSE_DEPTH`` events of our last move), or None."""
+        if self._kept is None:
+            return None
+        node, state = self._kept
+        self._kept = None
+        sampling = search.sampling
+        target = model.key()
+        frontier = [(node, state)]
+        for _ in range(REUSE_DEPTH + 1):
+            following = []
+            for candidate, candidate_state in frontier:
+                if candidate_state.current_player() >= 0 and sampling.key(candidate_state) == target:
+                    return candidate
+                if candidate_state.is_terminal():
+                    continue  # this sample ended here (another sample's game may go on)
+                for child in candidate.children or []:
+                    if isinstance(sampling, DeterminizedRoot) and candidate_state.current_player() >= 0 \
+                            and not candidate_state.is_legal(child.action):
+                        continue  # a move only other samples allow
+                    child_state = candidate_state.clone()
+                    child_state.apply(child.action)
+                    following.append((child, child_state))
+            frontier = following
+        return None
+
+    # --- statistics and views -----------------------------------------------------------------
+    def _statistics(self, root: Node, best: Node, size: int, seconds: float, depths: list[int],
+                    reused: bool) -> dict:
+        label = self.root_state.action_label  # type: ignore[union-attr]
+        player = root.to_move
+        return {
+            "iterations": len(depths),
+            "seconds": seconds,
+            "tree_size": size,
+            "reused_tree": reused,
+            "root_visits": root.visits,
+            "action": best.action,
+            "convincity": best.win_ratio(),
+            "value": best.mean(),
+            "path_mean": sum(depths) / len(depths) if depths else 0.0,
+            "path_median": median(depths) if depths else 0,
+            "path_max": max(depths) if depths else 0,
+            "proven": None if root.proven is None else value_for(player, root.proven),
+            "children": [
+                {"action": c.action, "label": label(c.action), "visits": c.visits, "prior": c.prior,
+                 "value": c.mean(), "win_ratio": c.win_ratio(),
+                 "proven": None if c.proven is None else value_for(player, c.proven)}
+                for c in sorted(root.children or [], key=lambda c: -c.visits)
+            ],
+        }
+
+    def tree_text(self, depth: int = 2, best: int = 3) -> str:
+        """The last search tree as indented text: the ``best`` most visited children of
+        every node, ``depth`` levels down."""
+        if self.root is None or self.root_state is None:
+            return "(no search yet)"
+        return tree_text(self.root, self.root_state.action_label, depth, best)
+
+    def tree_dot(self, depth: int = 3, min_visits: int = 1) -> str:
+        """The last search tree in Graphviz DOT (nodes with at least ``min_visits`` visits)."""
+        if self.root is None or self.root_state is None:
+            return "digraph mcts {}"
+        return tree_dot(self.root, self.root_state.action_label, depth, min_visits)

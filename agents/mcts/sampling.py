@@ -1,0 +1,107 @@
+"""Root sampling: where each iteration starts, and what moves a node offers it.
+
+* :class:`PositionRoot` — perfect information: every iteration starts from a copy of the
+  position, and a node offers all its moves.
+* :class:`DeterminizedRoot` — hidden information (a seat's information set): every
+  iteration starts from a full state sampled under a *belief*, and the tree is one tree
+  over moves shared by all samples (single-observer information-set MCTS): a node offers
+  only the moves legal in this iteration's sample, and a move legal only in some samples
+  gets its child when a sample first allows it.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable, Hashable
+
+from boardzoo.agents.mcts.evaluation import rollout_function
+from boardzoo.agents.mcts.tree import Node
+from boardzoo.games import check_known
+from boardzoo.games.knowledge import knowledge_of
+from boardzoo.games.model import GameState
+
+
+class PositionRoot:
+    """Perfect information: the position itself."""
+
+    shared = False
+
+    def __init__(self, model: GameState):
+        self.model = model
+
+    def sample(self) -> GameState:
+        return self.model.clone()
+
+    @staticmethod
+    def new_action(node: Node, state: GameState, rng: random.Random) -> int | None:
+        """A move of ``node`` without a child yet (None when all have one)."""
+        untried = node.untried
+        return untried.pop() if untried else None
+
+    @staticmethod
+    def candidates(node: Node, state: GameState) -> list[Node]:
+        return node.children  # type: ignore[return-value]  # expanded before it is asked
+
+    def key(self, state: GameState) -> Hashable:
+        return state.key()
+
+
+class DeterminizedRoot:
+    """Hidden information: a full state drawn under ``belief`` for every iteration."""
+
+    shared = True
+
+    def __init__(self, model: GameState, rng: random.Random, belief: str):
+        self.model, self.rng, self.belief = model, rng, belief
+        self.seat = model.current_player()
+        model.determinize(rng, belief)  # fails early and clearly on an unknown belief
+
+    def sample(self) -> GameState:
+        return self.model.determinize(self.rng, self.belief)
+
+    @staticmethod
+    def new_action(node: Node, state: GameState, rng: random.Random) -> int | None:
+        have = {child.action for child in node.children}  # type: ignore[union-attr]
+        new = [action for action in state.legal_actions() if action not in have]
+        return new[int(rng.random() * len(new))] if new else None
+
+    @staticmethod
+    def candidates(node: Node, state: GameState) -> list[Node]:
+        """The children whose moves this sample allows."""
+        return [child for child in node.children if state.is_legal(child.action)]  # type: ignore[union-attr]
+
+    def key(self, state: GameState) -> Hashable:
+        """What the seat knows of a sampled state: comparable with its view's key()."""
+        return state.view_key(self.seat)  # type: ignore[attr-defined]
+
+
+def root_sampling(model: GameState, rng: random.Random, belief: str | None) -> PositionRoot | DeterminizedRoot:
+    if model.capabilities.hidden_information:
+        return DeterminizedRoot(model, rng, belief or "uniform")
+    return PositionRoot(model)
+
+
+def sampler(model: GameState, rng: random.Random, belief: str | None) -> Callable[[], GameState]:
+    """A function drawing the states an evaluation starts from: copies of the position,
+    or full states consistent with an information set under ``belief``."""
+    return root_sampling(model, rng, belief).sample
+
+
+def check_game_options(agent: str, rollout: str, belief: str | None) -> None:
+    """At construction: names that no game has are refused at once."""
+    check_known(agent, "rollout", rollout)
+    if belief is not None:
+        check_known(agent, "belief", belief)
+
+
+def check_model_options(agent: str, model: GameState, rollout: str, belief: str | None) -> None:
+    """Before play: the roll-out policy and belief must be the game's own."""
+    rollout_function(model, rollout, None)  # raises ValueError naming the game's policies
+    if belief is None:
+        return
+    if not model.capabilities.hidden_information:
+        raise ValueError(f"{agent}: belief={belief} is for games with hidden information; "
+                         f"{model.game_name} has none")
+    beliefs = knowledge_of(model).beliefs
+    if belief not in beliefs:
+        raise ValueError(f"{agent}: {model.game_name} has no belief {belief!r}; beliefs are: {', '.join(beliefs)}")

@@ -1,0 +1,55 @@
+"""Geister: 6x6, two players with 4 blue and 4 red ghosts each, the colours of the
+opponent's ghosts hidden (``shared/docs/rules-geister.md``, seed 004).
+
+Frames. Squares are ``y * 6 + x`` in **player_0's frame** (x to the east, y to the
+south, player_0's home rows y = 4, 5). Each seat sees itself at the bottom, as on the
+tournament server: player_1's own frame is player_0's turned by 180 degrees, which on
+square numbers is ``35 - square``. Directions are the mover's own: NORTH = toward the
+opponent.
+
+Ghosts. ``g = 8 * seat + i``; ``i`` = 0..7 are the protocol letters A..H of that seat (A..D
+its front row, E..H its back row, left to right from its own side). ``pos[g]`` is a square,
+:data:`CAPTURED` or :data:`ESCAPED`.
+
+Actions (``Discrete(102)``, the same for both seats)
+    0..31    move ghost ``a // 4`` (A..H) one square ``a % 4`` = NORTH, EAST, SOUTH, WEST.
+             From the opponent's back corner (own-frame (0, 0) with NORTH or WEST, (5, 0)
+             with NORTH or EAST) a blue ghost moves off the board: an escape.
+    32..101  the placement: ``RED_SETS[a - 32]``, the 4 ghosts that are red (70 sets of
+             4 of the 8 letters, in lexicographic order: ABCD, ABCE, ..., EFGH).
+The game opens with player_0's placement, then player_1's, then player_0 moves.
+
+A move onto an opponent ghost captures it (any colour; its colour becomes public). A seat
+wins when one of its blue ghosts escapes, when it captured all 4 opponent blues, or when
+the opponent captured all 4 of its reds. After ``max_turns`` moves (plies, placements not
+counted) without a winner the game is a draw; a win on the last ply counts.
+
+Hidden information: :class:`GeisterState` is the whole truth (for the referee, spectators
+and determinized search). A seat gets :class:`GeisterView` instead: everything that seat
+has seen, the opponent's on-board colours unknown, and :meth:`GeisterView.determinize` to
+sample full states consistent with it under a *belief* (:data:`BELIEFS`).
+"""
+
+
+from boardzoo.games.geister.information import BELIEFS, GeisterView, weighted_sample
+from boardzoo.games.geister.players import forward_policy, rushing_action
+from boardzoo.games.geister.playouts import fast_forward, fast_random
+from boardzoo.games.geister.protocol import board_string, parse_board_string, position_from_board_string
+from boardzoo.games.geister.rules import (CAPTURED, DIRECTIONS, EMPTY, ESCAPED, EXITS, GHOSTS, LETTERS,
+                                          MOVE_ACTIONS, NUM_ACTIONS, RED_SET_INDEX, RED_SETS, SIZE, SQUARES,
+                                          TARGET, GeisterState, home_square, parse_red, placement_action,
+                                          red_letters, to_own)
+from boardzoo.games.knowledge import GameKnowledge, register
+
+register(GameKnowledge(
+    game=GeisterState.game_name,
+    greedy=rushing_action,
+    rollouts={"forward": forward_policy, "rushing": rushing_action},
+    fast_rollouts={"random": fast_random, "forward": fast_forward},
+    beliefs=BELIEFS,
+))
+
+__all__ = ["BELIEFS", "CAPTURED", "DIRECTIONS", "EMPTY", "ESCAPED", "EXITS", "GHOSTS", "LETTERS", "MOVE_ACTIONS",
+           "NUM_ACTIONS", "RED_SETS", "RED_SET_INDEX", "SIZE", "SQUARES", "TARGET", "GeisterState", "GeisterView",
+           "board_string", "forward_policy", "home_square", "parse_board_string", "parse_red", "placement_action",
+           "position_from_board_string", "red_letters", "rushing_action", "to_own", "weighted_sample"]

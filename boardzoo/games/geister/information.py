@@ -1,0 +1,139 @@
+"""What one Geister seat knows (:class:`GeisterView`, its information set) and the
+beliefs that sample the opponent's hidden colours from it."""
+
+from __future__ import annotations
+
+import random
+
+from boardzoo.games.geister.rules import (GHOSTS, NUM_ACTIONS, SIZE, Capabilities, GameState, GeisterState,
+                                          to_own)
+
+
+def belief_uniform(view: "GeisterView", unknown: list[int]) -> list[float]:
+    """Every assignment consistent with what was seen is equally likely."""
+    return [1.0] * len(unknown)
+
+
+def belief_nearest_blue(view: "GeisterView", unknown: list[int]) -> list[float]:
+    """Seed 004's "decide by nearness": the opponent ghosts nearest our home rows are the
+    blue ones (ties at random). Weights 1000 ** row make it a near-certain ordering."""
+    seat = view.seat
+    return [1000.0 ** (to_own(seat, view.pos[g]) // SIZE) for g in unknown]
+
+
+def belief_behaviour(view: "GeisterView", unknown: list[int]) -> list[float]:
+    """Learns from how the opponent moved its ghosts, by likelihood ratios.
+
+    * Blue ghosts win by escaping, so players push them forward: each net step toward us
+      multiplies the odds of blue by 1.5 (a step back divides them).
+    * A blue ghost on one of our corners escapes and wins at once; a ghost that stood there
+      at its owner's turn and was not taken off is almost surely red: odds / 20 each time.
+    """
+    return [1.5 ** max(min(view.advance[g], 8), -8) * 0.05 ** min(view.declined[g], 3) for g in unknown]
+
+
+BELIEFS = {"uniform": belief_uniform, "nearest-blue": belief_nearest_blue, "behaviour": belief_behaviour}
+
+
+def weighted_sample(items: list[int], weights: list[float], k: int, rng: random.Random) -> list[int]:
+    """``k`` distinct items, each draw proportional to the weights of those left."""
+    items, weights = list(items), list(weights)
+    chosen = []
+    for _ in range(k):
+        x = rng.random() * sum(weights)
+        for j, w in enumerate(weights):
+            x -= w
+            if x < 0:
+                break
+        chosen.append(items.pop(j))
+        weights.pop(j)
+    return chosen
+
+
+class GeisterView(GameState):
+    """What one seat knows: the search model handed to that seat.
+
+    It has the public position, the seat's own colours and the colours made public by
+    captures — never a hidden opponent colour (it is not even copied). It answers the
+    questions an agent asks at its own turn (``legal_actions``, ``action_label``...) and samples full states with :meth:`determinize`.
+    """
+
+    __slots__ = ("seat", "pos", "red", "board", "placed", "player", "plies", "max_turns", "over", "winner",
+                 "lost", "advance", "declined", "belief")
+    game_name = "geister"
+    num_actions = NUM_ACTIONS
+    #: A seat's information set: agents that need a full state sample one with :meth:`determinize`.
+    capabilities = Capabilities(key=True, hidden_information=True)
+    legal_actions = GeisterState.legal_actions
+    is_legal = GeisterState.is_legal
+    explain_illegal = GeisterState.explain_illegal
+    action_label = GeisterState.action_label
+    parse_action = GeisterState.parse_action
+    to_text = GeisterState.to_text
+    placing = GeisterState.placing
+    is_terminal = GeisterState.is_terminal
+    current_player = GeisterState.current_player
+    returns = GeisterState.returns
+
+    def __init__(self, state: GeisterState, seat: int, belief: str = "uniform"):
+        self.seat = seat
+        self.pos, self.board = state.pos[:], state.board[:]
+        # Unknown colours are None; an unplaced seat's colours are None too.
+        self.red = [state.red[g] if state.placed[g // GHOSTS] and (g // GHOSTS == seat or state.pos[g] < 0)
+                    else None for g in range(2 * GHOSTS)]
+        self.placed = state.placed[:]
+        self.player, self.plies, self.max_turns = state.player, state.plies, state.max_turns
+        self.over, self.winner = state.over, state.winner
+        self.lost = [state.lost[0][:], state.lost[1][:]]
+        self.advance, self.declined = state.advance[:], state.declined[:]
+        if belief not in BELIEFS:
+            raise ValueError(f"geister: unknown belief {belief!r}; beliefs are {', '.join(BELIEFS)}")
+        self.belief = belief  # the default of determinize()
+
+    def clone(self) -> "GeisterView":
+        other = GeisterView.__new__(GeisterView)
+        for name in GeisterView.__slots__:
+            value = getattr(self, name)
+            setattr(other, name, value[:] if isinstance(value, list) and name != "lost" else value)
+        other.lost = [self.lost[0][:], self.lost[1][:]]
+        return other
+
+    def apply(self, action: int) -> None:
+        raise NotImplementedError("geister: a seat's view cannot play moves (their outcome may depend on "
+                                  "hidden colours); sample a full state with determinize(rng) first")
+
+    def key(self) -> tuple:
+        return (tuple(self.pos), tuple(self.red), tuple(self.placed), self.player, self.plies)
+
+    def unknown_ghosts(self) -> list[int]:
+        """Opponent ghosts on the board whose colour this seat does not know."""
+        base = GHOSTS * (1 - self.seat)
+        return [g for g in range(base, base + GHOSTS) if self.red[g] is None and self.pos[g] >= 0]
+
+    def determinize(self, rng: random.Random, belief: str | None = None) -> GeisterState:
+        """A full state consistent with this view: the opponent's hidden blues drawn under
+        ``belief`` (the view's own by default). An opponent that has not placed yet stays
+        unplaced (its placement is still its own move to make)."""
+        state = GeisterState.__new__(GeisterState)
+        state.pos, state.board, state.placed = self.pos[:], self.board[:], self.placed[:]
+        state.player, state.plies, state.max_turns = self.player, self.plies, self.max_turns
+        state.over, state.winner = self.over, self.winner
+        state.lost = [self.lost[0][:], self.lost[1][:]]
+        state.advance, state.declined = self.advance[:], self.declined[:]
+        belief = belief or self.belief
+        if belief not in BELIEFS:
+            raise ValueError(f"geister: unknown belief {belief!r}; beliefs are {', '.join(BELIEFS)}")
+        red = [bool(v) for v in self.red]
+        opponent = 1 - self.seat
+        if self.placed[opponent]:
+            unknown = self.unknown_ghosts()
+            blues_left = 4 - self.lost[opponent][0]
+            weights = BELIEFS[belief](self, unknown)
+            blue = set(weighted_sample(unknown, weights, blues_left, rng))
+            for g in unknown:
+                red[g] = g not in blue
+        state.red = red
+        return state
+
+    def __repr__(self) -> str:
+        return f"GeisterView(seat={self.seat}, plies={self.plies})\n{self.to_text(self.seat)}"

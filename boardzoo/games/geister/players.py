@@ -1,0 +1,77 @@
+"""Geister players the generic agents borrow: seed 004's rushing player (the greedy
+rule) and its forward-biased random play (a roll-out policy)."""
+
+from __future__ import annotations
+
+import random
+
+from boardzoo.games.geister.rules import ESCAPED, GHOSTS, MOVE_ACTIONS, RED_SETS, SIZE, TARGET, to_own
+
+
+def _exit_distance(seat: int, square: int) -> int:
+    """Steps from ``square`` to the nearer of ``seat``'s exits, plus one to go off."""
+    own = to_own(seat, square)
+    x, y = own % SIZE, own // SIZE
+    return y + min(x, SIZE - 1 - x) + 1
+
+
+def rushing_action(state, rng: random.Random) -> int:
+    """Seed 004's rushing player (猪突AI), on a full state or a seat's view.
+
+    Places its reds at random. Then: escape when it can; capture an adjacent opponent ghost
+    when that is safe by its own guess (no other opponent ghost can take back on that square,
+    and not when that would be the 4th red it takes, if the colours are known); otherwise
+    advance the blue ghost nearest an exit toward it (a random blue when blocked), avoiding
+    squares next to opponent ghosts when it can.
+    """
+    if state.placing:
+        return MOVE_ACTIONS + int(rng.random() * len(RED_SETS))
+    seat = state.player
+    actions = state.legal_actions()
+    base = GHOSTS * seat
+    pos, board, red = state.pos, state.board, state.red
+    targets = TARGET[seat]
+
+    def threatened(square: int, mover: int) -> bool:
+        for neighbour in targets[square]:
+            if neighbour is not None and neighbour >= 0:
+                g = board[neighbour]
+                if g >= 0 and g // GHOSTS != seat and g != mover:
+                    return True
+        return False
+
+    escapes, captures, advances = [], [], []
+    for action in actions:
+        g = base + action // 4
+        target = targets[pos[g]][action % 4]
+        if target == ESCAPED:
+            escapes.append(action)
+            continue
+        victim = board[target]
+        if victim >= 0:
+            last_red = red[victim] is True and state.lost[1 - seat][1] == 3
+            if not last_red and not threatened(target, victim):
+                captures.append(action)
+        elif not red[g]:
+            gain = _exit_distance(seat, pos[g]) - _exit_distance(seat, target)
+            advances.append((gain, -_exit_distance(seat, target), not threatened(target, -1), action))
+    for group in (escapes, captures):
+        if group:
+            return group[int(rng.random() * len(group))]
+    forward = [a for a in advances if a[0] > 0]
+    if forward:
+        best = max((a[2], a[1]) for a in forward)
+        choices = [a[3] for a in forward if (a[2], a[1]) == best]
+        return choices[int(rng.random() * len(choices))]
+    return actions[int(rng.random() * len(actions))]
+
+
+def forward_policy(state, rng: random.Random, bias: float = 0.5) -> int:
+    """Seed 004's forward-biased random play: with probability ``bias`` a random forward
+    move (when there is one), else any random move."""
+    actions = state.legal_actions()
+    if not state.placing and rng.random() < bias:
+        ahead = [a for a in actions if a < MOVE_ACTIONS and not a & 3]
+        if ahead:
+            actions = ahead
+    return actions[int(rng.random() * len(actions))]

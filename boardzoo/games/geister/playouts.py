@@ -1,0 +1,70 @@
+"""Geister's fast play-outs: the tight loop MCTS roll-outs spend their time in.
+
+It picks uniformly among the legal moves by rejection (draw any of the 32 move actions
+until one is legal), which is cheaper than listing the legal moves every ply. The
+conformance suite checks it against the plain loop over ``legal_actions()``/``apply``.
+"""
+
+from __future__ import annotations
+
+import random
+
+from boardzoo.games.geister.rules import (ESCAPED, GHOSTS, MOVE_ACTIONS, RED_SETS, TARGET, GeisterState,
+                                          returns_of_winner)
+
+
+def playout(state: GeisterState, rng: random.Random, limit: int = 0, forward: float = 0.0) -> tuple[float, float]:
+    """Random play of ``state`` to the end in place. ``limit``: after that many moves a
+    draw. ``forward``: the probability of choosing among the forward moves only (when the
+    mover has one), seed 004's cure for back-and-forth play-outs."""
+    if state.placing:
+        rand = rng.random
+        while state.placing:
+            state.apply(MOVE_ACTIONS + int(rand() * len(RED_SETS)))
+    rand = rng.random
+    moves = 0
+    move, pos, board, red = state._move, state.pos, state.board, state.red
+    while not state.over:
+        if limit and moves >= limit:
+            return (0.0, 0.0)
+        seat = state.player
+        base, targets = GHOSTS * seat, TARGET[seat]
+        action = -1
+        if forward and rand() < forward:
+            ahead = []
+            for i in range(GHOSTS):
+                square = pos[base + i]
+                if square >= 0:
+                    target = targets[square][0]
+                    if target is not None and (target == ESCAPED and not red[base + i] or target >= 0 and (
+                            board[target] < 0 or board[target] // GHOSTS != seat)):
+                        ahead.append(4 * i)
+            if ahead:
+                action = ahead[int(rand() * len(ahead))]
+        while action < 0:
+            # Uniform over the legal moves by rejection: draw any of the 32 until legal
+            # (there always is one), cheaper than listing them all every ply.
+            candidate = int(rand() * MOVE_ACTIONS)
+            g = base + (candidate >> 2)
+            square = pos[g]
+            if square < 0:
+                continue
+            target = targets[square][candidate & 3]
+            if target is None:
+                continue
+            if target == ESCAPED:
+                if not red[g]:
+                    action = candidate
+            elif board[target] < 0 or board[target] // GHOSTS != seat:
+                action = candidate
+        move(action)
+        moves += 1
+    return returns_of_winner(state.winner)
+
+
+def fast_random(state: GeisterState, rng: random.Random, limit: int = 0) -> tuple[float, float]:
+    return playout(state, rng, limit)
+
+
+def fast_forward(state: GeisterState, rng: random.Random, limit: int = 0) -> tuple[float, float]:
+    return playout(state, rng, limit, forward=0.5)

@@ -1,0 +1,316 @@
+"""Geister's rules: the board, the ghosts, the actions and :class:`GeisterState`, the
+whole truth of a game (see the package docstring for frames and actions)."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+from boardzoo.games.model import TERMINAL, Capabilities, GameState, check_int, returns_of_winner
+
+SIZE = 6
+SQUARES = SIZE * SIZE
+GHOSTS = 8
+LETTERS = "ABCDEFGH"
+DIRECTIONS = ("NORTH", "EAST", "SOUTH", "WEST")
+MOVE_ACTIONS = GHOSTS * 4
+RED_SETS: list[tuple[int, ...]] = list(combinations(range(GHOSTS), 4))
+RED_SET_INDEX = {reds: k for k, reds in enumerate(RED_SETS)}
+NUM_ACTIONS = MOVE_ACTIONS + len(RED_SETS)
+CAPTURED, ESCAPED = -1, -2
+EMPTY = -1
+
+_OWN_STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))  # NORTH, EAST, SOUTH, WEST in the own frame
+
+
+def to_own(seat: int, square: int) -> int:
+    """A square of player_0's frame in ``seat``'s own frame (and back: it is an involution)."""
+    return square if seat == 0 else SQUARES - 1 - square
+
+
+def home_square(seat: int, ghost: int) -> int:
+    """Start square of ``seat``'s ghost ``ghost`` (0..7 = A..H): A..D on own-frame (1..4, 4),
+    E..H on (1..4, 5)."""
+    x, y = 1 + ghost % 4, 4 + ghost // 4
+    return to_own(seat, y * SIZE + x)
+
+
+def _targets() -> tuple[list, list]:
+    """TARGET[seat][square][direction]: the square reached, or ESCAPED for a move off the
+    board through an exit, or None off the board elsewhere; EXITS[seat]: seat's exit squares."""
+    target, exits = [], []
+    for seat in (0, 1):
+        table = []
+        for square in range(SQUARES):
+            own = to_own(seat, square)
+            x, y = own % SIZE, own // SIZE
+            row = []
+            for d, (dx, dy) in enumerate(_OWN_STEP):
+                nx, ny = x + dx, y + dy
+                if 0 <= nx < SIZE and 0 <= ny < SIZE:
+                    row.append(to_own(seat, ny * SIZE + nx))
+                elif y == 0 and (x == 0 and d in (0, 3) or x == SIZE - 1 and d in (0, 1)):
+                    row.append(ESCAPED)
+                else:
+                    row.append(None)
+            table.append(tuple(row))
+        target.append(table)
+        exits.append((to_own(seat, 0), to_own(seat, SIZE - 1)))
+    return target, exits
+
+
+TARGET, EXITS = _targets()
+
+
+def move_target(seat: int, g: int, d: int, pos: list[int], board: list[int], red: list) -> int | None:
+    """The movement rule, the one place it is written: where ghost ``g`` of ``seat``
+    lands moving in direction ``d`` (:data:`ESCAPED` off the board through an exit), or
+    None when that move is illegal: the ghost is off the board, the step leaves the board
+    elsewhere, a red ghost would escape, or an own ghost stands on the target."""
+    square = pos[g]
+    if square < 0:
+        return None
+    target = TARGET[seat][square][d]
+    if target is None:
+        return None
+    if target == ESCAPED:
+        return None if red[g] else ESCAPED
+    occupant = board[target]
+    return target if occupant < 0 or occupant // GHOSTS != seat else None
+
+
+def parse_red(text: str) -> tuple[int, ...]:
+    """``"ABCD"`` -> (0, 1, 2, 3); four distinct letters A..H, any order, case-insensitive."""
+    letters = text.strip().upper() if isinstance(text, str) else None
+    if not letters or len(letters) != 4 or len(set(letters)) != 4 or any(c not in LETTERS for c in letters):
+        raise ValueError(f"geister: red ghosts must be 4 distinct letters of A..H (e.g. 'ABCD'), got {text!r}")
+    return tuple(sorted(LETTERS.index(c) for c in letters))
+
+
+def red_letters(reds) -> str:
+    return "".join(LETTERS[i] for i in sorted(reds))
+
+
+def placement_action(reds) -> int:
+    return MOVE_ACTIONS + RED_SET_INDEX[tuple(sorted(reds))]
+
+
+class GeisterState(GameState):
+    """The whole truth of a Geister game: positions, every colour, whose turn."""
+
+    __slots__ = ("pos", "red", "board", "placed", "player", "plies", "max_turns", "winner", "over",
+                 "lost", "advance", "declined")
+    game_name = "geister"
+    num_actions = NUM_ACTIONS
+    capabilities = Capabilities(fast_playout=True, key=True)
+
+    def __init__(self, max_turns: int = 200, red: dict[int, tuple[int, ...]] | None = None):
+        check_int("geister", "max_turns", max_turns, 1)
+        self.max_turns = max_turns
+        self.pos = [home_square(g // GHOSTS, g % GHOSTS) for g in range(2 * GHOSTS)]
+        self.board = [EMPTY] * SQUARES
+        for g, square in enumerate(self.pos):
+            self.board[square] = g
+        self.red = [False] * (2 * GHOSTS)
+        self.placed = [False, False]
+        for seat, reds in (red or {}).items():
+            self._place(seat, reds)
+        self.player = 0 if not self.placed[0] else 1 if not self.placed[1] else 0
+        self.plies = 0
+        self.winner = -1  # 0 or 1 once someone won; -1 while playing and for a draw
+        self.over = False
+        self.lost = [[0, 0], [0, 0]]  # lost[seat] = [blue, red] ghosts of seat captured
+        # Public evidence about each ghost, for beliefs: net forward steps, and how often it
+        # stood on an exit at its owner's turn and did not escape.
+        self.advance = [0] * (2 * GHOSTS)
+        self.declined = [0] * (2 * GHOSTS)
+
+    def _place(self, seat: int, reds) -> None:
+        reds = tuple(sorted(reds))
+        if reds not in RED_SET_INDEX:
+            raise ValueError(f"geister: a placement names 4 distinct ghosts of 0..7, got {reds}")
+        for i in range(GHOSTS):
+            self.red[GHOSTS * seat + i] = i in reds
+        self.placed[seat] = True
+
+    def clone(self) -> "GeisterState":
+        other = GeisterState.__new__(type(self))
+        other.pos, other.red, other.board = self.pos[:], self.red[:], self.board[:]
+        other.placed = self.placed[:]
+        other.player, other.plies, other.max_turns = self.player, self.plies, self.max_turns
+        other.winner, other.over = self.winner, self.over
+        other.lost = [self.lost[0][:], self.lost[1][:]]
+        other.advance, other.declined = self.advance[:], self.declined[:]
+        return other
+
+    # --- rules ----------------------------------------------------------------------------
+    @property
+    def placing(self) -> bool:
+        return not (self.placed[0] and self.placed[1])
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def current_player(self) -> int:
+        return TERMINAL if self.over else self.player
+
+    def legal_actions(self) -> list[int]:
+        if self.over:
+            return []
+        if self.placing:
+            return list(range(MOVE_ACTIONS, NUM_ACTIONS))
+        seat, pos, board, red = self.player, self.pos, self.board, self.red
+        base = GHOSTS * seat
+        return [action for action in range(MOVE_ACTIONS)
+                if move_target(seat, base + (action >> 2), action & 3, pos, board, red) is not None]
+
+    def is_legal(self, action: int) -> bool:
+        if self.over or not 0 <= action < NUM_ACTIONS:
+            return False
+        if self.placing:
+            return action >= MOVE_ACTIONS
+        if action >= MOVE_ACTIONS:
+            return False
+        seat = self.player
+        return move_target(seat, GHOSTS * seat + (action >> 2), action & 3, self.pos, self.board, self.red) is not None
+
+    def explain_illegal(self, action: int) -> str:
+        if self.over:
+            return "the game is over"
+        if not 0 <= action < NUM_ACTIONS:
+            return f"there is no action {action} (actions are 0..{NUM_ACTIONS - 1})"
+        if self.placing:
+            return (f"player_{self.player} must first choose its red ghosts "
+                    f"(actions {MOVE_ACTIONS}..{NUM_ACTIONS - 1})")
+        if action >= MOVE_ACTIONS:
+            return "the red ghosts are already placed"
+        seat, i, d = self.player, action // 4, action % 4
+        g = GHOSTS * seat + i
+        square = self.pos[g]
+        name = f"ghost {LETTERS[i]}"
+        if square < 0:
+            return f"{name} is {'captured' if square == CAPTURED else 'gone'}"
+        target = TARGET[seat][square][d]
+        if target is None:
+            return f"{name} cannot move {DIRECTIONS[d]}: that is off the board"
+        if target == ESCAPED:
+            return f"{name} is red: only blue ghosts escape"
+        return f"{name} cannot move {DIRECTIONS[d]} onto its own ghost"
+
+    def apply(self, action: int) -> None:
+        if not self.is_legal(action):
+            raise ValueError(f"geister: illegal action {action}: {self.explain_illegal(action)}")
+        if action >= MOVE_ACTIONS:
+            self._place(self.player, RED_SETS[action - MOVE_ACTIONS])
+            self.player = 0 if not self.placed[0] else 1 if not self.placed[1] else 0
+            return
+        self._move(action)
+
+    def _move(self, action: int) -> None:
+        """Play a legal move (no checks: play-outs call this directly)."""
+        seat = self.player
+        base = GHOSTS * seat
+        g = base + (action >> 2)
+        d = action & 3
+        pos, board = self.pos, self.board
+        square = pos[g]
+        target = TARGET[seat][square][d]
+        for exit_square in EXITS[seat]:  # evidence: an own ghost on an exit that doesn't escape
+            ghost = board[exit_square]
+            if ghost >= 0 and ghost // GHOSTS == seat and (ghost != g or target != ESCAPED):
+                self.declined[ghost] += 1
+        board[square] = EMPTY
+        self.plies += 1
+        if target == ESCAPED:
+            pos[g] = ESCAPED
+            self.winner, self.over = seat, True
+            return
+        if d == 0:
+            self.advance[g] += 1
+        elif d == 2:
+            self.advance[g] -= 1
+        victim = board[target]
+        board[target] = g
+        pos[g] = target
+        self.player = 1 - seat
+        if victim >= 0:
+            pos[victim] = CAPTURED
+            other = 1 - seat
+            lost = self.lost[other]
+            if self.red[victim]:
+                lost[1] += 1
+                if lost[1] == 4:
+                    self.winner, self.over = other, True
+                    return
+            else:
+                lost[0] += 1
+                if lost[0] == 4:
+                    self.winner, self.over = seat, True
+                    return
+        if self.plies >= self.max_turns:
+            self.over = True
+
+    def returns(self) -> tuple[float, float]:
+        return returns_of_winner(self.winner) if self.over else (0.0, 0.0)
+
+    def playout(self, rng: random.Random, limit: int = 0, forward: float = 0.0) -> tuple[float, float]:
+        """Random play to the end in place (see :func:`~boardzoo.games.geister.playouts.playout`)."""
+        from boardzoo.games.geister.playouts import playout
+
+        return playout(self, rng, limit, forward)
+
+    def key(self) -> tuple:
+        return (tuple(self.pos), tuple(self.red), tuple(self.placed), self.player, self.plies)
+
+    def view_key(self, seat: int) -> tuple:
+        """What ``seat`` knows of this position (equal to its view's :meth:`GeisterView.key`)."""
+        colours = tuple(self.red[g] if g // GHOSTS == seat or self.pos[g] < 0 else None
+                        for g in range(2 * GHOSTS))
+        return (tuple(self.pos), colours, tuple(self.placed), self.player, self.plies)
+
+    # --- people and protocols -------------------------------------------------------------
+    def action_label(self, action: int) -> str:
+        if action >= MOVE_ACTIONS:
+            return "red " + red_letters(RED_SETS[action - MOVE_ACTIONS])
+        return f"{LETTERS[action // 4]},{DIRECTIONS[action % 4][0]}"
+
+    def parse_action(self, text: str) -> int:
+        """``"A,N"``, ``"A NORTH"``, ``"MOV:A,NORTH"`` for moves; ``"red ABCD"`` or
+        ``"SET:ABCD"`` for the placement."""
+        raw = text.strip().upper()
+        for prefix in ("SET:", "RED ", "RED:"):
+            if raw.startswith(prefix):
+                return placement_action(parse_red(raw[len(prefix):]))
+        if raw.startswith("MOV:"):
+            raw = raw[4:]
+        parts = raw.replace(",", " ").split()
+        if len(parts) == 2 and parts[0] in LETTERS and len(parts[0]) == 1:
+            for d, name in enumerate(DIRECTIONS):
+                if parts[1] in (name, name[0]):
+                    return 4 * LETTERS.index(parts[0]) + d
+        raise ValueError(f"{text.strip()!r} is not a Geister move: write e.g. 'A,N' (ghost A..H, "
+                         "direction N/E/S/W) or 'red ABCD'")
+
+    def to_text(self, seat: int | None = None) -> str:
+        """The board as text. ``seat``: that seat's view (from its side, opponent colours
+        hidden as ``?``); None: the all-seeing spectator view from player_0's side, the
+        ghosts of player_0 in capitals (``B``/``R``) and of player_1 in lower case."""
+        lines = []
+        frame = 0 if seat is None else seat
+        for y in range(SIZE):
+            row = []
+            for x in range(SIZE):
+                g = self.board[to_own(frame, y * SIZE + x)]
+                if g < 0:
+                    row.append(".")
+                    continue
+                owner = g // GHOSTS
+                if seat is not None and owner != seat:
+                    row.append("?")
+                    continue
+                letter = "R" if self.red[g] else "B"
+                if not self.placed[owner]:
+                    letter = "G"
+                row.append(letter if owner == frame else letter.lower())
+            lines.append(" ".join(row))
+        return "\n".join(lines)

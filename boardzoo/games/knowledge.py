@@ -1,0 +1,82 @@
+"""Game knowledge: what each game lends the generic agents, registered in one place per game.
+
+The rules of a game live in its core class; what a *player* knows about the game — its
+greedy rule, roll-out policies, leaf evaluators, beliefs about hidden information — is
+not part of the rules. Each game module ends with one :func:`register` call that names
+all of it, so the whole of a game's knowledge is visible in one place, and agents look it
+up with :func:`knowledge_of` instead of probing the state object for attributes.
+
+    register(GameKnowledge(
+        game="connect_four",
+        greedy=ConnectFourState.greedy_action,          # f(state, rng) -> action
+        rollouts={},                                    # name -> f(state, rng) -> action
+        fast_rollouts={},                               # name -> f(state, rng, limit) -> returns
+        evaluators={"three": three_in_window_score},    # name -> f(state, player, max_depth) -> score
+        beliefs={},                                     # name -> f(view, unknown) -> weights
+    ))
+
+A new game gets every generic agent with no registration at all (random, minimax,
+alpha-beta with ``eval=simple``, MCTS with random roll-outs); registering knowledge adds
+``greedy``, ``mcts:rollout=NAME``, ``alphabeta:eval=NAME``, ``mcts:value=NAME`` and
+``mcts:belief=NAME`` for it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Mapping
+
+if TYPE_CHECKING:
+    from boardzoo.games.model import GameState
+
+#: ``f(state, rng) -> action``: one move of a roll-out policy or of a greedy rule.
+MovePolicy = Callable[[Any, random.Random], int]
+#: ``f(state, rng, limit) -> returns``: a whole roll-out in one tight loop.
+FastRollout = Callable[[Any, random.Random, int], tuple[float, float]]
+#: ``f(state, player, max_depth) -> score for player``: minimax/alpha-beta's leaf evaluator.
+Heuristic = Callable[[Any, int, int], float]
+
+
+
+@dataclass(frozen=True)
+class GameKnowledge:
+    """Everything one game lends the generic agents; every field but ``game`` optional."""
+
+    game: str
+    greedy: MovePolicy | None = None
+    rollouts: Mapping[str, MovePolicy] = field(default_factory=dict)
+    fast_rollouts: Mapping[str, FastRollout] = field(default_factory=dict)
+    evaluators: Mapping[str, Heuristic] = field(default_factory=dict)
+    beliefs: Mapping[str, Callable] = field(default_factory=dict)
+
+    def rollout_names(self) -> list[str]:
+        return ["random", *[name for name in {**self.rollouts, **self.fast_rollouts} if name != "random"]]
+
+
+#: The game modules, imported when every game's knowledge is wanted (listings, name checks).
+GAME_MODULES = ("boardzoo.games.nim", "boardzoo.games.cantris", "boardzoo.games.connect_four",
+                "boardzoo.games.geister")
+
+_REGISTRY: dict[str, GameKnowledge] = {}
+
+
+def register(knowledge: GameKnowledge) -> GameKnowledge:
+    """Register a game's knowledge under ``knowledge.game`` (the cores' ``game_name``)."""
+    if knowledge.game in _REGISTRY and _REGISTRY[knowledge.game] != knowledge:
+        raise ValueError(f"game knowledge for {knowledge.game!r} is registered twice")
+    _REGISTRY[knowledge.game] = knowledge
+    return knowledge
+
+
+def knowledge_of(model: GameState) -> GameKnowledge:
+    """The knowledge registered for ``model``'s game (none registered: an empty one)."""
+    return _REGISTRY.get(model.game_name) or GameKnowledge(model.game_name)
+
+
+def all_knowledge() -> dict[str, GameKnowledge]:
+    """Every registered game's knowledge, after importing the built-in games."""
+    for module in GAME_MODULES:
+        importlib.import_module(module)
+    return dict(_REGISTRY)
