@@ -327,3 +327,40 @@ def test_tree_reuse_on_hidden_information_never_plays_on_a_finished_sample():
 
     records = arena.run("geister_v0", "random", "mcts:iterations=40,reuse=true", games=10, seed=1)
     assert len(records) == 10 and all(r["forfeit"] is None for r in records)
+
+
+def geister_endgames(count: int, seed: int):
+    """Seat views of Geister positions late in random games, where a capture of an unknown
+    ghost ends the game in some samples and not in others."""
+    from boardzoo.games.geister import GeisterState, GeisterView
+
+    rng, found = random.Random(seed), []
+    while len(found) < count:
+        state = GeisterState(max_turns=200)
+        while not state.is_terminal() and len(found) < count:
+            actions = state.legal_actions()
+            state.apply(actions[int(rng.random() * len(actions))])
+            seat = state.current_player()
+            if seat >= 0 and not state.placing and max(state.lost[1 - seat]) >= 3 and rng.random() < 0.3:
+                found.append(GeisterView(state, seat))
+    return found
+
+
+@pytest.mark.parametrize("nthr", [1, 3])
+def test_determinized_full_expansion_gives_children_the_player_who_moved(nthr):
+    # Regression: with nthr > 0 new children took the mover recorded from the first sample
+    # that reached their parent, which could be a finished game (TERMINAL): such children
+    # never received payoffs and looked like 0-valued moves.
+    for k, view in enumerate(geister_endgames(12, seed=nthr)):
+        agent = make(f"mcts:iterations=300,nthr={nthr},rollout=forward,max_rollout=30", seed=k)
+        agent.act(None, view)
+        stack = [(agent.root, view.current_player())]
+        while stack:
+            node, to_move = stack.pop()
+            for child in node.children or []:
+                assert child.mover == to_move  # players alternate in Geister, whatever the sample
+                if child.visits:
+                    # every visit was paid: a mover's payoffs are +-1 or 0 (a draw)
+                    assert child.wins <= child.visits and abs(child.total) <= child.visits
+                stack.append((child, 1 - to_move))
+        assert sum(c.visits for c in agent.root.children) == 300
