@@ -59,7 +59,7 @@ def bytes_per_node(simulations: int) -> tuple[float, int]:
     tracemalloc.start()
     agent.act(None, ConnectFourState())
     size = sum(stat.size for stat in tracemalloc.take_snapshot().statistics("filename")
-               if "mcts.py" in stat.traceback[0].filename)
+               if "/agents/mcts/" in stat.traceback[0].filename)
     tracemalloc.stop()
     return size / agent.stats["tree_size"], agent.stats["tree_size"]
 
@@ -108,7 +108,7 @@ def main() -> None:
         print(f"  T = {budget * 1000:.0f} ms: mean {mean * 1000:.2f} ms ({mean / budget:.3f} T), worst {worst * 1000:.2f} ms")
     per_node, nodes = bytes_per_node(20_000)
     print(f"\nboardzoo tree memory: {per_node:.0f} bytes per node ({nodes:,} nodes after 20,000 iterations, "
-          "tracemalloc of agents/mcts.py allocations)")
+          "tracemalloc of boardzoo/agents/mcts allocations)")
 
 
 if __name__ == "__main__":

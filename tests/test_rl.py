@@ -70,3 +70,26 @@ def test_bad_model_paths_are_clear(tmp_path):
     (tmp_path / "junk.zip").write_bytes(b"not a model")
     with pytest.raises(SpecError, match="not a saved MaskablePPO or PPO model"):
         make(f"sb3:path={tmp_path / 'junk.zip'}")
+
+
+def test_a_saved_model_guides_puct_as_prior_and_value(tmp_path):
+    example = load_example("train_maskable_ppo")
+    path = tmp_path / "ppo.zip"
+    example.main(["--steps", "2048", "--save", str(path), "--eval-games", "2"])
+    agent = make(f"mcts:policy=puct,model={path},iterations=30", seed=0)
+    records = arena.run("connect_four_v0", f"mcts:policy=puct,model={path},iterations=30", "random", games=4,
+                        seed=1, progress=False)
+    assert all(r["forfeit"] is None for r in records)
+    from boardzoo.games import ConnectFourState
+
+    state = ConnectFourState()
+    agent.act(None, state)
+    # the priors are the policy's own probabilities over the legal moves
+    probabilities = agent.evaluator.prior(state)
+    assert abs(sum(p for _, p in probabilities) - 1) < 1e-5
+    assert {c["action"]: c["prior"] for c in agent.stats["children"]} == pytest.approx(dict(probabilities))
+    v0, v1 = agent.evaluator.evaluate(state)
+    assert -1 <= v0 <= 1 and v1 == -v0
+    # a model trained on another game (size) is refused clearly
+    with pytest.raises(ValueError, match="takes observations of shape"):
+        agent.act(None, ConnectFourState(5, 6))

@@ -364,3 +364,105 @@ def test_determinized_full_expansion_gives_children_the_player_who_moved(nthr):
                     assert child.wins <= child.visits and abs(child.total) <= child.visits
                 stack.append((child, 1 - to_move))
         assert sum(c.visits for c in agent.root.children) == 300
+
+
+# --- evaluators and PUCT ------------------------------------------------------------------------
+class Oracle:
+    """Nim's exact values and winning moves, as an evaluator: what a perfect network would say."""
+
+    def evaluate(self, state):
+        if state.pawns % (state.k + 1):
+            v = 1.0  # the player to move wins
+        else:
+            v = -1.0
+        return (v, -v) if state.current_player() == 0 else (-v, v)
+
+    def prior(self, state):
+        good = state.pawns % (state.k + 1) - 1
+        return [(action, 0.97 if action == good else 0.01) for action in state.legal_actions()]
+
+
+@pytest.mark.parametrize("pawns", [n for n in range(5, 16) if n % 4])
+def test_puct_with_a_perfect_evaluator_plays_the_winning_move_in_few_iterations(pawns):
+    agent = make("mcts:policy=puct,iterations=8", seed=pawns, evaluator=Oracle())
+    assert agent.act(None, NimState(pawns, k=3)) + 1 == pawns % 4
+
+
+def test_puct_priors_steer_visits_and_uniform_priors_without_a_prior():
+    agent = make("mcts:policy=puct,iterations=200", seed=0, evaluator=Oracle())
+    agent.act(None, NimState(13, k=3))
+    children = {c["action"]: c for c in agent.stats["children"]}
+    assert children[0]["prior"] == pytest.approx(0.97 / 0.99)
+    assert children[0]["visits"] > 150
+    plain = make("mcts:policy=puct,iterations=50", seed=0)
+    plain.act(None, NimState(13, k=3))
+    assert {round(c["prior"], 6) for c in plain.stats["children"]} == {round(1 / 3, 6)}
+
+
+def test_heuristic_value_as_the_leaf_evaluation():
+    agent = make("mcts:value=three,iterations=300", seed=0)
+    # X threatens to complete the bottom row: O must block column 4 (index 3)
+    state = play_sequence(ConnectFourState(), [0, 0, 1, 1, 2])
+    assert agent.act(None, state) == 3
+    with pytest.raises(ValueError, match="has no evaluator 'three'"):
+        make("mcts:value=three,iterations=5").act(None, NimState(5))
+
+
+@pytest.mark.parametrize("evaluator, message", [
+    (object(), "needs an evaluate\\(state\\) or a prior\\(state\\) method"),
+    (type("Loud", (), {"evaluate": lambda self, s: (2.0, -2.0)})(), "two numbers in \\[-1, 1\\]"),
+    (type("Odd", (), {"evaluate": lambda self, s: 0.5})(), "two numbers in \\[-1, 1\\]"),
+    (type("Wrong", (), {"prior": lambda self, s: [(99, 1.0)]})(), "legal action, probability >= 0"),
+    (type("Negative", (), {"prior": lambda self, s: [(0, -1.0)]})(), "legal action, probability >= 0"),
+])
+def test_bad_evaluators_fail_clearly(evaluator, message):
+    from boardzoo.errors import SpecError
+
+    try:
+        agent = make("mcts:policy=puct,iterations=20", seed=0, evaluator=evaluator)
+    except SpecError as error:
+        assert __import__("re").search(message, str(error))
+        return
+    with pytest.raises(ValueError, match=message):
+        agent.act(None, NimState(9))
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("mcts:value=three,q=wins", "q=wins counts the wins"),
+    ("mcts:policy=ucb1,zeta=0.5", "belongs to policy=ucbv"),
+    ("mcts:final=visits,c_final=1", "belongs to final=value"),
+    ("mcts:policy=ucb2", "policy must be one of ucb1, ucbv, ucb-minimal, puct"),
+])
+def test_part_parameters_belong_to_their_part(spec, message):
+    from boardzoo.errors import SpecError
+
+    with pytest.raises(SpecError, match=message):
+        make(spec)
+
+
+def test_evaluate_and_value_together_are_refused():
+    from boardzoo.errors import SpecError
+
+    with pytest.raises(SpecError, match="give one"):
+        make("mcts:value=three", evaluator=Oracle())
+
+
+def test_observations_of_a_state_match_the_env(tmp_path):
+    """What a learned evaluator sees inside the search is what the env shows that seat."""
+    from boardzoo.envs import make as make_env
+    from boardzoo.envs import observation_function
+
+    for name, kwargs in (("connect_four_v0", {}), ("nim_v0", {}), ("cantris_v0", {}), ("geister_v0", {"max_turns": 30})):
+        env = make_env(name, **kwargs)
+        env.reset(seed=3)
+        rng = random.Random(3)
+        for agent in env.agent_iter():
+            observation, _, done, truncated, _ = env.last()
+            if done or truncated:
+                env.step(None)
+                continue
+            seat = env.possible_agents.index(agent)
+            encode = observation_function(env.unwrapped.game.game_name)
+            assert (encode(env.unwrapped.game, seat) == observation["observation"]).all()
+            legal = [a for a, ok in enumerate(observation["action_mask"]) if ok]
+            env.step(legal[int(rng.random() * len(legal))])
