@@ -23,7 +23,7 @@ def aec_episode(env, rng: random.Random) -> int:
     """One random game through the AEC loop; returns the number of step() calls."""
     env.reset()
     steps = 0
-    for agent in env.agent_iter():
+    for _ in env.agent_iter():
         observation, reward, termination, truncation, info = env.last()
         if termination or truncation:
             action = None

@@ -105,7 +105,8 @@ def main() -> None:
     print("\nTime budgets (mcts:time=T, Connect Four start, 30 decisions, measured around act()):")
     for budget in (0.01, 0.03, 0.1):
         mean, worst = budget_adherence(budget)
-        print(f"  T = {budget * 1000:.0f} ms: mean {mean * 1000:.2f} ms ({mean / budget:.3f} T), worst {worst * 1000:.2f} ms")
+        print(f"  T = {budget * 1000:.0f} ms: mean {mean * 1000:.2f} ms ({mean / budget:.3f} T), "
+              f"worst {worst * 1000:.2f} ms")
     per_node, nodes = bytes_per_node(20_000)
     print(f"\nboardzoo tree memory: {per_node:.0f} bytes per node ({nodes:,} nodes after 20,000 iterations, "
           "tracemalloc of boardzoo/agents/mcts allocations)")

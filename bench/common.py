@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import platform
 import time
-from typing import Callable
+from collections.abc import Callable
 
 
 def rate(run_once: Callable[[], int], seconds: float) -> float:

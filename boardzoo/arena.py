@@ -28,7 +28,8 @@ from __future__ import annotations
 import math
 import sys
 import time
-from typing import IO, Any, Iterable
+from collections.abc import Iterable
+from typing import IO, Any
 
 import numpy as np
 
@@ -141,7 +142,7 @@ def play_game(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int
         "game": game, "env": env_spec, "a": spec_a, "b": spec_b, "base_seed": base_seed,
         "seed": env_seed, "seat_of_a": seat_of_a, "first_mover": label_of["player_0"],
         "winner": winner,
-        "winner_seat": None if winner is None else next(s for s, l in label_of.items() if l == winner),
+        "winner_seat": None if winner is None else next(s for s, label in label_of.items() if label == winner),
         "returns": {"a": final.get("a", 0.0), "b": final.get("b", 0.0)},
         "plies": sum(1 for player, _ in raw.history if player >= 0),
         "moves": [[player, action] for player, action in raw.history],

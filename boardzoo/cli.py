@@ -98,12 +98,12 @@ def _solve(args: argparse.Namespace) -> int:
         raise SpecError(str(error)) from None
     lines = args.positions if args.positions else read_lines(sys.stdin)
     failures = 0
-    for moves, score, error in solve_lines(lines, solver):
+    for moves, score, problem in solve_lines(lines, solver):
         if watch is not None:
             watch.clear()
-        if error is not None:
+        if problem is not None:
             failures += 1
-            print(f"{moves} error: {error}", flush=True)
+            print(f"{moves} error: {problem}", flush=True)
         elif args.verbose:
             print(f"{moves} {score} {solver.nodes} {solver.last_seconds * 1000:.3f}", flush=True)
         else:

@@ -19,18 +19,32 @@ from __future__ import annotations
 import random
 import socket
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
 from boardzoo.agents import make
 from boardzoo.agents.base import Agent
-from boardzoo.errors import BoardzooError, excerpt
 from boardzoo.envs.geister_v0 import observation_of as encode_observation
-from boardzoo.games.geister import (DIRECTIONS, GHOSTS, LETTERS, MOVE_ACTIONS, NUM_ACTIONS, RED_SETS, SIZE,
-                                    TARGET, GeisterState, GeisterView, home_square, parse_board_string, parse_red,
-                                    position_from_board_string, red_letters)
+from boardzoo.errors import BoardzooError, excerpt
+from boardzoo.games.geister import (
+    DIRECTIONS,
+    GHOSTS,
+    LETTERS,
+    MOVE_ACTIONS,
+    NUM_ACTIONS,
+    RED_SETS,
+    SIZE,
+    TARGET,
+    GeisterState,
+    GeisterView,
+    home_square,
+    parse_board_string,
+    parse_red,
+    position_from_board_string,
+    red_letters,
+)
 
 
 class ClientError(BoardzooError):
@@ -92,7 +106,7 @@ class Connection:
             self.sock.settimeout(left)
             try:
                 chunk = self.sock.recv(4096)
-            except socket.timeout:
+            except TimeoutError:
                 continue  # the deadline check above reports it
             except OSError as error:
                 raise ClientError(f"the connection broke: {error}") from None

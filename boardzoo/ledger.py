@@ -31,7 +31,8 @@ import json
 import os
 import tempfile
 import time
-from typing import IO, Any, Callable, Hashable
+from collections.abc import Callable, Hashable
+from typing import IO, Any
 
 from boardzoo.errors import ResultsFileError, excerpt
 
@@ -136,7 +137,7 @@ class Ledger:
         self._synced = time.monotonic()
 
     # --- opening -------------------------------------------------------------------------
-    def __enter__(self) -> "Ledger":
+    def __enter__(self) -> Ledger:
         self.open()
         return self
 
@@ -196,6 +197,7 @@ class Ledger:
         if not line.strip():
             return
         where = f"{self.path}:{number}"
+        problem: str | None
         try:
             record = json.loads(line)
         except (json.JSONDecodeError, UnicodeDecodeError):

@@ -15,7 +15,8 @@ import inspect
 import math
 import types
 import typing
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from boardzoo.errors import SpecError
 

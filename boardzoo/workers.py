@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from boardzoo.errors import WorkerError
-
 
 #: The most worker processes a run may ask for.
 MAX_WORKERS = 1024

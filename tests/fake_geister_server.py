@@ -65,7 +65,7 @@ class FakeServer:
         self.errors: list[BaseException] = []
         self.thread = threading.Thread(target=self._serve, daemon=True)
 
-    def __enter__(self) -> "FakeServer":
+    def __enter__(self) -> FakeServer:
         self.thread.start()
         return self
 

@@ -13,9 +13,19 @@ from boardzoo import arena
 from boardzoo.agents import make
 from boardzoo.envs import geister_v0
 from boardzoo.errors import IllegalActionError
-from boardzoo.games.geister import (CAPTURED, ESCAPED, MOVE_ACTIONS, NUM_ACTIONS, RED_SETS, GeisterState,
-                                    GeisterView, board_string, placement_action, position_from_board_string,
-                                    rushing_action)
+from boardzoo.games.geister import (
+    CAPTURED,
+    ESCAPED,
+    MOVE_ACTIONS,
+    NUM_ACTIONS,
+    RED_SETS,
+    GeisterState,
+    GeisterView,
+    board_string,
+    placement_action,
+    position_from_board_string,
+    rushing_action,
+)
 
 START = "14R24R34R44R15B25B35B45B41u31u21u11u40u30u20u10u"
 N, E, S, W = range(4)

@@ -452,7 +452,8 @@ def test_observations_of_a_state_match_the_env(tmp_path):
     from boardzoo.envs import make as make_env
     from boardzoo.envs import observation_function
 
-    for name, kwargs in (("connect_four_v0", {}), ("nim_v0", {}), ("cantris_v0", {}), ("geister_v0", {"max_turns": 30})):
+    games = (("connect_four_v0", {}), ("nim_v0", {}), ("cantris_v0", {}), ("geister_v0", {"max_turns": 30}))
+    for name, kwargs in games:
         env = make_env(name, **kwargs)
         env.reset(seed=3)
         rng = random.Random(3)

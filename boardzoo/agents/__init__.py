@@ -18,7 +18,8 @@ from boardzoo.errors import SpecError
 from boardzoo.spec import build, describe, split_spec
 
 #: Registered agents: spec name -> class.
-AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (RandomAgent, GreedyAgent, HumanAgent, MCTSAgent, FlatMonteCarloAgent,
+AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (RandomAgent, GreedyAgent, HumanAgent, MCTSAgent,
+                                                            FlatMonteCarloAgent,
                                                    MinimaxAgent, AlphaBetaAgent, SB3Agent)}
 
 # Parameters that a spec string can't meaningfully set.
@@ -51,6 +52,7 @@ def catalogue() -> list[tuple[str, str, str]]:
     return [(name, describe(cls, _HIDDEN, cls.parts), cls.summary) for name, cls in AGENTS.items()]
 
 
-__all__ = ["AGENTS", "AlphaBetaAgent", "Agent", "FlatMonteCarloAgent", "GreedyAgent", "HumanAgent", "MCTSAgent", "MinimaxAgent",
+__all__ = ["AGENTS", "AlphaBetaAgent", "Agent", "FlatMonteCarloAgent", "GreedyAgent", "HumanAgent", "MCTSAgent",
+           "MinimaxAgent",
            "RandomAgent", "catalogue",
            "legal_from_mask", "make", "register"]

@@ -11,7 +11,8 @@ randomness comes from ``self.rng``, a ``random.Random`` seeded by ``seed``.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, ClassVar, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -27,10 +28,10 @@ class Agent:
     #: One line for ``boardzoo list``.
     summary: ClassVar[str] = ""
     #: True for agents that need a person at the terminal (the arena refuses them).
-    interactive: ClassVar[bool] = False
+    interactive: bool = False
     #: Spec parameters that choose a part from a registry (``{"policy": SELECTION}``): the
     #: chosen part's own parameters become spec parameters too (see boardzoo.spec.Registry).
-    parts: ClassVar[Mapping[str, "Registry"]] = {}
+    parts: ClassVar[Mapping[str, Registry]] = {}
 
     def __init__(self, seed: int | None = None):
         self.rng = random.Random(seed)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from boardzoo.agents.base import Agent, check_budget
 from boardzoo.games import check_known
@@ -89,6 +89,7 @@ class MinimaxAgent(Agent):
             # One guess at the hidden information, searched as if it were the truth.
             model = model.determinize(self.rng)
         if self.time_budget is None:
+            assert self.depth is not None  # the constructor sets a depth when there is no time budget
             value, action = self.search(model, self.depth, heuristic)
             reached = self.depth
         else:

@@ -15,7 +15,7 @@ constructor-replaying pickle hook.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import gymnasium
 import numpy as np
@@ -49,8 +49,11 @@ def as_action(action: Any, num_actions: int, env_name: str) -> int:
     return action
 
 
-class BoardGameEnv(AECEnv):
-    """Generic two-player AEC env around a :class:`GameState` core."""
+S = TypeVar("S", bound=GameState)
+
+
+class BoardGameEnv(AECEnv, Generic[S]):
+    """Generic two-player AEC env around a :class:`GameState` core of type ``S``."""
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "boardgame", "is_parallelizable": False,
                 "render_fps": 2}
@@ -74,7 +77,8 @@ class BoardGameEnv(AECEnv):
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.np_random, self.np_random_seed = seeding.np_random(None)
-        self._game: GameState | None = None
+        self._game: S | None = None
+        self._mask: np.ndarray | None = None  # the legal mask of the position, made once
 
     def _set_spaces(self, observation: gymnasium.spaces.Box, num_actions: int) -> None:
         """The same spaces for both seats: ``{"observation", "action_mask"}`` around the
@@ -88,7 +92,7 @@ class BoardGameEnv(AECEnv):
         self.state_space = observation
 
     # --- what a game supplies -----------------------------------------------------------
-    def _new_game(self, options: dict) -> GameState:
+    def _new_game(self, options: dict) -> S:
         """A fresh game (may draw from ``self.np_random``); ``options`` as given to reset."""
         raise NotImplementedError
 
@@ -106,7 +110,7 @@ class BoardGameEnv(AECEnv):
     def _legal_mask(self) -> np.ndarray:
         """A fresh int8 mask of the legal actions of the player to move."""
         if self._mask is None:
-            self._mask = np.array(self._game.legal_mask(), dtype=np.int8)
+            self._mask = np.array(self._live.legal_mask(), dtype=np.int8)
         return self._mask.copy()
 
     def state(self) -> np.ndarray:
@@ -132,7 +136,12 @@ class BoardGameEnv(AECEnv):
         instead). Each access makes a fresh copy: nothing done to it changes the env."""
         return self._require_reset().clone()
 
-    def _require_reset(self) -> GameState:
+    @property
+    def _live(self) -> S:
+        """The game in play (the env was reset)."""
+        return self._require_reset()
+
+    def _require_reset(self) -> S:
         """The game, or a ResetNeededError when ``reset()`` has not been called yet."""
         if self._game is None:
             raise ResetNeededError(f"{self.metadata['name']}: call reset() before using the env")
@@ -162,23 +171,23 @@ class BoardGameEnv(AECEnv):
         self._game = game
         self.history: list[tuple[int, int]] = []  # (player or CHANCE, action), every event
         self.agents = self.possible_agents[:]
-        self.rewards = {agent: 0 for agent in self.agents}
-        self._cumulative_rewards = {agent: 0 for agent in self.agents}
+        self.rewards: dict[str, float] = {agent: 0 for agent in self.agents}
+        self._cumulative_rewards: dict[str, float] = {agent: 0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
-        self.infos = {agent: {} for agent in self.agents}
-        self._mask: np.ndarray | None = None
+        self.infos: dict[str, dict] = {agent: {} for agent in self.agents}
+        self._mask = None
         self._resolve_chance()
-        self.agent_selection = self.possible_agents[self._game.current_player()]
+        self.agent_selection = self.possible_agents[self._live.current_player()]
         self._update_infos()
         if self.render_mode == "human":
             self.render()
 
     def _resolve_chance(self) -> None:
-        game = self._game
+        game = self._live
         while game.current_player() == CHANCE:
             x = self.np_random.random()
-            for outcome, probability in game.chance_outcomes():
+            for outcome, probability in game.chance_outcomes():  # noqa: B007 (the outcome drawn)
                 x -= probability
                 if x < 0:
                     break
@@ -188,9 +197,7 @@ class BoardGameEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         game = self._require_reset()
-        player = SEAT_OF.get(agent)
-        if player is None:
-            self._seat(agent)  # raises with the list of agents
+        player = self._seat(agent)  # raises with the list of agents
         if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
             mask = self._legal_mask()
         else:
@@ -214,7 +221,7 @@ class BoardGameEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        name = self.metadata["name"]
+        name = str(self.metadata["name"])
         action = as_action(action, game.num_actions, name)
         if not game.is_legal(action):
             raise IllegalActionError(name, agent, action, game.explain_illegal(action))
@@ -222,7 +229,7 @@ class BoardGameEnv(AECEnv):
 
     def _play(self, agent: str, action: int) -> None:
         """Play a checked, legal ``action`` of ``agent`` and settle what follows."""
-        game = self._game
+        game = self._live
         player = game.current_player()
         self._cumulative_rewards[agent] = 0
         game.apply(action)
@@ -311,7 +318,7 @@ class BoardGameEnv(AECEnv):
         pass
 
     def _status_line(self) -> str:
-        game = self._game
+        game = self._live
         if game.is_terminal():
             r0, _ = game.returns()
             result = "player_0 wins" if r0 > 0 else "player_1 wins" if r0 < 0 else "draw"

@@ -60,7 +60,7 @@ PALETTE = [(230, 230, 230), (220, 60, 60), (60, 160, 70), (60, 100, 220), (240, 
            (40, 190, 200), (240, 120, 40), (120, 120, 120), (200, 200, 90)]
 
 
-class raw_env(BoardGameEnv):
+class raw_env(BoardGameEnv[CantrisState]):
     metadata = {**BoardGameEnv.metadata, "name": "cantris_v0"}
 
     def __init__(self, board: str = "8x4", rows: int | None = None, cols: int | None = None,
@@ -84,7 +84,7 @@ class raw_env(BoardGameEnv):
         return CantrisState(deal(self.rows, self.cols, self.np_random), self.rows, self.bonus_turn)
 
     def _update_infos(self) -> None:
-        scores, points = self.scores, self._game.last_points
+        scores, points = self.scores, self._live.last_points
         for agent in self.agents:
             self.infos[agent] = {"scores": dict(scores), "last_points": points}
 
@@ -99,21 +99,21 @@ class raw_env(BoardGameEnv):
         return {"player_0": s0, "player_1": s1}
 
     def _observation(self, player: int) -> np.ndarray:
-        return observation_of(self._game, player)
+        return observation_of(self._live, player)
 
     def state(self) -> np.ndarray:
         self._require_reset()
         return self._observation(0)
 
     def _render_text(self) -> str:
-        s0, s1 = self._game.scores
-        return (f"{self._game.to_text()}\nscores: player_0 {s0}, player_1 {s1}   "
+        s0, s1 = self._live.scores
+        return (f"{self._live.to_text()}\nscores: player_0 {s0}, player_1 {s1}   "
                 f"{self._status_line()}")
 
     def _render_rgb(self) -> np.ndarray:
         image = canvas(self.rows * CELL, self.cols * CELL, WHITE)
         tile = np.ones((CELL - 4, CELL - 4), dtype=bool)
-        board = self._game.board()
+        board = self._live.board()
         for r in range(self.rows):
             for c in range(self.cols):
                 value = board[r][c]

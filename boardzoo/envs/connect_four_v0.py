@@ -47,7 +47,7 @@ from boardzoo.games.connect_four import ConnectFourState, geometry
 CELL = 40
 
 
-class raw_env(BoardGameEnv):
+class raw_env(BoardGameEnv[ConnectFourState]):
     metadata = {**BoardGameEnv.metadata, "name": "connect_four_v0"}
 
     def __init__(self, rows: int = 6, cols: int = 7, render_mode: str | None = None):
@@ -64,7 +64,7 @@ class raw_env(BoardGameEnv):
         return ConnectFourState(self.rows, self.cols)
 
     def _after_apply(self, player: int, action: int) -> None:
-        game = self._game
+        game = self._live
         row_from_top = self.rows - (game.heights[action] - game.geo.bottoms[action])
         self._views[player, row_from_top, action, 0] = 1
         self._views[1 - player, row_from_top, action, 1] = 1
@@ -82,7 +82,7 @@ class raw_env(BoardGameEnv):
         return self._views[0].copy()
 
     def _render_text(self) -> str:
-        return f"{self._game.to_text()}\n{self._status_line()}   (X = player_0, O = player_1)"
+        return f"{self._live.to_text()}\n{self._status_line()}   (X = player_0, O = player_1)"
 
     def _render_rgb(self) -> np.ndarray:
         image = canvas(self.rows * CELL, self.cols * CELL, BLUE)
@@ -90,7 +90,7 @@ class raw_env(BoardGameEnv):
         colours = (WHITE, RED, YELLOW)
         for r in range(self.rows):
             for c in range(self.cols):
-                paint(image, r * CELL, c * CELL, disc, colours[self._game.cell(r, c)])
+                paint(image, r * CELL, c * CELL, disc, colours[self._live.cell(r, c)])
         return image
 
 

@@ -73,8 +73,18 @@ from gymnasium import spaces
 
 from boardzoo.envs.aec import AGENTS, SEAT_OF, BoardGameEnv, wrap
 from boardzoo.envs.render import BLACK, BLUE, GREY, RED, WHITE, canvas, disc_mask, paint
-from boardzoo.games.geister import (GHOSTS, NUM_ACTIONS, RED_SETS, SIZE, SQUARES, GeisterState, GeisterView,
-                                    board_string, parse_red, to_own)
+from boardzoo.games.geister import (
+    GHOSTS,
+    NUM_ACTIONS,
+    RED_SETS,
+    SIZE,
+    SQUARES,
+    GeisterState,
+    GeisterView,
+    board_string,
+    parse_red,
+    to_own,
+)
 from boardzoo.games.model import check_int
 
 PLANES = 11
@@ -84,7 +94,7 @@ CELL = 48
 MAX_TURNS_LIMIT = 100_000
 
 
-class raw_env(BoardGameEnv):
+class raw_env(BoardGameEnv[GeisterState]):
     metadata = {**BoardGameEnv.metadata, "name": "geister_v0"}
     reset_options = frozenset({"red"})
     hidden_information = True
@@ -115,13 +125,13 @@ class raw_env(BoardGameEnv):
         return GeisterState(self.max_turns, fixed)
 
     def _update_infos(self) -> None:
-        game = self._game
+        game = self._live
         for agent in self.agents:  # each seat its own dicts: one seat's code can't edit the other's
             lost = {other: {"blue": game.lost[seat][0], "red": game.lost[seat][1]} for other, seat in SEAT_OF.items()}
             self.infos[agent] = {"plies": game.plies, "lost": lost}
 
     def _observation(self, player: int) -> np.ndarray:
-        return observation_of(self._game, player)
+        return observation_of(self._live, player)
 
     def state(self) -> np.ndarray:
         """The spectator's array: every colour (never hand this to an agent)."""
@@ -169,7 +179,7 @@ class raw_env(BoardGameEnv):
         return f"{title}\n{board}\nply {game.plies}/{self.max_turns}; {lost}   {self._status_line()}"
 
     def _render_rgb(self) -> np.ndarray:
-        game = self._game
+        game = self._live
         frame = 0 if self.view is None else SEAT_OF[self.view]
         image = canvas(SIZE * CELL, SIZE * CELL, WHITE)
         disc = disc_mask(CELL - 8, 2)

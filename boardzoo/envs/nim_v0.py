@@ -62,11 +62,12 @@ def _pile_range(n) -> tuple[int, int]:
     return n, n
 
 
-class raw_env(BoardGameEnv):
+class raw_env(BoardGameEnv[NimState]):
     metadata = {**BoardGameEnv.metadata, "name": "nim_v0"}
     reset_options = frozenset({"n"})
 
-    def __init__(self, n: int | tuple[int, int] = (20, 50), k: int = 3, coin: bool = False, render_mode: str | None = None):
+    def __init__(self, n: int | tuple[int, int] = (20, 50), k: int = 3, coin: bool = False,
+                 render_mode: str | None = None):
         super().__init__(render_mode)
         self.n_low, self.n_high = _pile_range(n)
         check_nim_parameters(self.n_low, k)
@@ -91,14 +92,14 @@ class raw_env(BoardGameEnv):
         return NimState(pawns, self.k, self.coin)
 
     def _observation(self, player: int) -> np.ndarray:
-        return observation_of(self._game, player)
+        return observation_of(self._live, player)
 
     def state(self) -> np.ndarray:
         self._require_reset()
         return self._observation(0)
 
     def _render_text(self) -> str:
-        game = self._game
+        game = self._live
         pawns = "o" * game.pawns
         coin = ""
         if self.history and self.history[-1][0] < 0:
@@ -112,7 +113,7 @@ class raw_env(BoardGameEnv):
         image = canvas(rows * CELL, columns * CELL, WHITE)
         disc = disc_mask(CELL, 3)
         for i in range(rows * columns):
-            colour = BLACK if i < self._game.pawns else GREY if i < start else WHITE
+            colour = BLACK if i < self._live.pawns else GREY if i < start else WHITE
             paint(image, (i // columns) * CELL, (i % columns) * CELL, disc, colour)
         return image
 

@@ -71,12 +71,12 @@ class SingleAgentEnv(gymnasium.Env):
             raise ResetNeededError("SingleAgentEnv: call reset() before step()")
         if env.terminations.get(self.seat) or env.truncations.get(self.seat) or env.agent_selection != self.seat:
             raise ResetNeededError("SingleAgentEnv: the episode is over; call reset()")
-        action = as_action(action, self.action_space.n, env.metadata["name"])
         game = env._require_reset()
+        action = as_action(action, game.num_actions, str(env.metadata["name"]))
         if not game.is_legal(action):
             why = game.explain_illegal(action)
             if self.illegal_action == "raise":
-                raise IllegalActionError(env.metadata["name"], self.seat, action, why)
+                raise IllegalActionError(str(env.metadata["name"]), self.seat, action, why)
             env.forfeit(self.seat, f"illegal action {action}: {why}")
             observation, info = self._view()
             return observation, -1.0, True, False, info

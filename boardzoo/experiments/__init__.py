@@ -7,9 +7,9 @@ that sets our figures beside the published ones.
 
 from __future__ import annotations
 
-from boardzoo.experiments.framework import Experiment, ExperimentError, Job, Report, run
 from boardzoo.experiments.cantris import CantrisMCTS
 from boardzoo.experiments.connect_four import ConnectFourMinimax, ConnectFourUCT
+from boardzoo.experiments.framework import Experiment, ExperimentError, Job, Report, run
 from boardzoo.experiments.geister import GeisterMCTS
 from boardzoo.experiments.nim import NimMCTS
 

@@ -69,14 +69,17 @@ class ConnectFourMinimax(Experiment):
         return jobs
 
     def report(self, results: dict[str, list[dict]], jobs: list[Job]) -> Report:
-        timing_rows, series = [], defaultdict(list)
-        moves_rows, draws = [], []
-        by_column = defaultdict(lambda: [0, 0, 0])  # first column -> first mover wins, draws, losses
+        timing_rows: list[list] = []
+        series: defaultdict[str, list[tuple[float, float, float, float]]] = defaultdict(list)
+        moves_rows: list[list] = []
+        draws: list = []
+        # first column -> first mover wins, draws, losses
+        by_column: defaultdict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
         for job in jobs:
             if not job.key.startswith("self-"):
                 continue
-            _, algorithm, evaluator, depth = job.key.split("-")
-            depth = int(depth[1:])
+            _, algorithm, evaluator, depth_text = job.key.split("-")
+            depth = int(depth_text[1:])
             records = results[job.key]
             times = [t * 1000 for r in records for t in search_times(r)]
             centre, low, high = mean_interval(times)
@@ -94,11 +97,11 @@ class ConnectFourMinimax(Experiment):
                 by_column[first][outcome] += 1
         for job in jobs:
             if job.key.startswith("random-"):
-                _, evaluator, depth = job.key.split("-")
+                _, evaluator, depth_text = job.key.split("-")
                 records = results[job.key]
                 needed = [m for r in records if (m := winner_moves(r)) is not None and r["winner"] == "a"]
                 wins = sum(r["winner"] == "a" for r in records)
-                moves_rows.append(["alphabeta vs random", evaluator, int(depth[1:]), len(records),
+                moves_rows.append(["alphabeta vs random", evaluator, int(depth_text[1:]), len(records),
                                    f"{mean(needed):.1f}" if needed else "-", f"(won {wins})"])
         draw_low, draw_high = wilson(sum(draws), len(draws))
         column_rows = [[c, *by_column[c], f"{by_column[c][0] / sum(by_column[c]):.2f}"] for c in sorted(by_column)]
@@ -139,7 +142,8 @@ class ConnectFourMinimax(Experiment):
 
     @staticmethod
     def _evaluator_table(results: dict[str, list[dict]]) -> list[str]:
-        won, lost = defaultdict(int), defaultdict(int)
+        won: defaultdict[str, int] = defaultdict(int)
+        lost: defaultdict[str, int] = defaultdict(int)
         for first, second in combinations(EVALUATORS, 2):
             wins_a, _, wins_b = tally(results[f"pair-{first}-{second}"])
             won[first] += wins_a
@@ -168,7 +172,8 @@ class ConnectFourMinimax(Experiment):
 SWEEP = [  # family, label, spec fragment
     ("UCB1", "c=0.5", "policy=ucb1,c=0.5"), ("UCB1", "c=1", "policy=ucb1,c=1.0"),
     ("UCB1", "c=1.41", "policy=ucb1,c=1.41"), ("UCB1", "c=2", "policy=ucb1,c=2.0"),
-    ("UCB-V", "c=1.0, zeta=1.0", "policy=ucbv,c=1.0,zeta=1.0"), ("UCB-V", "c=1.4, zeta=0.5", "policy=ucbv,c=1.4,zeta=0.5"),
+    ("UCB-V", "c=1.0, zeta=1.0", "policy=ucbv,c=1.0,zeta=1.0"),
+    ("UCB-V", "c=1.4, zeta=0.5", "policy=ucbv,c=1.4,zeta=0.5"),
     ("UCB-V", "c=1.4, zeta=1.0", "policy=ucbv,c=1.4,zeta=1.0"),
     ("UCB-Minimal", "C1=1, C2=1", "policy=ucb-minimal,c1=1,c2=1"),
     ("UCB-Minimal", "C1=11, C2=1", "policy=ucb-minimal,c1=11,c2=1"),
@@ -212,7 +217,8 @@ class ConnectFourUCT(Experiment):
         return jobs
 
     def report(self, results: dict[str, list[dict]], jobs: list[Job]) -> Report:
-        rows, families = [], defaultdict(list)
+        rows: list[list] = []
+        families: defaultdict[str, list] = defaultdict(list)
         for family, label, _ in SWEEP:
             name = f"{family} {label}"
             scores = rewards(results[f"sweep {name}"])
@@ -271,7 +277,8 @@ class ConnectFourUCT(Experiment):
 
     @staticmethod
     def _round_robin(results: dict[str, list[dict]]) -> list[str]:
-        rows, total = [], defaultdict(float)
+        rows: list[list] = []
+        total: defaultdict[str, float] = defaultdict(float)
         for first, second in combinations(BEST_FOUR, 2):
             records = results[f"pair {first} | {second}"]
             wins_a, ties, wins_b = tally(records)

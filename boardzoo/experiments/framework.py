@@ -17,8 +17,9 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from boardzoo import arena
 from boardzoo.errors import BoardzooError, WorkerError
@@ -54,7 +55,7 @@ class Report:
     """Markdown text, plus plots: ``{file name: f(path)}`` drawn when matplotlib is there."""
 
     markdown: str
-    plots: dict[str, Callable[[str], None]] = field(default_factory=dict)
+    plots: Mapping[str, Callable[[str], None]] = field(default_factory=dict)
 
 
 class Experiment:
@@ -151,7 +152,8 @@ def open_ledger(path: str, jobs: list[Job]) -> Ledger:
     by_key = {job.key: job for job in jobs}
 
     def check(record: dict) -> str | None:
-        job = by_key.get(record.get("job"))
+        key = record.get("job")
+        job = by_key.get(key) if isinstance(key, str) else None
         if job is None:
             return (f"game of job {record.get('job')!r}, which this configuration does not have "
                     "(another experiment or other options)")

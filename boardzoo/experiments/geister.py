@@ -37,7 +37,8 @@ class GeisterMCTS(Experiment):
         # The roll-out policy is MCTS's model of both players beyond the tree: rushing roll-outs
         # against the two fixed opponents show what that model is worth.
         jobs += [Job(f"behaviour, rushing roll-outs, vs {name}", "geister_v0",
-                     mcts("behaviour", iterations, "rushing"), OPPONENTS[name], count) for name in ("random", "rushing")]
+                     mcts("behaviour", iterations, "rushing"), OPPONENTS[name], count)
+                 for name in ("random", "rushing")]
         return jobs
 
     def report(self, results: dict[str, list[dict]], jobs: list[Job]) -> Report:

@@ -3,10 +3,12 @@ and only when a report is drawn)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 Point = tuple[float, float, float, float]  # x, y, low, high
 
 
-def line_plot(path: str, title: str, xlabel: str, ylabel: str, series: dict[str, list[Point]],
+def line_plot(path: str, title: str, xlabel: str, ylabel: str, series: Mapping[str, Sequence[Point]],
               logx: bool = False, logy: bool = False) -> None:
     import matplotlib.pyplot as plt
 

@@ -40,7 +40,7 @@ def check_size(rows: int, cols: int) -> None:
 def lines_to_clear(columns: list[list[int]]) -> list[set[int]] | None:
     """Per column, the heights of the cells on a horizontal or vertical line of three or
     more equal values; None when the board is stable."""
-    cleared = None
+    cleared: list[set[int]] | None = None
     for c, column in enumerate(columns):  # vertical runs
         n, r = len(column), 0
         while r < n - 2:
@@ -80,7 +80,7 @@ def runs_through_column(columns: list[list[int]], c: int) -> list[set[int]] | No
     column's own order is unchanged (no new vertical run), so only horizontal runs
     through it can appear. None when there is nothing to clear (the common case)."""
     column = columns[c]
-    cleared = None
+    cleared: list[set[int]] | None = None
     last = len(columns) - 1
     for r, value in enumerate(column):
         left = c
@@ -183,7 +183,7 @@ class CantrisState(GameState):
     def num_actions(self) -> int:
         return self.cols
 
-    def clone(self) -> "CantrisState":
+    def clone(self) -> CantrisState:
         other = CantrisState.__new__(CantrisState)
         other.columns = [column[:] for column in self.columns]
         other.rows, other.cols, other.bonus_turn = self.rows, self.cols, self.bonus_turn

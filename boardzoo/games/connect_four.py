@@ -23,6 +23,14 @@ class Geometry:
     size in the process sees the same object."""
 
     __slots__ = ("rows", "cols", "height", "tops", "bottoms", "centre_order", "cells", "board_mask")
+    rows: int
+    cols: int
+    height: int
+    cells: int
+    tops: tuple[int, ...]
+    bottoms: tuple[int, ...]
+    board_mask: int
+    centre_order: tuple[int, ...]
 
     def __init__(self, rows: int, cols: int):
         for name, value in (("rows", rows), ("cols", cols)):
@@ -36,15 +44,15 @@ class Geometry:
         height = rows + 1
         column = (1 << rows) - 1
         middle = (cols - 1) / 2
-        fields = {
+        fields: dict[str, object] = {
             "rows": rows, "cols": cols, "height": height, "cells": rows * cols,
             "tops": tuple(c * height + rows for c in range(cols)),  # first bit above each column
             "bottoms": tuple(c * height for c in range(cols)),
             "board_mask": sum(column << (c * height) for c in range(cols)),  # all playable cells
             "centre_order": tuple(sorted(range(cols), key=lambda c: abs(c - middle))),
         }
-        for name, value in fields.items():
-            object.__setattr__(self, name, value)
+        for name, constant in fields.items():
+            object.__setattr__(self, name, constant)
 
     def __setattr__(self, name: str, value) -> None:
         raise AttributeError(f"connect_four: the board geometry is shared and read-only (tried to set {name!r})")
@@ -109,7 +117,7 @@ class ConnectFourState(GameState):
         return self.geo.cols
 
     # --- the model interface --------------------------------------------------------
-    def clone(self) -> "ConnectFourState":
+    def clone(self) -> ConnectFourState:
         other = ConnectFourState.__new__(ConnectFourState)
         other.geo = self.geo
         other.boards = self.boards[:]

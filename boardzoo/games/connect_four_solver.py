@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import time
 from array import array
-from typing import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from boardzoo.errors import BoardzooError, BudgetError, excerpt
 from boardzoo.games.connect_four import ConnectFourState, completing_cells
@@ -97,7 +97,8 @@ class Solver:
     def __init__(self, rows: int = 6, cols: int = 7, memory_mb: float = DEFAULT_MEMORY_MB,
                  timeout: float | None = None,
                  progress: Callable[[int, float, int, int], None] | None = None):
-        if isinstance(memory_mb, bool) or not isinstance(memory_mb, (int, float)) or not 1 <= memory_mb <= MEMORY_LIMIT_MB:
+        if (isinstance(memory_mb, bool) or not isinstance(memory_mb, (int, float))
+                or not 1 <= memory_mb <= MEMORY_LIMIT_MB):
             raise ValueError(f"the solver's memory must be from 1 to {MEMORY_LIMIT_MB} MB, got {memory_mb!r}")
         if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
                                     or not 0 < timeout < float("inf")):
@@ -190,9 +191,10 @@ class Solver:
         return low
 
     def _negamax(self, current: int, mask: int, moves: int, alpha: int, beta: int) -> int:
-        if self._search is None:
-            self._search = self._build_search()
-        return self._search(current, mask, moves, alpha, beta, self.winning_cells(current ^ mask, mask))
+        search = self._search
+        if search is None:
+            search = self._search = self._build_search()
+        return search(current, mask, moves, alpha, beta, self.winning_cells(current ^ mask, mask))
 
     def _build_search(self):
         """The recursive search as a closure: every constant is a local variable, and the

@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import importlib
 import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from boardzoo.games.model import GameState

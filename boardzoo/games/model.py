@@ -41,8 +41,9 @@ rule, roll-out policies, evaluators, beliefs — is registered apart from the ru
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, fields
-from typing import ClassVar, Hashable, Sequence
+from typing import ClassVar
 
 #: ``current_player()`` at a chance event (e.g. the Nim coin).
 CHANCE = -1
@@ -75,7 +76,7 @@ CAPABILITY_TEXT = {
 }
 
 
-def require(agent: str, model: "GameState", capability: str, purpose: str) -> None:
+def require(agent: str, model: GameState, capability: str, purpose: str) -> None:
     """Raise ValueError unless ``model``'s game declares ``capability`` (or, for
     ``perfect_information``, does not hide information): what agents check at set-up."""
     declared = model.capabilities
@@ -99,8 +100,10 @@ class GameState:
 
     __slots__ = ()
 
-    #: Size of the action space; set by each subclass (per instance where it varies).
-    num_actions: int
+    @property
+    def num_actions(self) -> int:
+        """Size of the action space: a class attribute or a property of each core."""
+        raise NotImplementedError
     #: Short name of the game, used in messages and registries.
     game_name: str = "game"
     #: What this core offers beyond the required methods.
@@ -116,7 +119,7 @@ class GameState:
     def apply(self, action: int) -> None:
         raise NotImplementedError
 
-    def clone(self) -> "GameState":
+    def clone(self) -> GameState:
         raise NotImplementedError
 
     def is_terminal(self) -> bool:
@@ -171,6 +174,16 @@ class GameState:
 
     def key(self) -> Hashable:
         raise NotImplementedError(f"{self.game_name} has no position key")
+
+    # --- hidden information (the ``hidden_information`` capability) ---------------------
+    def determinize(self, rng: random.Random, belief: str | None = None) -> GameState:
+        """A seat's information set: one full state consistent with it, drawn under ``belief``."""
+        raise NotImplementedError(f"{self.game_name} hides nothing: it has no determinize()")
+
+    def view_key(self, seat: int) -> Hashable:
+        """A full state of a hidden-information game: what ``seat`` knows of it, equal to
+        the ``key()`` of that seat's information set."""
+        raise NotImplementedError(f"{self.game_name} has no seat views")
 
     def action_label(self, action: int) -> str:
         return str(action)

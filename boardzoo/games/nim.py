@@ -50,7 +50,7 @@ class NimState(GameState):
     def num_actions(self) -> int:
         return self.k
 
-    def clone(self) -> "NimState":
+    def clone(self) -> NimState:
         other = NimState.__new__(NimState)
         other.pawns, other.k, other.coin = self.pawns, self.k, self.coin
         other.player, other.coin_pending, other.winner = self.player, self.coin_pending, self.winner

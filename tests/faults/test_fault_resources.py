@@ -156,5 +156,6 @@ def test_options_that_do_not_fit_the_game_fail_before_any_game(tmp_path, env, sp
 
 
 def test_the_import_never_loads_heavy_modules():
-    code = "import boardzoo.cli, boardzoo.arena, sys; print(sorted(m for m in ('numba', 'torch', 'ray', 'matplotlib') if m in sys.modules))"
+    code = ("import boardzoo.cli, boardzoo.arena, sys; "
+            "print(sorted(m for m in ('numba', 'torch', 'ray', 'matplotlib') if m in sys.modules))")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "[]"

@@ -35,17 +35,25 @@ from __future__ import annotations
 import gc
 import math
 import time
+from collections.abc import Mapping
 from statistics import median
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar
 
 from boardzoo.agents.base import Agent, check_budget
 from boardzoo.agents.mcts.backup import Proofs, backup, value_for
-from boardzoo.agents.mcts.evaluation import (LeafEvaluation, Prior, PriorEvaluator, ValueEvaluator, checked_prior,
-                                             checked_values, heuristic_value, rollout_function)
+from boardzoo.agents.mcts.evaluation import (
+    LeafEvaluation,
+    Prior,
+    PriorEvaluator,
+    ValueEvaluator,
+    checked_prior,
+    checked_values,
+    heuristic_value,
+    rollout_function,
+)
 from boardzoo.agents.mcts.expansion import AllChildren, OneChildPerIteration
 from boardzoo.agents.mcts.final import FINAL
-from boardzoo.agents.mcts.sampling import (DeterminizedRoot, check_game_options, check_model_options,
-                                           root_sampling)
+from boardzoo.agents.mcts.sampling import DeterminizedRoot, check_game_options, check_model_options, root_sampling
 from boardzoo.agents.mcts.search import Search
 from boardzoo.agents.mcts.selection import SELECTION
 from boardzoo.agents.mcts.tree import Node, tree_dot, tree_size, tree_text

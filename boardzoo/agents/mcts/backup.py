@@ -8,7 +8,7 @@ otherwise (seed 001's ``q = win``, for roll-outs to the end only).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from boardzoo.agents.mcts.tree import Node
 from boardzoo.games.model import CHANCE

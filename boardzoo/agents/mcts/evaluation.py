@@ -21,7 +21,8 @@ A minimal evaluator, for a game where the player to move is better off::
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Protocol, runtime_checkable
+from collections.abc import Callable
+from typing import Any, Protocol, runtime_checkable
 
 from boardzoo.games.knowledge import Heuristic, knowledge_of
 from boardzoo.games.model import GameState, play_out

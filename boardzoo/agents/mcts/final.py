@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 from boardzoo.agents.mcts.selection import check_constant
 from boardzoo.agents.mcts.tree import Node

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import random
-from typing import Callable, Hashable
+from collections.abc import Callable, Hashable
 
 from boardzoo.agents.mcts.evaluation import rollout_function
 from boardzoo.agents.mcts.tree import Node
@@ -72,7 +72,7 @@ class DeterminizedRoot:
 
     def key(self, state: GameState) -> Hashable:
         """What the seat knows of a sampled state: comparable with its view's key()."""
-        return state.view_key(self.seat)  # type: ignore[attr-defined]
+        return state.view_key(self.seat)
 
 
 def root_sampling(model: GameState, rng: random.Random, belief: str | None) -> PositionRoot | DeterminizedRoot:

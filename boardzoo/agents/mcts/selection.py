@@ -18,7 +18,7 @@ Adding a policy is one function and one registration::
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 from boardzoo.agents.mcts.tree import Node
 from boardzoo.spec import Registry

@@ -35,10 +35,28 @@ from boardzoo.games.geister.information import BELIEFS, GeisterView, weighted_sa
 from boardzoo.games.geister.players import forward_policy, rushing_action
 from boardzoo.games.geister.playouts import fast_forward, fast_random
 from boardzoo.games.geister.protocol import board_string, parse_board_string, position_from_board_string
-from boardzoo.games.geister.rules import (CAPTURED, DIRECTIONS, EMPTY, ESCAPED, EXITS, GHOSTS, LETTERS,
-                                          MOVE_ACTIONS, NUM_ACTIONS, RED_SET_INDEX, RED_SETS, SIZE, SQUARES,
-                                          TARGET, GeisterState, home_square, parse_red, placement_action,
-                                          red_letters, to_own)
+from boardzoo.games.geister.rules import (
+                                          CAPTURED,
+                                          DIRECTIONS,
+                                          EMPTY,
+                                          ESCAPED,
+                                          EXITS,
+                                          GHOSTS,
+                                          LETTERS,
+                                          MOVE_ACTIONS,
+                                          NUM_ACTIONS,
+                                          RED_SET_INDEX,
+                                          RED_SETS,
+                                          SIZE,
+                                          SQUARES,
+                                          TARGET,
+                                          GeisterState,
+                                          home_square,
+                                          parse_red,
+                                          placement_action,
+                                          red_letters,
+                                          to_own,
+)
 from boardzoo.games.knowledge import GameKnowledge, register
 
 register(GameKnowledge(

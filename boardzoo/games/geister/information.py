@@ -5,23 +5,22 @@ from __future__ import annotations
 
 import random
 
-from boardzoo.games.geister.rules import (GHOSTS, NUM_ACTIONS, SIZE, Capabilities, GameState, GeisterState,
-                                          to_own)
+from boardzoo.games.geister.rules import GHOSTS, SIZE, Capabilities, GeisterPosition, GeisterState, to_own
 
 
-def belief_uniform(view: "GeisterView", unknown: list[int]) -> list[float]:
+def belief_uniform(view: GeisterView, unknown: list[int]) -> list[float]:
     """Every assignment consistent with what was seen is equally likely."""
     return [1.0] * len(unknown)
 
 
-def belief_nearest_blue(view: "GeisterView", unknown: list[int]) -> list[float]:
+def belief_nearest_blue(view: GeisterView, unknown: list[int]) -> list[float]:
     """Seed 004's "decide by nearness": the opponent ghosts nearest our home rows are the
     blue ones (ties at random). Weights 1000 ** row make it a near-certain ordering."""
     seat = view.seat
     return [1000.0 ** (to_own(seat, view.pos[g]) // SIZE) for g in unknown]
 
 
-def belief_behaviour(view: "GeisterView", unknown: list[int]) -> list[float]:
+def belief_behaviour(view: GeisterView, unknown: list[int]) -> list[float]:
     """Learns from how the opponent moved its ghosts, by likelihood ratios.
 
     * Blue ghosts win by escaping, so players push them forward: each net step toward us
@@ -41,7 +40,7 @@ def weighted_sample(items: list[int], weights: list[float], k: int, rng: random.
     chosen = []
     for _ in range(k):
         x = rng.random() * sum(weights)
-        for j, w in enumerate(weights):
+        for j, w in enumerate(weights):  # noqa: B007 (j is the item drawn)
             x -= w
             if x < 0:
                 break
@@ -50,31 +49,19 @@ def weighted_sample(items: list[int], weights: list[float], k: int, rng: random.
     return chosen
 
 
-class GeisterView(GameState):
+class GeisterView(GeisterPosition):
     """What one seat knows: the search model handed to that seat.
 
     It has the public position, the seat's own colours and the colours made public by
     captures — never a hidden opponent colour (it is not even copied). It answers the
-    questions an agent asks at its own turn (``legal_actions``, ``action_label``...) and samples full states with :meth:`determinize`.
+    questions an agent asks at its own turn (``legal_actions``, ``action_label``...) and
+    samples full states with :meth:`determinize`.
     """
 
     __slots__ = ("seat", "pos", "red", "board", "placed", "player", "plies", "max_turns", "over", "winner",
                  "lost", "advance", "declined", "belief")
-    game_name = "geister"
-    num_actions = NUM_ACTIONS
     #: A seat's information set: agents that need a full state sample one with :meth:`determinize`.
     capabilities = Capabilities(key=True, hidden_information=True)
-    legal_actions = GeisterState.legal_actions
-    is_legal = GeisterState.is_legal
-    explain_illegal = GeisterState.explain_illegal
-    action_label = GeisterState.action_label
-    parse_action = GeisterState.parse_action
-    to_text = GeisterState.to_text
-    placing = GeisterState.placing
-    is_terminal = GeisterState.is_terminal
-    current_player = GeisterState.current_player
-    returns = GeisterState.returns
-
     def __init__(self, state: GeisterState, seat: int, belief: str = "uniform"):
         self.seat = seat
         self.pos, self.board = state.pos[:], state.board[:]
@@ -90,7 +77,7 @@ class GeisterView(GameState):
             raise ValueError(f"geister: unknown belief {belief!r}; beliefs are {', '.join(BELIEFS)}")
         self.belief = belief  # the default of determinize()
 
-    def clone(self) -> "GeisterView":
+    def clone(self) -> GeisterView:
         other = GeisterView.__new__(GeisterView)
         for name in GeisterView.__slots__:
             value = getattr(self, name)

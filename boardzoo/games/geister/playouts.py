@@ -9,8 +9,15 @@ from __future__ import annotations
 
 import random
 
-from boardzoo.games.geister.rules import (ESCAPED, GHOSTS, MOVE_ACTIONS, RED_SETS, TARGET, GeisterState,
-                                          returns_of_winner)
+from boardzoo.games.geister.rules import (
+    ESCAPED,
+    GHOSTS,
+    MOVE_ACTIONS,
+    RED_SETS,
+    TARGET,
+    GeisterState,
+    returns_of_winner,
+)
 
 
 def playout(state: GeisterState, rng: random.Random, limit: int = 0, forward: float = 0.0) -> tuple[float, float]:

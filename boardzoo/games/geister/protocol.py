@@ -51,7 +51,7 @@ def parse_board_string(text: str) -> list[tuple[int, int, str]]:
     return pieces
 
 
-def position_from_board_string(text: str, plies: int = 0, max_turns: int = 200) -> "GeisterState":
+def position_from_board_string(text: str, plies: int = 0, max_turns: int = 200) -> GeisterState:
     """The position a board string describes, its receiver as player_0 (the receiver sits
     at the bottom of its own string, which is player_0's frame) and to move.
 

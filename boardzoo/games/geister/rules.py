@@ -44,7 +44,7 @@ def _targets() -> tuple[list, list]:
         for square in range(SQUARES):
             own = to_own(seat, square)
             x, y = own % SIZE, own // SIZE
-            row = []
+            row: list[int | None] = []
             for d, (dx, dy) in enumerate(_OWN_STEP):
                 nx, ny = x + dx, y + dy
                 if 0 <= nx < SIZE and 0 <= ny < SIZE:
@@ -95,55 +95,28 @@ def placement_action(reds) -> int:
     return MOVE_ACTIONS + RED_SET_INDEX[tuple(sorted(reds))]
 
 
-class GeisterState(GameState):
-    """The whole truth of a Geister game: positions, every colour, whose turn."""
+class GeisterPosition(GameState):
+    """What a full state and a seat's view share: the public position, and the questions
+    asked of it at a turn (whose move, which moves are legal, how moves are written).
+    A view's unknown colours are None, which reads as blue here: only the seat's own
+    ghosts move at its turn, and their colours it knows."""
 
-    __slots__ = ("pos", "red", "board", "placed", "player", "plies", "max_turns", "winner", "over",
-                 "lost", "advance", "declined")
+    __slots__ = ()
     game_name = "geister"
     num_actions = NUM_ACTIONS
-    capabilities = Capabilities(fast_playout=True, key=True)
+    pos: list[int]
+    red: list
+    board: list[int]
+    placed: list[bool]
+    player: int
+    plies: int
+    max_turns: int
+    winner: int
+    over: bool
+    lost: list[list[int]]
+    advance: list[int]
+    declined: list[int]
 
-    def __init__(self, max_turns: int = 200, red: dict[int, tuple[int, ...]] | None = None):
-        check_int("geister", "max_turns", max_turns, 1)
-        self.max_turns = max_turns
-        self.pos = [home_square(g // GHOSTS, g % GHOSTS) for g in range(2 * GHOSTS)]
-        self.board = [EMPTY] * SQUARES
-        for g, square in enumerate(self.pos):
-            self.board[square] = g
-        self.red = [False] * (2 * GHOSTS)
-        self.placed = [False, False]
-        for seat, reds in (red or {}).items():
-            self._place(seat, reds)
-        self.player = 0 if not self.placed[0] else 1 if not self.placed[1] else 0
-        self.plies = 0
-        self.winner = -1  # 0 or 1 once someone won; -1 while playing and for a draw
-        self.over = False
-        self.lost = [[0, 0], [0, 0]]  # lost[seat] = [blue, red] ghosts of seat captured
-        # Public evidence about each ghost, for beliefs: net forward steps, and how often it
-        # stood on an exit at its owner's turn and did not escape.
-        self.advance = [0] * (2 * GHOSTS)
-        self.declined = [0] * (2 * GHOSTS)
-
-    def _place(self, seat: int, reds) -> None:
-        reds = tuple(sorted(reds))
-        if reds not in RED_SET_INDEX:
-            raise ValueError(f"geister: a placement names 4 distinct ghosts of 0..7, got {reds}")
-        for i in range(GHOSTS):
-            self.red[GHOSTS * seat + i] = i in reds
-        self.placed[seat] = True
-
-    def clone(self) -> "GeisterState":
-        other = GeisterState.__new__(type(self))
-        other.pos, other.red, other.board = self.pos[:], self.red[:], self.board[:]
-        other.placed = self.placed[:]
-        other.player, other.plies, other.max_turns = self.player, self.plies, self.max_turns
-        other.winner, other.over = self.winner, self.over
-        other.lost = [self.lost[0][:], self.lost[1][:]]
-        other.advance, other.declined = self.advance[:], self.declined[:]
-        return other
-
-    # --- rules ----------------------------------------------------------------------------
     @property
     def placing(self) -> bool:
         return not (self.placed[0] and self.placed[1])
@@ -197,6 +170,103 @@ class GeisterState(GameState):
             return f"{name} is red: only blue ghosts escape"
         return f"{name} cannot move {DIRECTIONS[d]} onto its own ghost"
 
+    def returns(self) -> tuple[float, float]:
+        return returns_of_winner(self.winner) if self.over else (0.0, 0.0)
+
+    def action_label(self, action: int) -> str:
+        if action >= MOVE_ACTIONS:
+            return "red " + red_letters(RED_SETS[action - MOVE_ACTIONS])
+        return f"{LETTERS[action // 4]},{DIRECTIONS[action % 4][0]}"
+
+    def parse_action(self, text: str) -> int:
+        """``"A,N"``, ``"A NORTH"``, ``"MOV:A,NORTH"`` for moves; ``"red ABCD"`` or
+        ``"SET:ABCD"`` for the placement."""
+        raw = text.strip().upper()
+        for prefix in ("SET:", "RED ", "RED:"):
+            if raw.startswith(prefix):
+                return placement_action(parse_red(raw[len(prefix):]))
+        if raw.startswith("MOV:"):
+            raw = raw[4:]
+        parts = raw.replace(",", " ").split()
+        if len(parts) == 2 and parts[0] in LETTERS and len(parts[0]) == 1:
+            for d, name in enumerate(DIRECTIONS):
+                if parts[1] in (name, name[0]):
+                    return 4 * LETTERS.index(parts[0]) + d
+        raise ValueError(f"{text.strip()!r} is not a Geister move: write e.g. 'A,N' (ghost A..H, "
+                         "direction N/E/S/W) or 'red ABCD'")
+
+    def to_text(self, seat: int | None = None) -> str:
+        """The board as text. ``seat``: that seat's view (from its side, opponent colours
+        hidden as ``?``); None: the all-seeing spectator view from player_0's side, the
+        ghosts of player_0 in capitals (``B``/``R``) and of player_1 in lower case."""
+        lines = []
+        frame = 0 if seat is None else seat
+        for y in range(SIZE):
+            row = []
+            for x in range(SIZE):
+                g = self.board[to_own(frame, y * SIZE + x)]
+                if g < 0:
+                    row.append(".")
+                    continue
+                owner = g // GHOSTS
+                if seat is not None and owner != seat:
+                    row.append("?")
+                    continue
+                letter = "R" if self.red[g] else "B"
+                if not self.placed[owner]:
+                    letter = "G"
+                row.append(letter if owner == frame else letter.lower())
+            lines.append(" ".join(row))
+        return "\n".join(lines)
+
+
+class GeisterState(GeisterPosition):
+    """The whole truth of a Geister game: positions, every colour, whose turn."""
+
+    __slots__ = ("pos", "red", "board", "placed", "player", "plies", "max_turns", "winner", "over",
+                 "lost", "advance", "declined")
+    capabilities = Capabilities(fast_playout=True, key=True)
+
+    def __init__(self, max_turns: int = 200, red: dict[int, tuple[int, ...]] | None = None):
+        check_int("geister", "max_turns", max_turns, 1)
+        self.max_turns = max_turns
+        self.pos = [home_square(g // GHOSTS, g % GHOSTS) for g in range(2 * GHOSTS)]
+        self.board = [EMPTY] * SQUARES
+        for g, square in enumerate(self.pos):
+            self.board[square] = g
+        self.red = [False] * (2 * GHOSTS)
+        self.placed = [False, False]
+        for seat, reds in (red or {}).items():
+            self._place(seat, reds)
+        self.player = 0 if not self.placed[0] else 1 if not self.placed[1] else 0
+        self.plies = 0
+        self.winner = -1  # 0 or 1 once someone won; -1 while playing and for a draw
+        self.over = False
+        self.lost = [[0, 0], [0, 0]]  # lost[seat] = [blue, red] ghosts of seat captured
+        # Public evidence about each ghost, for beliefs: net forward steps, and how often it
+        # stood on an exit at its owner's turn and did not escape.
+        self.advance = [0] * (2 * GHOSTS)
+        self.declined = [0] * (2 * GHOSTS)
+
+    def _place(self, seat: int, reds) -> None:
+        reds = tuple(sorted(reds))
+        if reds not in RED_SET_INDEX:
+            raise ValueError(f"geister: a placement names 4 distinct ghosts of 0..7, got {reds}")
+        for i in range(GHOSTS):
+            self.red[GHOSTS * seat + i] = i in reds
+        self.placed[seat] = True
+
+    def clone(self) -> GeisterState:
+        other = GeisterState.__new__(type(self))
+        other.pos, other.red, other.board = self.pos[:], self.red[:], self.board[:]
+        other.placed = self.placed[:]
+        other.player, other.plies, other.max_turns = self.player, self.plies, self.max_turns
+        other.winner, other.over = self.winner, self.over
+        other.lost = [self.lost[0][:], self.lost[1][:]]
+        other.advance, other.declined = self.advance[:], self.declined[:]
+        return other
+
+    # --- rules ----------------------------------------------------------------------------
     def apply(self, action: int) -> None:
         if not self.is_legal(action):
             raise ValueError(f"geister: illegal action {action}: {self.explain_illegal(action)}")
@@ -250,9 +320,6 @@ class GeisterState(GameState):
         if self.plies >= self.max_turns:
             self.over = True
 
-    def returns(self) -> tuple[float, float]:
-        return returns_of_winner(self.winner) if self.over else (0.0, 0.0)
-
     def playout(self, rng: random.Random, limit: int = 0, forward: float = 0.0) -> tuple[float, float]:
         """Random play to the end in place (see :func:`~boardzoo.games.geister.playouts.playout`)."""
         from boardzoo.games.geister.playouts import playout
@@ -269,48 +336,3 @@ class GeisterState(GameState):
         return (tuple(self.pos), colours, tuple(self.placed), self.player, self.plies)
 
     # --- people and protocols -------------------------------------------------------------
-    def action_label(self, action: int) -> str:
-        if action >= MOVE_ACTIONS:
-            return "red " + red_letters(RED_SETS[action - MOVE_ACTIONS])
-        return f"{LETTERS[action // 4]},{DIRECTIONS[action % 4][0]}"
-
-    def parse_action(self, text: str) -> int:
-        """``"A,N"``, ``"A NORTH"``, ``"MOV:A,NORTH"`` for moves; ``"red ABCD"`` or
-        ``"SET:ABCD"`` for the placement."""
-        raw = text.strip().upper()
-        for prefix in ("SET:", "RED ", "RED:"):
-            if raw.startswith(prefix):
-                return placement_action(parse_red(raw[len(prefix):]))
-        if raw.startswith("MOV:"):
-            raw = raw[4:]
-        parts = raw.replace(",", " ").split()
-        if len(parts) == 2 and parts[0] in LETTERS and len(parts[0]) == 1:
-            for d, name in enumerate(DIRECTIONS):
-                if parts[1] in (name, name[0]):
-                    return 4 * LETTERS.index(parts[0]) + d
-        raise ValueError(f"{text.strip()!r} is not a Geister move: write e.g. 'A,N' (ghost A..H, "
-                         "direction N/E/S/W) or 'red ABCD'")
-
-    def to_text(self, seat: int | None = None) -> str:
-        """The board as text. ``seat``: that seat's view (from its side, opponent colours
-        hidden as ``?``); None: the all-seeing spectator view from player_0's side, the
-        ghosts of player_0 in capitals (``B``/``R``) and of player_1 in lower case."""
-        lines = []
-        frame = 0 if seat is None else seat
-        for y in range(SIZE):
-            row = []
-            for x in range(SIZE):
-                g = self.board[to_own(frame, y * SIZE + x)]
-                if g < 0:
-                    row.append(".")
-                    continue
-                owner = g // GHOSTS
-                if seat is not None and owner != seat:
-                    row.append("?")
-                    continue
-                letter = "R" if self.red[g] else "B"
-                if not self.placed[owner]:
-                    letter = "G"
-                row.append(letter if owner == frame else letter.lower())
-            lines.append(" ".join(row))
-        return "\n".join(lines)
