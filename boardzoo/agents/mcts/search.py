@@ -58,6 +58,8 @@ class Search:
         state = sampling.sample()
         node, path = root, [root]
         threshold = expansion.threshold
+        # Perfect information (the common case) asks the node itself, without a call.
+        shared = sampling.shared
         while True:
             # The sample decides who moves here: under determinization one sample's game
             # may be over where another's goes on.
@@ -73,7 +75,11 @@ class Search:
                 if node.visits < threshold:
                     break  # a leaf below the expansion threshold: evaluate it as it is
                 self.size += expansion.open(node, state, to_move)
-            action = sampling.new_action(node, state, rng)
+            if shared:
+                action = sampling.new_action(node, state, rng)
+            else:
+                untried = node.untried
+                action = untried.pop() if untried else None
             if action is not None:  # one new child per iteration
                 children = node.children
                 child = Node(action, to_move, 1.0 / (len(children) + 1))  # type: ignore[arg-type]
@@ -83,7 +89,7 @@ class Search:
                 path.append(child)
                 node = child
                 break
-            children = sampling.candidates(node, state)
+            children = sampling.candidates(node, state) if shared else node.children or []
             if proofs is not None:
                 children = proofs.candidates(node, children)
             node = select(children, node.visits)
@@ -120,6 +126,7 @@ class Search:
                 return child
         child = Node(outcome, CHANCE)
         node.children.append(child)
+        assert isinstance(node.untried, list)  # listed with the node's first outcome
         node.untried.remove(outcome)
         self.size += 1
         return child

@@ -24,7 +24,9 @@ class Node:
         #: The player to move here (CHANCE, TERMINAL) in the last sample that reached it.
         self.to_move = TERMINAL
         self.children: list[Node] | None = None  # None until expanded
-        self.untried: list[int] = []
+        # Moves without a child yet, listed when the node is first expanded; the shared
+        # empty tuple until then costs no memory per node.
+        self.untried: list[int] | tuple[()] = ()
         self.visits = 0
         self.total = 0.0
         self.sum_sq = 0.0
