@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import ClassVar
 
 #: ``current_player()`` at a chance event (e.g. the Nim coin).
@@ -60,9 +60,6 @@ class Capabilities:
     chance: bool = False
     initial: bool = False
     hidden_information: bool = False
-
-    def names(self) -> list[str]:
-        return [f.name for f in fields(self) if getattr(self, f.name)]
 
 
 #: How messages name each capability: "<agent>: <purpose> needs <this>".
