@@ -97,8 +97,8 @@ class MCTSAgent(Agent):
         if value is not None:
             check_known("mcts", "eval", value)
         self.evaluator = self._evaluator(evaluator, model, value)
-        self._values = isinstance(self.evaluator, ValueEvaluator) or value is not None
-        if self._values and q == "wins":
+        valued = isinstance(self.evaluator, ValueEvaluator) or value is not None
+        if valued and q == "wins":
             raise ValueError("mcts: q=wins counts the wins of roll-outs to the end; an evaluator's values are "
                              "not wins (use q=win-lose)")
         self.iterations, self.time_budget = iterations, time
