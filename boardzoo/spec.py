@@ -185,7 +185,8 @@ class Registry:
     def build(self, name: str, options: dict[str, Any]) -> Any:
         """Part ``name`` made with those of ``options`` it declares (it removes them)."""
         factory = self._factory(name)
-        mine = {key: options.pop(key) for key in list(options) if key in self.parameters(name)}
+        declared = self.parameters(name)
+        mine = {key: options.pop(key) for key in list(options) if key in declared}
         return factory(**mine)
 
     def describe(self) -> str:

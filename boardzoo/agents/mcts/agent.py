@@ -53,7 +53,7 @@ from boardzoo.agents.mcts.evaluation import (
 )
 from boardzoo.agents.mcts.expansion import AllChildren, OneChildPerIteration
 from boardzoo.agents.mcts.final import FINAL
-from boardzoo.agents.mcts.sampling import DeterminizedRoot, check_game_options, check_model_options, root_sampling
+from boardzoo.agents.mcts.sampling import check_game_options, check_model_options, root_sampling
 from boardzoo.agents.mcts.search import Search
 from boardzoo.agents.mcts.selection import SELECTION
 from boardzoo.agents.mcts.tree import Node, tree_dot, tree_size, tree_text
@@ -229,7 +229,7 @@ class MCTSAgent(Agent):
                 if candidate_state.is_terminal():
                     continue  # this sample ended here (another sample's game may go on)
                 for child in candidate.children or []:
-                    if isinstance(sampling, DeterminizedRoot) and candidate_state.current_player() >= 0 \
+                    if sampling.shared and candidate_state.current_player() >= 0 \
                             and not candidate_state.is_legal(child.action):
                         continue  # a move only other samples allow
                     child_state = candidate_state.clone()

@@ -22,7 +22,8 @@ from boardzoo.games.model import GameState
 
 
 class PositionRoot:
-    """Perfect information: the position itself."""
+    """Perfect information: the position itself. Its nodes answer for themselves (their
+    ``untried`` moves and all their children), which the search loop reads directly."""
 
     shared = False
 
@@ -32,16 +33,6 @@ class PositionRoot:
     def sample(self) -> GameState:
         return self.model.clone()
 
-    @staticmethod
-    def new_action(node: Node, state: GameState, rng: random.Random) -> int | None:
-        """A move of ``node`` without a child yet (None when all have one)."""
-        untried = node.untried
-        return untried.pop() if untried else None
-
-    @staticmethod
-    def candidates(node: Node, state: GameState) -> list[Node]:
-        return node.children  # type: ignore[return-value]  # expanded before it is asked
-
     def key(self, state: GameState) -> Hashable:
         return state.key()
 
@@ -49,7 +40,7 @@ class PositionRoot:
 class DeterminizedRoot:
     """Hidden information: a full state drawn under ``belief`` for every iteration."""
 
-    shared = True
+    shared = True  # one tree shared by many samples: nodes ask each sample what it allows
 
     def __init__(self, model: GameState, rng: random.Random, belief: str):
         self.model, self.rng, self.belief = model, rng, belief

@@ -58,8 +58,9 @@ class Search:
         state = sampling.sample()
         node, path = root, [root]
         threshold = expansion.threshold
-        # Perfect information (the common case) asks the node itself, without a call.
-        shared = sampling.shared
+        # Perfect information (the common case) asks the node itself, without a call;
+        # a tree shared by determinizations asks the sampling part what this sample allows.
+        determinized = sampling if isinstance(sampling, DeterminizedRoot) else None
         while True:
             # The sample decides who moves here: under determinization one sample's game
             # may be over where another's goes on.
@@ -75,8 +76,8 @@ class Search:
                 if node.visits < threshold:
                     break  # a leaf below the expansion threshold: evaluate it as it is
                 self.size += expansion.open(node, state, to_move)
-            if shared:
-                action = sampling.new_action(node, state, rng)
+            if determinized is not None:
+                action = determinized.new_action(node, state, rng)
             else:
                 untried = node.untried
                 action = untried.pop() if untried else None
@@ -89,7 +90,7 @@ class Search:
                 path.append(child)
                 node = child
                 break
-            children = sampling.candidates(node, state) if shared else node.children or []
+            children = (node.children or []) if determinized is None else determinized.candidates(node, state)
             if proofs is not None:
                 children = proofs.candidates(node, children)
             node = select(children, node.visits)
