@@ -93,3 +93,9 @@ def test_a_saved_model_guides_puct_as_prior_and_value(tmp_path):
     # a model trained on another game (size) is refused clearly
     with pytest.raises(ValueError, match="takes observations of shape"):
         agent.act(None, ConnectFourState(5, 6))
+    # ... and from the command line before the first game: a clear error, not a traceback
+    sys.path.insert(0, str(pathlib.Path(__file__).parent / "faults"))
+    from helpers import assert_clean_error, run_cli
+
+    assert_clean_error(run_cli("arena", "nim_v0", f"mcts:policy=puct,model={path},iterations=5", "random",
+                               "--games", "2"), "takes observations of shape (6, 7, 2); nim gives (2,)")

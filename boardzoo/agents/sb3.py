@@ -112,6 +112,10 @@ class SB3Evaluator:
                              f"{obs.shape} (was it trained on this game and size?)")
         return obs
 
+    def check(self, model: GameState) -> None:
+        """Refuse, before play, a game whose observations this network was not trained on."""
+        self._observation(model, max(model.current_player(), 0))
+
     def _answer(self, state: GameState) -> tuple[float, np.ndarray]:
         key = state.key() if state.capabilities.key else None
         if key is not None and key in self._cache:

@@ -42,6 +42,7 @@ from typing import Any, ClassVar
 from boardzoo.agents.base import Agent, check_budget
 from boardzoo.agents.mcts.backup import Proofs, backup, value_for
 from boardzoo.agents.mcts.evaluation import (
+    GameCheckedEvaluator,
     LeafEvaluation,
     Prior,
     PriorEvaluator,
@@ -136,6 +137,8 @@ class MCTSAgent(Agent):
             require("mcts", model, "perfect_information", "solver=true")
         if self.reuse:
             require("mcts", model, "key", "reuse=true")
+        if isinstance(self.evaluator, GameCheckedEvaluator):
+            self.evaluator.check(model)
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)

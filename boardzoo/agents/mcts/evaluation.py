@@ -43,6 +43,14 @@ class PriorEvaluator(Protocol):
     def prior(self, state: GameState) -> list[tuple[int, float]]: ...
 
 
+@runtime_checkable
+class GameCheckedEvaluator(Protocol):
+    """An evaluator made for some games only (a network trained on one board size) says
+    so before play: ``check(model)`` raises ValueError for a game it cannot evaluate."""
+
+    def check(self, model: GameState) -> None: ...
+
+
 def rollout_function(model: GameState, name: str, rng, limit: int = 0) -> LeafEvaluation:
     """``f(state) -> returns``: a roll-out to the end by the game's policy ``name``
     (``random`` = uniform), scored as a draw after ``limit`` moves (0 = no limit)."""
