@@ -178,6 +178,10 @@ class Registry:
         """The parameters part ``name`` declares, with the types they accept."""
         return declared_types(self._factory(name))
 
+    def defaults(self, name: str) -> dict[str, Any]:
+        """The defaults of the parameters part ``name`` declares."""
+        return parameters(self._factory(name))
+
     def owners(self, parameter: str) -> list[str]:
         """The parts that declare ``parameter``."""
         return [name for name in self._factories if parameter in self.parameters(name)]

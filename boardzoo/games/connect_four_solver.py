@@ -115,7 +115,18 @@ class Solver:
         self.column_masks = [((1 << rows) - 1) << b for b in geo.bottoms]
         self.order = geo.centre_order
         self.top_bits = [1 << (b + rows - 1) for b in geo.bottoms]
-        budget = memory_mb * 2**20
+        self._allocate(memory_mb * 2**20)
+        self.timeout, self.progress = timeout, progress
+        self.counter = [0]  # nodes searched for the last position
+        self.last_seconds = 0.0
+        self.bounds = (0, 0)  # the score interval the search has narrowed so far
+        self._started = 0.0
+        self._search = None
+
+    prime_at_most = staticmethod(_prime_at_most)
+
+    def _allocate(self, budget: float) -> None:
+        """The tables, in ``budget`` bytes."""
         self.table_slots = _prime_at_most(int(budget * (1 - _THREAT_SHARE) / _SLOT_BYTES))
         self.threat_slots = _prime_at_most(int(budget * _THREAT_SHARE / _THREAT_BYTES))
         # Flat arrays of machine words: about 10 bytes a position, where a dict took ~200.
@@ -123,12 +134,11 @@ class Solver:
         self.values = array("H", [0]) * self.table_slots
         self.threat_keys = array("Q", [0]) * self.threat_slots
         self.threat_values = array("Q", [0]) * self.threat_slots
-        self.timeout, self.progress = timeout, progress
-        self.counter = [0]  # nodes searched for the last position
-        self.last_seconds = 0.0
-        self.bounds = (0, 0)  # the score interval the search has narrowed so far
-        self._started = 0.0
-        self._search = None
+
+    def table_bytes(self) -> int:
+        """Bytes the tables take."""
+        return sum(table.itemsize * len(table)
+                   for table in (self.keys, self.values, self.threat_keys, self.threat_values))
 
     @property
     def nodes(self) -> int:
@@ -155,26 +165,35 @@ class Solver:
             self.last_seconds = time.perf_counter() - started
 
     def _tick(self) -> None:
-        """Every ``_TICK + 1`` nodes: the timeout, and progress for whoever watches."""
+        """Every ``_TICK + 1`` nodes (the compiled solver: every node budget): the
+        timeout, and progress for whoever watches."""
         elapsed = time.perf_counter() - self._started
         if self.progress is not None:
-            self.progress(self.counter[0], elapsed, *self.bounds)
+            self.progress(self.nodes, elapsed, *self.bounds)
         if self.timeout is not None and elapsed > self.timeout:
             low, high = self.bounds
-            raise BudgetError(f"no exact score within {self.timeout:g} s ({self.counter[0]:,} nodes; "
+            raise BudgetError(f"no exact score within {self.timeout:g} s ({self.nodes:,} nodes; "
                               f"the score is between {low} and {high})")
 
+    def start_interval(self, state: ConnectFourState) -> tuple[int, int, int | None]:
+        """The score interval before any search, and the score itself when the player to
+        move wins at once."""
+        current = state.boards[state.plies & 1]
+        mask = state.boards[0] | state.boards[1]
+        moves, cells = state.plies, self.cells
+        if self.winning_cells(current, mask) & (mask + self.bottom_mask) & self.board_mask:
+            return 0, 0, (cells + 1 - moves) // 2
+        # (Counts of discs are halved rounding towards zero, hence -(x // 2), not -x // 2.)
+        return -((cells - moves) // 2), (cells + 1 - moves) // 2, None
+
     def _solve(self, state: ConnectFourState) -> int:
+        low, high, immediate = self.start_interval(state)
+        if immediate is not None:
+            return immediate
         player = state.plies & 1
         current = state.boards[player]
         mask = state.boards[0] | state.boards[1]
         moves = state.plies
-        cells = self.cells
-        possible = (mask + self.bottom_mask) & self.board_mask
-        if self.winning_cells(current, mask) & possible:
-            return (cells + 1 - moves) // 2
-        # (Counts of discs are halved rounding towards zero, hence -(x // 2), not -x // 2.)
-        low, high = -((cells - moves) // 2), (cells + 1 - moves) // 2
         while low < high:  # null-window searches narrow [low, high] to the exact score
             self.bounds = (low, high)
             middle = low + (high - low) // 2
@@ -335,6 +354,20 @@ class Solver:
         return search
 
 
+def make_solver(engine: str = "auto", **options) -> Solver:
+    """A solver on ``engine``: ``compiled`` (the ``fast`` extra), ``python``, or ``auto``
+    (compiled when the extra is installed). The scores are exact on either."""
+    from boardzoo import fast
+
+    if engine == "auto":
+        engine = "compiled" if fast.available() else "python"
+    if fast.check_engine("solve", engine) == "compiled":
+        from boardzoo.fast.connect_four_solver import CompiledSolver
+
+        return CompiledSolver(**options)
+    return Solver(**options)
+
+
 def remaining_moves(score: int, plies: int, cells: int = 42) -> int:
     """Moves left until the game ends under perfect play, from a position's score."""
     if score == 0:
@@ -380,4 +413,4 @@ def solve_lines(lines: Iterable[str], solver: Solver | None = None):
             yield excerpt(moves), None, str(error)
 
 
-__all__ = ["InvalidPosition", "Solver", "parse_moves", "read_lines", "remaining_moves", "solve_lines"]
+__all__ = ["InvalidPosition", "Solver", "make_solver", "parse_moves", "read_lines", "remaining_moves", "solve_lines"]

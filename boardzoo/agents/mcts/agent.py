@@ -12,6 +12,7 @@
     make("mcts:belief=behaviour,rollout=forward")       # Geister: determinized MCTS
     make("mcts:policy=puct,model=runs/ppo_connect_four.zip")   # a trained policy and value
     make("mcts:policy=puct", evaluator=my_evaluator)    # any evaluate()/prior() object
+    make("mcts:engine=compiled,iterations=15000")       # the compiled engine (fast extra)
 
 The parts and their own parameters (``policy`` chooses the selection part, ``final`` the
 final choice; a parameter of a part not chosen is refused):
@@ -26,6 +27,14 @@ final choice; a parameter of a part not chosen is refused):
 
 Seed 001 writes UCB1 as ``q/n + c*sqrt(2 ln N / n)``: its c = 1.0 is our c = 1.414.
 Budgets: ``iterations`` and/or ``time`` (seconds per move), whichever ends first.
+
+``engine=compiled`` (the ``fast`` extra) runs the whole search compiled for the
+perfect-information games (:mod:`boardzoo.fast.mcts`), with every option above but
+``policy=puct``, evaluators, ``value=`` and ``solver``; for Geister it runs the Python
+search with compiled roll-outs. The Python engine is the default and the reference:
+a seed gives the same game whether or not the extra is installed. The compiled engine
+is seeded too (the same seed, the same game on it), but its games differ from the
+Python engine's, since it draws its own random numbers.
 After each decision ``agent.stats`` holds the search statistics, and ``tree_text()`` /
 ``tree_dot()`` show the tree.
 """
@@ -58,6 +67,7 @@ from boardzoo.agents.mcts.sampling import check_game_options, check_model_option
 from boardzoo.agents.mcts.search import Search
 from boardzoo.agents.mcts.selection import SELECTION
 from boardzoo.agents.mcts.tree import Node, tree_dot, tree_size, tree_text
+from boardzoo.fast import check_engine
 from boardzoo.games import check_known
 from boardzoo.games.model import GameState, require
 from boardzoo.spec import Registry, refuse_leftovers
@@ -78,11 +88,14 @@ class MCTSAgent(Agent):
                  policy: str = "ucb1", q: str = "win-lose", final: str = "visits", reuse: bool = False,
                  nthr: int = 0, rollout: str = "random", max_rollout: int = 0, value: str | None = None,
                  model: str | None = None, solver: bool = False, belief: str | None = None,
-                 evaluator: Any = None, **options: Any):
+                 engine: str = "python", evaluator: Any = None, **options: Any):
         super().__init__(seed)
         if iterations is None and time is None:
             iterations = 1000
         check_budget("mcts", "iterations", iterations, time)
+        self.engine = check_engine("mcts", engine)
+        # The selection constants as given or by default, for the compiled engine.
+        self.policy_options = {**SELECTION.defaults(policy), **options} if policy in SELECTION else {}
         try:
             self.select = SELECTION.build(policy, options)
             self.choose = FINAL.build(final, options)
@@ -107,6 +120,14 @@ class MCTSAgent(Agent):
         self.reuse, self.nthr, self.rollout_name, self.max_rollout = reuse, nthr, rollout, max_rollout
         self.value_name, self.solver, self.belief = value, solver, belief
         self.expands_all = nthr > 0 or SELECTION.trait(policy, "expands_all", False)
+        if engine == "compiled":
+            unsupported = [what for what, given in (("policy=puct", policy == "puct"), ("value=", value is not None),
+                                                    ("an evaluator or model=", self.evaluator is not None),
+                                                    ("solver=true", solver)) if given]
+            if unsupported:
+                raise ValueError(f"mcts: engine=compiled runs ucb1, ucbv and ucb-minimal with roll-outs; "
+                                 f"{' and '.join(unsupported)} need engine=python")
+        self._compiled: Any = None
         self.root: Node | None = None
         self.root_state: GameState | None = None
         self._kept: tuple[Node, GameState] | None = None
@@ -131,6 +152,10 @@ class MCTSAgent(Agent):
 
     def check(self, model: GameState) -> None:
         check_model_options("mcts", model, self.rollout_name, self.belief)
+        if self.engine == "compiled":
+            from boardzoo.fast.games import check_compiled
+
+            check_compiled("mcts", model, self.rollout_name)
         if self.value_name is not None:
             heuristic_value(model, self.value_name)
         if self.solver:
@@ -142,7 +167,7 @@ class MCTSAgent(Agent):
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
-        self._kept = None
+        self._kept = self._compiled = None
         self.root = self.root_state = None
 
     # --- composing the parts ------------------------------------------------------------------
@@ -152,6 +177,10 @@ class MCTSAgent(Agent):
             return checked_values(self.evaluator.evaluate, where)
         if self.value_name is not None:
             return heuristic_value(model, self.value_name).evaluate
+        if self.engine == "compiled":
+            from boardzoo.fast.games import compiled_rollout
+
+            return compiled_rollout(model.game_name, self.rollout_name, self.max_rollout, self.rng)
         return rollout_function(model, self.rollout_name, self.rng, self.max_rollout)
 
     def _prior(self) -> Prior | None:
@@ -169,6 +198,8 @@ class MCTSAgent(Agent):
 
     # --- one decision ----------------------------------------------------------------------
     def act(self, observation: dict, model: GameState) -> int:
+        if self.engine == "compiled" and not model.capabilities.hidden_information:
+            return self._act_compiled(model)
         start = time.perf_counter()
         search = self.search_for(model)
         root = self._reused_root(model, search) if self.reuse else None
@@ -201,6 +232,27 @@ class MCTSAgent(Agent):
             after.apply(best.action)
             self._kept = (best, after)
         self.stats = self._statistics(root, best, search.size, time.perf_counter() - start, depths, reused)
+        self._wrap_up = time.perf_counter() - searched
+        return best.action
+
+    def _act_compiled(self, model: GameState) -> int:
+        """The whole search compiled (see :mod:`boardzoo.fast.mcts`)."""
+        from boardzoo.fast.mcts import CompiledSearch, settings_array
+
+        start = time.perf_counter()
+        self.check(model)
+        if model.current_player() < 0:
+            raise ValueError("mcts: asked to move in a finished game or at a chance event")
+        if self._compiled is None:
+            settings = settings_array(model.game_name, self.policy_name, self.policy_options, self.q, self.nthr,
+                                      self.expands_all, self.rollout_name, self.max_rollout)
+            self._compiled = CompiledSearch(settings, self.rng, self.reuse, REUSE_DEPTH)
+        deadline = None if self.time_budget is None else start + self.time_budget - self._wrap_up
+        limit = self.iterations if self.iterations is not None else math.inf
+        root, best, size, depths, reused = self._compiled.decide(model, limit, deadline, self.choose)
+        searched = time.perf_counter()
+        self.root, self.root_state = root, model
+        self.stats = self._statistics(root, best, size, searched - start, depths.tolist(), reused)
         self._wrap_up = time.perf_counter() - searched
         return best.action
 

@@ -1,0 +1,250 @@
+"""The compiled engine against the Python reference: the same rules move by move, the
+same exact solver scores, the same search statistics, equal strength at equal iterations.
+
+Skipped as a whole when the ``fast`` extra (numba) is not installed; CI installs it."""
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from boardzoo import arena  # noqa: E402
+from boardzoo.agents import make  # noqa: E402
+from boardzoo.errors import SpecError  # noqa: E402
+from boardzoo.experiments.stats import wilson  # noqa: E402
+from boardzoo.fast import games as kernels  # noqa: E402
+from boardzoo.fast.connect_four_solver import CompiledSolver  # noqa: E402
+from boardzoo.games import CantrisState, ConnectFourState, NimState  # noqa: E402
+from boardzoo.games.cantris import PRESETS, deal  # noqa: E402
+from boardzoo.games.connect_four_solver import Solver, parse_moves  # noqa: E402
+from boardzoo.games.geister.rules import GeisterState  # noqa: E402
+from boardzoo.games.model import CHANCE, TERMINAL  # noqa: E402
+from boardzoo.games.model import play_out as python_play_out  # noqa: E402
+
+
+def cantris(preset: str, seed: int) -> CantrisState:
+    rows, cols, bonus = PRESETS[preset]
+    return CantrisState(deal(rows, cols, random.Random(seed)), rows, bonus)
+
+
+VARIANTS = {
+    "nim": lambda seed: NimState(random.Random(seed).randint(1, 60), k=random.Random(seed + 1).randint(1, 6)),
+    "nim-coin": lambda seed: NimState(random.Random(seed).randint(1, 60), k=3, coin=True),
+    "connect_four": lambda seed: ConnectFourState(),
+    "connect_four-5x4": lambda seed: ConnectFourState(5, 4),
+    "cantris-6x3": lambda seed: cantris("6x3", seed),
+    "cantris-8x4": lambda seed: cantris("8x4", seed),
+    "cantris-10x5": lambda seed: cantris("10x5", seed),
+    "geister": lambda seed: GeisterState(max_turns=random.Random(seed).choice([10, 50, 200])),
+}
+GAMES = {"geister": 300}  # Geister games are long: fewer of them, ~30,000 moves all told
+
+
+# --- the rules, move by move ------------------------------------------------------------------------
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_compiled_cores_play_the_same_games(variant):
+    """Thousands of random games on both cores: after every move the compiled position
+    equals the Python one's encoding (so pieces, scores, whose turn, the winner), the
+    legal moves agree in order, and so do the player to move and the returns."""
+    moves = np.empty(128, dtype=np.int64)
+    checked = 0
+    for seed in range(GAMES.get(variant, 1000)):
+        state = VARIANTS[variant](seed)
+        game = kernels.GAME_IDS[state.game_name]
+        compiled = kernels.encode(state)
+        rng = random.Random(seed)
+        while True:
+            player = state.current_player()
+            assert kernels.current_player(game, compiled) == player
+            assert kernels.returns0(game, compiled) == state.returns()[0]
+            if player == TERMINAL:
+                break
+            n = kernels.legal_actions(game, compiled, moves)
+            legal = state.legal_actions()
+            assert list(moves[:n]) == legal
+            action = state.sample_chance(rng) if player == CHANCE else rng.choice(legal)
+            state.apply(action)
+            kernels.apply(game, compiled, action)
+            assert np.array_equal(compiled, kernels.encode(state)), (variant, seed)
+            checked += 1
+    assert checked > 5000
+
+
+@pytest.mark.parametrize("variant, policy", [("connect_four", "random"), ("cantris-10x5", "random"),
+                                             ("nim-coin", "random"), ("nim", "strategic"),
+                                             ("geister", "random"), ("geister", "forward")])
+def test_compiled_rollouts_score_like_the_python_ones(variant, policy):
+    """Roll-outs from one position by both engines: the mean returns agree (a two-sample
+    z-test at |z| < 4 over 3,000 roll-outs each)."""
+    start = VARIANTS[variant](7)
+    python_rng = random.Random(1)
+    leaf = kernels.compiled_rollout(start.game_name, policy, 0, random.Random(2))
+    from boardzoo.agents.mcts.evaluation import rollout_function
+
+    python_leaf = rollout_function(start, policy, python_rng)
+    n = 3000
+    ours = [leaf(start.clone())[0] for _ in range(n)]
+    theirs = [python_leaf(start.clone())[0] for _ in range(n)]
+    spread = math.sqrt((np.var(ours) + np.var(theirs)) / n) or 1e-9
+    assert abs(np.mean(ours) - np.mean(theirs)) / spread < 4, (np.mean(ours), np.mean(theirs))
+
+
+def test_a_rollout_limit_scores_a_draw():
+    leaf = kernels.compiled_rollout("connect_four", "random", 3, random.Random(0))
+    assert all(leaf(ConnectFourState()) == (0.0, 0.0) for _ in range(50))  # no four in three moves
+    nim = kernels.compiled_rollout("nim", "strategic", 0, random.Random(0))
+    # 21 pawns, k = 3: the player to move leaves multiples of 4 and always wins
+    assert all(nim(NimState(21, 3)) == (1.0, -1.0) for _ in range(50))
+    assert python_play_out(NimState(21, 3), random.Random(0), NimState.strategic_action) == (1.0, -1.0)
+
+
+# --- the solver -------------------------------------------------------------------------------------
+def test_compiled_and_python_solvers_agree():
+    from test_solver import DATA, random_position
+
+    compiled, python = CompiledSolver(memory_mb=64), Solver(memory_mb=64)
+    positions = [line.split()[1] for line in DATA.read_text().splitlines()]
+    for moves in positions[::3]:
+        state = parse_moves(moves)
+        assert compiled.solve(state) == python.solve(state), moves
+    for seed in range(150):
+        state = random_position(seed, 16, 40)
+        if state is not None and not state.winning_columns(state.plies & 1):
+            assert compiled.solve(state) == python.solve(state), seed
+
+
+def test_the_compiled_solver_keeps_to_its_memory_and_reports_progress():
+    from boardzoo.errors import BudgetError
+
+    assert 3.5 * 2**20 < CompiledSolver(memory_mb=4).table_bytes() <= 4 * 2**20
+    seen = []
+    solver = CompiledSolver(timeout=0.5, progress=lambda nodes, seconds, low, high: seen.append((nodes, low, high)))
+    with pytest.raises(BudgetError, match=r"no exact score within 0.5 s .* between -?\d+ and -?\d+"):
+        solver.solve(parse_moves("44"))
+    assert len(seen) >= 2 and seen[-1][0] > seen[0][0] and all(low <= high for _, low, high in seen)
+    tiny = CompiledSolver(memory_mb=1)  # slots overwritten all the time: slower, still exact
+    assert tiny.solve(parse_moves("21146345777762137235")) == -11
+
+
+# --- the search ---------------------------------------------------------------------------------------
+COMPILED_OPTIONS = [
+    "", "policy=ucbv,c=1.0,zeta=0.5", "policy=ucb-minimal,c1=11,c2=1", "q=wins", "final=value,c_final=0.5",
+    "nthr=3", "reuse=true", "nthr=2,reuse=true,q=wins,policy=ucbv", "max_rollout=5", "time=0.02",
+]
+
+
+@pytest.mark.parametrize("options", COMPILED_OPTIONS)
+@pytest.mark.parametrize("env", ["nim_v0:n=25", "nim_v0:n=25,coin=true", "connect_four_v0", "cantris_v0:board=10x5"])
+def test_compiled_mcts_plays_every_option_with_consistent_statistics(env, options):
+    spec = f"mcts:engine=compiled,iterations=300,{options}".rstrip(",")
+    if env.startswith("nim") and "max_rollout" not in options:
+        spec += ",rollout=strategic" if "q=wins" in options else ""
+    game = arena.make_env(env)
+    agent = make(spec, seed=5)
+    agent.reset(5)
+    game.reset(seed=5)
+    decisions = 0
+    for name in game.agent_iter():
+        observation, _, terminated, truncated, _ = game.last()
+        if terminated or truncated:
+            game.step(None)
+            continue
+        model = game.unwrapped.model(name)
+        action = agent.act(observation, model)
+        assert model.is_legal(action)
+        stats = agent.stats
+        children = stats["children"]
+        assert stats["action"] == action and children
+        # every iteration of this search passed through exactly one root child
+        visits = sum(c["visits"] for c in children)
+        if stats["reused_tree"]:
+            assert stats["iterations"] <= visits <= stats["root_visits"]
+        else:
+            assert stats["root_visits"] == stats["iterations"] == visits
+        assert stats["tree_size"] >= 1 + len(children)
+        assert stats["path_max"] >= 1
+        decisions += 1
+        game.step(action)
+    assert decisions
+
+
+def test_the_compiled_tree_counts_its_nodes():
+    from boardzoo.fast.mcts import CREATED, CompiledTree, settings_array
+
+    for expands_all in (False, True):
+        settings = settings_array("nim", "ucb1", {}, "win-lose", 2 if expands_all else 0, expands_all,
+                                  "random", 0)
+        tree = CompiledTree(NimState(40, 3, coin=True), settings, random.Random(0))
+        tree.open_root()
+        tree.search(2000, None)
+        created, stack = 0, [tree.root]
+        while stack:
+            row = stack.pop()
+            created += 1
+            stack.extend(tree.children(row))
+        assert created == tree.size == int(tree.ints[: tree.meta[0], CREATED].sum()) + 1
+        assert tree.ints[tree.root, 6] == 2000  # visits
+
+
+def test_compiled_mcts_is_seeded():
+    moves = []
+    for _ in range(2):
+        agent = make("mcts:engine=compiled,iterations=200", seed=11)
+        state = ConnectFourState()
+        played = []
+        while not state.is_terminal():
+            action = agent.act({}, state)
+            played.append(action)
+            state.apply(action)
+        moves.append(played)
+    assert moves[0] == moves[1]
+
+
+def test_compiled_reuse_keeps_the_subtree():
+    agent = make("mcts:engine=compiled,iterations=500,reuse=true", seed=3)
+    state = NimState(30, 3)
+    agent.act({}, state)
+    state.apply(agent.stats["action"])
+    state.apply(0)
+    agent.act({}, state)
+    assert agent.stats["reused_tree"] and agent.stats["root_visits"] > 500
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("mcts:engine=compiled,policy=puct", "policy=puct need engine=python"),
+    ("mcts:engine=compiled,solver=true", "solver=true need engine=python"),
+    ("mcts:engine=compiled,value=three", "value= need engine=python"),
+    ("mcts:engine=turbo", "engine must be one of python, compiled"),
+])
+def test_compiled_engine_refuses_what_it_does_not_run(spec, message):
+    with pytest.raises(SpecError, match=message):
+        make(spec)
+
+
+def test_compiled_engine_refuses_a_game_or_policy_it_lacks():
+    agent = make("mcts:engine=compiled,rollout=rushing")
+    with pytest.raises(ValueError, match="roll-out policies random, forward for geister"):
+        agent.check(GeisterState())
+    with pytest.raises(ValueError, match="fits in 63 bits"):
+        make("mcts:engine=compiled").check(ConnectFourState(8, 8))
+
+
+def test_compiled_rollouts_serve_the_determinized_geister_search():
+    game = arena.play_game("geister_v0:max_turns=60", "mcts:engine=compiled,iterations=50,belief=uniform,"
+                           "rollout=forward,max_rollout=30", "random", 0)
+    assert game["forfeit"] is None and game["plies"] > 0
+
+
+def test_compiled_and_python_mcts_are_equally_strong():
+    """At equal iterations the engines are the same algorithm: 300 Connect Four games,
+    seats alternating, and the compiled engine's score (a draw is half a win) has a 95 %
+    interval containing 50 %."""
+    games = 300
+    summary = arena.summarize(arena.run("connect_four_v0", "mcts:engine=compiled,iterations=100",
+                                        "mcts:iterations=100", games=games, seed=1, workers=1, progress=False))
+    score = summary["a_wins"] + summary["ties"] / 2
+    low, high = wilson(round(score), games)
+    assert low <= 0.5 <= high, (summary["a_wins"], summary["ties"], summary["b_wins"])
