@@ -215,10 +215,10 @@ class CompiledSolver(Solver):
         self.table_slots = self.prime_at_most(int(budget / self.SLOT_BYTES))
         # Written once here (np.zeros alone maps pages lazily): the first search then
         # doesn't pay for the table's page faults, and the memory shows as taken.
-        self.keys = np.empty(self.table_slots, dtype=np.int64)
-        self.values = np.empty(self.table_slots, dtype=np.uint16)
-        self.keys.fill(0)
-        self.values.fill(0)
+        self.table_keys = np.empty(self.table_slots, dtype=np.int64)
+        self.table_values = np.empty(self.table_slots, dtype=np.uint16)
+        self.table_keys.fill(0)
+        self.table_values.fill(0)
         self.geo = np.array([self.cells, self.board_mask, self.bottom_mask, self.height, self.cells - ETC_DEPTH,
                              self.cols, self.table_slots], dtype=np.int64)
         self.column_mask_array = np.array(self.column_masks, dtype=np.int64)
@@ -226,11 +226,11 @@ class CompiledSolver(Solver):
         self.scratch = np.zeros((self.cells + 1, self.cols, 3), dtype=np.int64)
         self.counters = np.zeros(3, dtype=np.int64)
         # Load (or compile) the kernels now, so that a position's time and timeout are its own.
-        narrow(0, 0, 0, 0, 0, self.geo, self.column_mask_array, self.order_array, self.keys, self.values,
+        narrow(0, 0, 0, 0, 0, self.geo, self.column_mask_array, self.order_array, self.table_keys, self.table_values,
                self.scratch, self.counters)
 
     def table_bytes(self) -> int:
-        return self.keys.nbytes + self.values.nbytes
+        return self.table_keys.nbytes + self.table_values.nbytes
 
     @property
     def nodes(self) -> int:
@@ -251,7 +251,7 @@ class CompiledSolver(Solver):
             counters[_LIMIT] = counters[_NODES] + chunk if watched else np.iinfo(np.int64).max
             counters[_STOPPED] = 0
             low, high = narrow(current, mask, state.plies, low, high, self.geo, self.column_mask_array,
-                               self.order_array, self.keys, self.values, self.scratch, counters)
+                               self.order_array, self.table_keys, self.table_values, self.scratch, counters)
             low, high = int(low), int(high)
             if counters[_STOPPED]:
                 self.bounds = (low, high)

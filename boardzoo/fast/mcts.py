@@ -42,6 +42,7 @@ from boardzoo.fast.games import (
     scratch_size,
     seed_state,
 )
+from boardzoo.games.model import GameState
 
 #: Fields of a node's row in ``ints``.
 ACTION, MOVER, TO_MOVE, FIRST, SLOTS, OPENED, VISITS, WINS, CREATED = range(9)
@@ -360,7 +361,7 @@ class CompiledSearch:
 
     def __init__(self, settings: np.ndarray, rng: random.Random, reuse: bool, reuse_depth: int):
         self.settings, self.rng, self.reuse, self.reuse_depth = settings, rng, reuse, reuse_depth
-        self._kept: tuple[CompiledTree, int, object] | None = None
+        self._kept: tuple[CompiledTree, int, GameState] | None = None
 
     def decide(self, state, limit: float, deadline: float | None, choose):
         """Searches ``state``; returns (root as a Node three levels deep, the chosen child,
