@@ -23,6 +23,7 @@ from boardzoo.agents import catalogue
 from boardzoo.agents import make as make_agent
 from boardzoo.envs import ENVS, env_module
 from boardzoo.errors import BoardzooError, SpecError, excerpt
+from boardzoo.fast import ENGINES
 from boardzoo.games.connect_four_solver import DEFAULT_MEMORY_MB, MEMORY_LIMIT_MB
 from boardzoo.spec import describe
 
@@ -89,11 +90,11 @@ def _arena(args: argparse.Namespace) -> int:
 
 
 def _solve(args: argparse.Namespace) -> int:
-    from boardzoo.games.connect_four_solver import Solver, read_lines, solve_lines
+    from boardzoo.games.connect_four_solver import make_solver, read_lines, solve_lines
 
     watch = _SolveProgress() if sys.stderr.isatty() else None
     try:
-        solver = Solver(memory_mb=args.memory, timeout=args.timeout, progress=watch)
+        solver = make_solver(args.engine, memory_mb=args.memory, timeout=args.timeout, progress=watch)
     except ValueError as error:
         raise SpecError(str(error)) from None
     lines = args.positions if args.positions else read_lines(sys.stdin)
@@ -148,7 +149,8 @@ def _experiment_list(args: argparse.Namespace) -> int:
     for experiment in EXPERIMENTS.values():
         print(f"{experiment.name}\n  source:   {experiment.source}\n  compares: {experiment.compares}\n"
               f"  default:  {experiment.default_size} ({experiment.expected_time} on 2 cores)\n"
-              f"  --full:   {experiment.full_size}\n")
+              f"  --full:   {experiment.full_size}\n"
+              + (f"  --full time: {experiment.full_time}\n" if experiment.full_time else ""))
     return 0
 
 
@@ -158,7 +160,7 @@ def _experiment_run(args: argparse.Namespace) -> int:
     experiment = get(args.name)
     out = args.out or f"runs/{experiment.name}"
     run(experiment, out, games=args.games, full=args.full, workers=args.workers, executor=args.executor,
-        resume=args.resume, isolate=args.isolate)
+        resume=args.resume, isolate=args.isolate, engine=args.engine)
     print(f"{out}/report.md")
     return 0
 
@@ -208,6 +210,9 @@ def parser() -> argparse.ArgumentParser:
                             "more can be faster on hard positions)")
     solve.add_argument("--timeout", type=float, metavar="SECONDS",
                        help="give up on a position after this long (it prints an error; the batch goes on)")
+    solve.add_argument("--engine", choices=["auto", *ENGINES], default="auto",
+                       help="compiled (the fast extra) or python; auto (default) takes compiled when installed. "
+                            "The scores are exact on either")
     solve.set_defaults(run=_solve)
 
     client = commands.add_parser(
@@ -247,6 +252,8 @@ def parser() -> argparse.ArgumentParser:
     go.add_argument("--out", help="output folder (default runs/NAME)")
     go.add_argument("--resume", action="store_true", help="continue the run in --out, playing only missing games")
     go.add_argument("--isolate", action="store_true", help="run each agent in a process of its own (see arena)")
+    go.add_argument("--engine", choices=ENGINES, default="python",
+                    help="the MCTS agents' engine: python (default, the reference) or compiled (the fast extra)")
     go.set_defaults(run=_experiment_run)
     return main
 

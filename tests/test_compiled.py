@@ -75,7 +75,8 @@ def test_compiled_cores_play_the_same_games(variant):
 
 @pytest.mark.parametrize("variant, policy", [("connect_four", "random"), ("cantris-10x5", "random"),
                                              ("nim-coin", "random"), ("nim", "strategic"),
-                                             ("geister", "random"), ("geister", "forward")])
+                                             ("geister", "random"), ("geister", "forward"),
+                                             ("geister", "rushing")])
 def test_compiled_rollouts_score_like_the_python_ones(variant, policy):
     """Roll-outs from one position by both engines: the mean returns agree (a two-sample
     z-test at |z| < 4 over 3,000 roll-outs each)."""
@@ -225,9 +226,8 @@ def test_compiled_engine_refuses_what_it_does_not_run(spec, message):
 
 
 def test_compiled_engine_refuses_a_game_or_policy_it_lacks():
-    agent = make("mcts:engine=compiled,rollout=rushing")
-    with pytest.raises(ValueError, match="roll-out policies random, forward for geister"):
-        agent.check(GeisterState())
+    with pytest.raises(ValueError, match="roll-out policies random, forward, rushing for geister, not 'wild'"):
+        kernels.check_compiled("mcts", GeisterState(), "wild")
     with pytest.raises(ValueError, match="fits in 63 bits"):
         make("mcts:engine=compiled").check(ConnectFourState(8, 8))
 
@@ -248,3 +248,25 @@ def test_compiled_and_python_mcts_are_equally_strong():
     score = summary["a_wins"] + summary["ties"] / 2
     low, high = wilson(round(score), games)
     assert low <= 0.5 <= high, (summary["a_wins"], summary["ties"], summary["b_wins"])
+
+
+def test_the_compiled_rushing_player_chooses_as_the_python_one():
+    """On positions of random Geister games, the moves the compiled rushing player picks
+    over many draws are exactly those the Python one picks."""
+    from boardzoo.games.geister.players import rushing_action
+
+    moves = np.empty(kernels.scratch_size(GeisterState()), dtype=np.int64)
+    rng, compared = random.Random(4), 0
+    for game in range(30):
+        state = GeisterState()
+        while state.placing:
+            state.apply(rng.choice(state.legal_actions()))
+        while not state.is_terminal():
+            compiled = kernels.encode(state)
+            first, count = kernels.rushing_candidates(compiled, moves)
+            theirs = {rushing_action(state, random.Random(i)) for i in range(60)}
+            ours = set(moves[first: first + count].tolist())
+            assert theirs <= ours and (theirs == ours or count > 12), (game, state.plies)
+            compared += 1
+            state.apply(rng.choice(state.legal_actions()))
+    assert compared > 1000

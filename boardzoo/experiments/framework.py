@@ -18,11 +18,12 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from boardzoo import arena
 from boardzoo.errors import BoardzooError, WorkerError
+from boardzoo.fast import check_engine
 from boardzoo.ledger import Ledger, other_run, write_atomic
 from boardzoo.workers import MAX_WORKERS, run_parallel
 
@@ -68,12 +69,21 @@ class Experiment:
     default_size = ""  # what the default run plays
     full_size = ""  # what --full plays (the published sizes)
     expected_time = ""  # default run on 2 cores
+    full_time = ""  # --full on 2 cores, measured or estimated (by engine)
 
     def jobs(self, games: int | None, full: bool) -> list[Job]:
         raise NotImplementedError
 
     def report(self, results: dict[str, list[dict]], jobs: list[Job]) -> Report:
         raise NotImplementedError
+
+
+def with_engine(spec: str, engine: str) -> str:
+    """``spec`` with ``engine=...`` added when it is an MCTS agent's (other agents have no engine)."""
+    name, _, options = spec.partition(":")
+    if engine == "python" or name.strip() != "mcts" or "engine=" in options:
+        return spec
+    return f"{spec},engine={engine}" if options else f"mcts:engine={engine}"
 
 
 # --- executors ------------------------------------------------------------------------------
@@ -165,15 +175,20 @@ def open_ledger(path: str, jobs: list[Job]) -> Ledger:
 
 def run(experiment: Experiment, out: str, games: int | None = None, full: bool = False, workers: int = 1,
         executor: str = "local", resume: bool = False, progress: bool | None = None, isolate: bool = False,
-        log: Callable[[str], None] = lambda line: print(line, file=sys.stderr)) -> dict[str, list[dict]]:
+        engine: str = "python", log: Callable[[str], None] = lambda line: print(line, file=sys.stderr)) -> dict[str, list[dict]]:
     """Run (or resume) ``experiment`` into folder ``out``; write its report; return the
     records per job."""
     check_size(games)
     if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
         raise ExperimentError(f"--workers must be an int from 1 to {MAX_WORKERS:,}, got {workers!r}")
+    try:
+        check_engine("--engine", engine)
+    except ValueError as error:
+        raise ExperimentError(str(error)) from None
     if executor not in EXECUTORS:
         raise ExperimentError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
-    jobs = experiment.jobs(games, full)
+    jobs = [replace(job, a=with_engine(job.a, engine), b=with_engine(job.b, engine))
+            for job in experiment.jobs(games, full)]
     for job in jobs:  # fail on a bad spec now, not inside a worker
         arena.close_agents(arena.make_agents(job.a, job.b, arena.make_env(job.env)))
     config = {"experiment": experiment.name, "games": games, "full": full, "jobs": [j.describe() for j in jobs]}

@@ -32,10 +32,10 @@ NIM, CONNECT_FOUR, CANTRIS, GEISTER = range(4)
 GAME_IDS = {"nim": NIM, "connect_four": CONNECT_FOUR, "cantris": CANTRIS, "geister": GEISTER}
 #: ``player`` of a chance event and of a finished game, as in :mod:`boardzoo.games.model`.
 CHANCE, TERMINAL = -1, -2
-#: Roll-out policies: uniform random, Nim's strategic rule, Geister's forward moves.
-RANDOM, STRATEGIC, FORWARD = range(3)
+#: Roll-out policies: uniform random, Nim's strategic rule, Geister's forward moves and rushing player.
+RANDOM, STRATEGIC, FORWARD, RUSHING = range(4)
 POLICIES = {"nim": {"random": RANDOM, "strategic": STRATEGIC}, "connect_four": {"random": RANDOM},
-            "cantris": {"random": RANDOM}, "geister": {"random": RANDOM, "forward": FORWARD}}
+            "cantris": {"random": RANDOM}, "geister": {"random": RANDOM, "forward": FORWARD, "rushing": RUSHING}}
 #: Most legal moves (and chance outcomes) a position can have, per game, given its array.
 NIM_PAWNS, NIM_K, NIM_COIN, NIM_PLAYER, NIM_PENDING, NIM_WINNER = range(6)
 C4_BOARD0, C4_BOARD1, C4_PLIES, C4_WINNER, C4_ROWS, C4_COLS, C4_HEIGHT, C4_CELLS, C4_TOPS = range(9)
@@ -412,8 +412,82 @@ def policy_action(game, s, policy, rng, moves):
                 count += 1
         if count:
             return moves[random_below(rng, count)]
+    if policy == RUSHING and s[GS_PLACED] and s[GS_PLACED + 1]:
+        return rushing_action(s, rng, moves)
     n = legal_actions(game, s, moves)
     return moves[random_below(rng, n)]
+
+
+@njit(cache=True)
+def exit_distance(seat, square):
+    """Steps from ``square`` to the nearer of ``seat``'s exits, plus one to go off."""
+    own = square if seat == 0 else SQUARES - 1 - square
+    x, y = own % 6, own // 6
+    return y + min(x, 5 - x) + 1
+
+
+@njit(cache=True)
+def threatened(s, seat, square, mover):
+    """Whether an opponent ghost other than ``mover`` stands next to ``square``."""
+    for d in range(4):
+        neighbour = TARGET_TABLE[seat, square, d]
+        if neighbour >= 0:
+            g = s[GS_BOARD + neighbour]
+            if g >= 0 and g // GHOSTS != seat and g != mover:
+                return True
+    return False
+
+
+@njit(cache=True)
+def rushing_candidates(s, moves):
+    """The moves seat 004's rushing player chooses among (see
+    :func:`boardzoo.games.geister.players.rushing_action`), written to ``moves[32:]``
+    after the legal moves in ``moves[:32]``; returns (first, count) of the chosen group."""
+    seat = s[GS_PLAYER]
+    n = legal_actions(GEISTER, s, moves)
+    group = MOVE_ACTIONS
+    escapes = 0
+    for i in range(n):
+        if geister_target(s, seat, moves[i]) == ESCAPED:
+            moves[group + escapes] = moves[i]
+            escapes += 1
+    if escapes:
+        return group, escapes
+    captures = 0
+    for i in range(n):
+        target = geister_target(s, seat, moves[i])
+        victim = s[GS_BOARD + target]
+        if victim >= 0:
+            last_red = s[GS_RED + victim] and s[GS_LOST + 2 * (1 - seat) + 1] == 3
+            if not last_red and not threatened(s, seat, target, victim):
+                moves[group + captures] = moves[i]
+                captures += 1
+    if captures:
+        return group, captures
+    best_safe, best_distance, count = -1, 0, 0
+    for i in range(n):
+        g = GHOSTS * seat + (moves[i] >> 2)
+        target = geister_target(s, seat, moves[i])
+        if s[GS_BOARD + target] >= 0 or s[GS_RED + g]:
+            continue
+        distance = exit_distance(seat, target)
+        if exit_distance(seat, s[GS_POS + g]) - distance <= 0:
+            continue  # not an advance
+        safe = 0 if threatened(s, seat, target, -1) else 1
+        if safe > best_safe or safe == best_safe and -distance > best_distance:
+            best_safe, best_distance, count = safe, -distance, 0
+        if safe == best_safe and -distance == best_distance:
+            moves[group + count] = moves[i]
+            count += 1
+    if count:
+        return group, count
+    return 0, n
+
+
+@njit(cache=True)
+def rushing_action(s, rng, moves):
+    first, count = rushing_candidates(s, moves)
+    return moves[first + random_below(rng, count)]
 
 
 @njit(cache=True)
@@ -450,7 +524,7 @@ def scratch_size(state) -> int:
     if state.game_name == "nim":
         return max(state.k, 2)
     if state.game_name == "geister":
-        return max(MOVE_ACTIONS, len(RED_SETS))
+        return max(2 * MOVE_ACTIONS, len(RED_SETS))
     return state.num_actions
 
 
