@@ -175,7 +175,8 @@ def open_ledger(path: str, jobs: list[Job]) -> Ledger:
 
 def run(experiment: Experiment, out: str, games: int | None = None, full: bool = False, workers: int = 1,
         executor: str = "local", resume: bool = False, progress: bool | None = None, isolate: bool = False,
-        engine: str = "python", log: Callable[[str], None] = lambda line: print(line, file=sys.stderr)) -> dict[str, list[dict]]:
+        engine: str = "python",
+        log: Callable[[str], None] = lambda line: print(line, file=sys.stderr)) -> dict[str, list[dict]]:
     """Run (or resume) ``experiment`` into folder ``out``; write its report; return the
     records per job."""
     check_size(games)
