@@ -270,3 +270,9 @@ def test_the_compiled_rushing_player_chooses_as_the_python_one():
             compared += 1
             state.apply(rng.choice(state.legal_actions()))
     assert compared > 1000
+
+
+@pytest.mark.parametrize("rows, cols", [(4, 4), (4, 5), (5, 4), (5, 5)])
+def test_the_solvers_agree_on_small_empty_boards(rows, cols):
+    empty = parse_moves("", rows, cols)
+    assert CompiledSolver(rows, cols, memory_mb=16).solve(empty) == Solver(rows, cols, memory_mb=16).solve(empty)

@@ -148,3 +148,10 @@ def test_cli_solve_arguments_and_verbose(capsys):
     first, second = capsys.readouterr().out.splitlines()
     assert first.split()[:2] == ["445566", "18"] and second.split()[:2] == ["4455", "18"]
     assert int(second.split()[2]) > 0  # nodes searched
+
+
+@pytest.mark.parametrize("rows, cols", [(4, 4), (4, 5), (5, 4)])
+def test_the_empty_board_is_solved_like_any_position(rows, cols):
+    # The empty board's key is 0: an empty table slot must not read as its entry.
+    empty = parse_moves("", rows, cols)
+    assert Solver(rows, cols).solve(empty) == exhaustive_score(empty)

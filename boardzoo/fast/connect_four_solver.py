@@ -217,7 +217,7 @@ class CompiledSolver(Solver):
         # doesn't pay for the table's page faults, and the memory shows as taken.
         self.table_keys = np.empty(self.table_slots, dtype=np.int64)
         self.table_values = np.empty(self.table_slots, dtype=np.uint16)
-        self.table_keys.fill(0)
+        self.table_keys.fill(-1)  # no position's key (the empty board's is 0)
         self.table_values.fill(0)
         self.geo = np.array([self.cells, self.board_mask, self.bottom_mask, self.height, self.cells - ETC_DEPTH,
                              self.cols, self.table_slots], dtype=np.int64)

@@ -47,6 +47,8 @@ _TICK = 0xFFFF
 #: The longest input line ``solve_lines`` reads as a position (longer lines are refused
 #: without being read into memory).
 MAX_LINE = 1024
+#: The key of an empty table slot: no position's (keys are below 2**63).
+_NO_KEY = 2**64 - 1
 #: Bounds and move are packed into 16 bits: ``(lower + 32) | (upper + 32) << 6 | column << 12``
 #: where column is the best move's column + 1 (0 for none).
 _OFFSET = 32
@@ -130,7 +132,8 @@ class Solver:
         self.table_slots = _prime_at_most(int(budget * (1 - _THREAT_SHARE) / _SLOT_BYTES))
         self.threat_slots = _prime_at_most(int(budget * _THREAT_SHARE / _THREAT_BYTES))
         # Flat arrays of machine words: about 10 bytes a position, where a dict took ~200.
-        self.keys = array("Q", [0]) * self.table_slots
+        # An empty slot holds a key no position has (the empty board's is 0).
+        self.keys = array("Q", [_NO_KEY]) * self.table_slots
         self.values = array("H", [0]) * self.table_slots
         self.threat_keys = array("Q", [0]) * self.threat_slots
         self.threat_values = array("Q", [0]) * self.threat_slots
