@@ -3,7 +3,7 @@ solved by ``boardzoo solve`` in a process of its own, whose peak resident set si
 operating system reports. The solver's tables are fixed at ``--memory`` MB, so the peak
 should not grow with the position; a ``--timeout`` keeps the hardest ones bounded.
 
-    python bench/bench_solver_memory.py [--timeout 600] [--memory 256] [POSITION ...]
+    python bench/bench_solver_memory.py [--timeout 600] [--memory 256] [--engine python] [POSITION ...]
 """
 
 from __future__ import annotations
@@ -19,10 +19,11 @@ from common import machine, table
 DEFAULT_POSITIONS = ["4453", "444", "4"]
 
 
-def measure(position: str, timeout: float, memory: float) -> list[str]:
+def measure(position: str, timeout: float, memory: float, engine: str) -> list[str]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     start = time.perf_counter()
     result = subprocess.run([sys.executable, "-m", "boardzoo.cli", "solve", "connect_four", position, "--verbose",
+                             "--engine", engine,
                              "--timeout", str(timeout), "--memory", str(memory)], capture_output=True, text=True)
     seconds = time.perf_counter() - start
     peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
@@ -42,9 +43,11 @@ def main() -> None:
     parser.add_argument("positions", nargs="*", default=DEFAULT_POSITIONS)
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per position (default 600)")
     parser.add_argument("--memory", type=float, default=256.0, help="the solver's --memory in MB (default 256)")
+    parser.add_argument("--engine", default="python", help="the solver's --engine (default python)")
     args = parser.parse_args()
-    rows = [measure(position, args.timeout, args.memory) for position in args.positions]
-    print(f"Connect Four solver memory ({machine()}; --memory {args.memory:g} MB, --timeout {args.timeout:g} s)\n")
+    rows = [measure(position, args.timeout, args.memory, args.engine) for position in args.positions]
+    print(f"Connect Four solver memory ({machine()}; --engine {args.engine}, --memory {args.memory:g} MB, "
+          f"--timeout {args.timeout:g} s)\n")
     print(table(["position", "score", "nodes", "seconds", "peak RSS MB"], rows))
 
 
