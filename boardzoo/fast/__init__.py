@@ -19,6 +19,8 @@ from __future__ import annotations
 import importlib.util
 
 ENGINES = ("python", "compiled")
+#: The selection policies the compiled MCTS has (the Python engine has every registered one).
+COMPILED_POLICIES = ("ucb1", "ucbv", "ucb-minimal")
 
 
 def available() -> bool:

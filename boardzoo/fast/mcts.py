@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 from boardzoo.agents.mcts.tree import Node
+from boardzoo.fast import COMPILED_POLICIES
 from boardzoo.fast.games import (
     CHANCE,
     GAME_IDS,
@@ -51,7 +52,7 @@ INT_FIELDS = 9
 TOTAL, SUM_SQ = range(2)
 #: Selection policies the compiled search has.
 UCB1, UCBV, UCB_MINIMAL = range(3)
-POLICY_IDS = {"ucb1": UCB1, "ucbv": UCBV, "ucb-minimal": UCB_MINIMAL}
+POLICY_IDS = dict(zip(COMPILED_POLICIES, (UCB1, UCBV, UCB_MINIMAL)))
 #: The settings array: policy, its constants, payoffs, expansion threshold, roll-out policy and limit.
 S_POLICY, S_C, S_ZETA, S_C1, S_C2, S_WINS, S_THRESHOLD, S_ALL_CHILDREN, S_ROLLOUT, S_LIMIT = range(10)
 #: The meta array: rows in use, nodes created, the root's row.

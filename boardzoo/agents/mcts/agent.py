@@ -67,7 +67,7 @@ from boardzoo.agents.mcts.sampling import check_game_options, check_model_option
 from boardzoo.agents.mcts.search import Search
 from boardzoo.agents.mcts.selection import SELECTION
 from boardzoo.agents.mcts.tree import Node, tree_dot, tree_size, tree_text
-from boardzoo.fast import check_engine
+from boardzoo.fast import COMPILED_POLICIES, check_engine
 from boardzoo.games import check_known
 from boardzoo.games.model import GameState, require
 from boardzoo.spec import Registry, refuse_leftovers
@@ -121,7 +121,8 @@ class MCTSAgent(Agent):
         self.value_name, self.solver, self.belief = value, solver, belief
         self.expands_all = nthr > 0 or SELECTION.trait(policy, "expands_all", False)
         if engine == "compiled":
-            unsupported = [what for what, given in (("policy=puct", policy == "puct"), ("value=", value is not None),
+            unsupported = [what for what, given in ((f"policy={policy}", policy not in COMPILED_POLICIES),
+                                                    ("value=", value is not None),
                                                     ("an evaluator or model=", self.evaluator is not None),
                                                     ("solver=true", solver)) if given]
             if unsupported:
