@@ -9,8 +9,8 @@ they agree on every test position. What differs is only how the work is organise
 * the search cannot call back into Python, so a timeout and progress work by node
   budgets: the compiled search stops when its budget is spent, Python reports progress,
   checks the clock and resumes it with the score interval narrowed so far (the table
-  keeps what the stopped search learnt, so the repeated part is cheap). Without a
-  timeout or a progress callback a position is solved in one call.
+  keeps what the stopped search learnt, so the repeated part is cheap). This happens
+  whether or not anyone watches, so that Ctrl-C stops a long solve within seconds.
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ from boardzoo.games.connect_four_solver import ETC_DEPTH, Solver
 
 #: Bits of a packed table entry: ``(lower + 32) | (upper + 32) << 6 | (column + 1) << 12``.
 _OFFSET = 32
-#: Node budget of the first resumable call, when progress or a timeout is watched; each
-#: next call gets twice as many, up to ``_MAX_CHUNK`` (about a second of search).
+#: Node budget of the first resumable call; each next call gets twice as many, up to
+#: ``_MAX_CHUNK`` (a few seconds of search). Always in budgets, watched or not: Python
+#: handles Ctrl-C only between compiled calls, so a long solve must return now and then.
 _FIRST_CHUNK, _MAX_CHUNK = 1 << 18, 1 << 24
 #: Where the constants sit in the ``geo`` array the kernels take.
 _CELLS, _BOARD, _BOTTOM, _HEIGHT, _ETC_LIMIT, _COLS, _SLOTS = range(7)
@@ -244,11 +245,10 @@ class CompiledSolver(Solver):
         current, mask = state.boards[player], state.boards[0] | state.boards[1]
         counters = self.counters
         counters[:] = 0
-        watched = self.timeout is not None or self.progress is not None
         chunk = _FIRST_CHUNK
         while low < high:
             self.bounds = (low, high)
-            counters[_LIMIT] = counters[_NODES] + chunk if watched else np.iinfo(np.int64).max
+            counters[_LIMIT] = counters[_NODES] + chunk
             counters[_STOPPED] = 0
             low, high = narrow(current, mask, state.plies, low, high, self.geo, self.column_mask_array,
                                self.order_array, self.table_keys, self.table_values, self.scratch, counters)
