@@ -78,7 +78,7 @@ def game_seeds(base_seed: int, game: int) -> tuple[int, int, int]:
 
 def play_game(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int = 0,
               env: BoardGameEnv | None = None, agents: dict | None = None,
-              on_step=None, probe=None) -> dict[str, Any]:
+              on_step=None, probe=None, a_first: bool = False) -> dict[str, Any]:
     """Play game ``game`` of a run and return its record (see the module docstring).
 
     ``env`` and ``agents`` (``{"a": Agent, "b": Agent}``) may be passed in to reuse them
@@ -87,7 +87,8 @@ def play_game(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int
     the first agent named on the first move. ``probe(model, agent)``, when given, is
     called after every decision and what it returns (a JSON-able dict, or None to skip)
     goes into ``record["probes"]`` with the agent's label (experiments collect search
-    statistics this way).
+    statistics this way). ``a_first`` puts agent A on the first move in every game (a
+    study that scores the starting player).
     """
     env_seed, seed_a, seed_b = game_seeds(base_seed, game)
     env = env if env is not None else make_env(env_spec)
@@ -95,7 +96,7 @@ def play_game(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int
         agents = {"a": make_agent(spec_a), "b": make_agent(spec_b)}
     agents["a"].reset(seed_a)
     agents["b"].reset(seed_b)
-    seat_of_a = SEATS[game % 2]
+    seat_of_a = SEATS[0] if a_first else SEATS[game % 2]
     label_of = {seat_of_a: "a", SEATS[1 - SEATS.index(seat_of_a)]: "b"}
     times: dict[str, list[float]] = {"a": [], "b": []}
     probes: list[dict] = []
@@ -196,7 +197,7 @@ def close_agents(agents: dict[str, Agent]) -> None:
 
 
 def play_cached(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int, isolate: bool = False,
-                probe=None) -> dict[str, Any]:
+                probe=None, a_first: bool = False) -> dict[str, Any]:
     """:func:`play_game` with the env and agents of the previous call reused when they are
     the same (worker processes play many games of one match)."""
     key = (env_spec, spec_a, spec_b, isolate)
@@ -204,7 +205,8 @@ def play_cached(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: i
         release_cached()
         env = make_env(env_spec)
         _WORKER.update(key=key, env=env, agents=make_agents(spec_a, spec_b, env, isolate))
-    return play_game(env_spec, spec_a, spec_b, game, base_seed, _WORKER["env"], _WORKER["agents"], probe=probe)
+    return play_game(env_spec, spec_a, spec_b, game, base_seed, _WORKER["env"], _WORKER["agents"], probe=probe,
+                     a_first=a_first)
 
 
 def release_cached() -> None:

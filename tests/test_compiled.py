@@ -82,7 +82,7 @@ def test_compiled_rollouts_score_like_the_python_ones(variant, policy):
     z-test at |z| < 4 over 3,000 roll-outs each)."""
     start = VARIANTS[variant](7)
     python_rng = random.Random(1)
-    leaf = kernels.compiled_rollout(start.game_name, policy, 0, random.Random(2))
+    leaf = kernels.compiled_rollout(start.game_name, policy, 0, random.Random(2), start.current_player())
     from boardzoo.agents.mcts.evaluation import rollout_function
 
     python_leaf = rollout_function(start, policy, python_rng)
@@ -94,11 +94,15 @@ def test_compiled_rollouts_score_like_the_python_ones(variant, policy):
 
 
 def test_a_rollout_limit_scores_a_draw():
-    leaf = kernels.compiled_rollout("connect_four", "random", 3, random.Random(0))
+    leaf = kernels.compiled_rollout("connect_four", "random", 3, random.Random(0), 0)
     assert all(leaf(ConnectFourState()) == (0.0, 0.0) for _ in range(50))  # no four in three moves
-    nim = kernels.compiled_rollout("nim", "strategic", 0, random.Random(0))
-    # 21 pawns, k = 3: the player to move leaves multiples of 4 and always wins
+    nim = kernels.compiled_rollout("nim", "strategic", 0, random.Random(0), 0)
+    # 21 pawns, k = 3: the searcher to move leaves multiples of 4 and always wins
     assert all(nim(NimState(21, 3)) == (1.0, -1.0) for _ in range(50))
+    # the rule steers the searcher only: from 20 pawns (a loss against perfect play) the
+    # searcher still wins whenever the random opponent fails to leave a multiple of 4
+    losing = kernels.compiled_rollout("nim", "strategic", 0, random.Random(0), 0)
+    assert sum(losing(NimState(20, 3))[0] > 0 for _ in range(600)) > 400
     assert python_play_out(NimState(21, 3), random.Random(0), NimState.strategic_action) == (1.0, -1.0)
 
 

@@ -8,7 +8,17 @@ import pytest
 
 from boardzoo.cli import main
 from boardzoo.experiments import EXPERIMENTS, ExperimentError, get, run
-from boardzoo.experiments.stats import mean_interval, reward_m, verdict, wilson
+from boardzoo.experiments.stats import (
+    best_of_k,
+    compare_counts,
+    compare_means,
+    difference_interval,
+    fisher_exact,
+    mean_interval,
+    ratings,
+    reward_m,
+    wilson,
+)
 
 
 def quiet(line):
@@ -42,13 +52,65 @@ def test_wilson_interval_known_values():
         wilson(0, 0)
 
 
-def test_mean_interval_and_verdict():
+def test_mean_interval():
     centre, low, high = mean_interval([1.0, 2.0, 3.0, 4.0])
     assert centre == 2.5 and (low, high) == pytest.approx((2.5 - 1.96 * 1.2910 / 2, 2.5 + 1.96 * 1.2910 / 2), abs=1e-3)
     assert mean_interval([3.0]) == (3.0, 3.0, 3.0)
-    assert verdict(0.5, 0.4, 0.6) == "agrees"
-    assert verdict(0.3, 0.4, 0.6) == "disagrees: ours is higher"
-    assert verdict(0.7, 0.4, 0.6) == "disagrees: ours is lower"
+
+
+def test_fisher_exact_known_values():
+    # Fisher's tea-tasting table (3/4 vs 1/4): two-sided p = 34/70
+    assert fisher_exact(3, 4, 1, 4) == pytest.approx(34 / 70)
+    assert fisher_exact(5, 10, 5, 10) == pytest.approx(1.0)
+    # the issue's own figure: a one-sided strategic roll-out gave 136:164 against 157:143
+    assert fisher_exact(136, 300, 157, 300) == pytest.approx(0.102, abs=0.002)
+    with pytest.raises(ValueError):
+        fisher_exact(3, 2, 1, 4)
+
+
+def test_difference_interval_contains_the_difference_and_is_sound_at_the_edges():
+    d, low, high = difference_interval(30, 100, 20, 100)
+    assert d == pytest.approx(0.1) and -0.05 < low < 0 and 0.2 < high < 0.25
+    d, low, high = difference_interval(0, 50, 0, 50)
+    assert d == 0 and -1 < low < 0 < high < 1
+
+
+def test_compare_counts_says_differs_agrees_or_inconclusive():
+    assert compare_counts(0, 300, 157 / 300, 300).words.startswith("differs")
+    assert compare_counts(5020, 10_000, 0.5, 10_000).words.startswith("agrees")
+    tiny = compare_counts(5, 10, 0.5, 300)
+    assert tiny.words.startswith("inconclusive") and tiny.power < 0.8 and tiny.needed > 10
+    # a published share taken as exact: a one-sample exact test
+    assert compare_counts(30, 100, 0.5, None).words.startswith("differs")
+
+
+def test_compare_means_uses_the_published_sample_size():
+    values = [0.5, 0.6, 0.4, 0.55] * 5
+    assert compare_means(values, 0.1, 15, 0.2).words.startswith("differs")
+    assert compare_means(values, 0.52, None, 0.2).words.startswith("agrees")
+
+
+def test_best_of_k_takes_the_winners_curse_off():
+    """Ten equal settings: the observed best is flattered; the corrected mean is lower and
+    its interval covers the true mean (0.5)."""
+    import random
+
+    rng = random.Random(5)
+    samples = {f"s{i}": [rng.random() for _ in range(15)] for i in range(10)}
+    best = best_of_k(samples, seed=1)
+    assert best.corrected < best.observed and best.low < 0.5 < best.high
+    assert sum(best.chance_best.values()) == pytest.approx(1.0)
+
+
+def test_bradley_terry_ratings_order_and_intervals():
+    scores = {("x", "y"): [1.0] * 60 + [0.0] * 20, ("x", "z"): [1.0] * 70 + [0.5] * 10,
+              ("y", "z"): [1.0] * 50 + [0.0] * 30}
+    rated = ratings(scores, resamples=200)
+    assert [r.name for r in rated] == ["x", "y", "z"]
+    assert all(r.low <= r.elo <= r.high for r in rated) and abs(sum(r.elo for r in rated)) < 1e-6
+    # even results: equal ratings
+    even = ratings({("p", "q"): [1.0, 0.0] * 40}, resamples=50)
+    assert abs(even[0].elo - even[1].elo) < 1e-6
 
 
 # --- every experiment at a tiny size ------------------------------------------------------------
@@ -61,7 +123,7 @@ def test_experiment_runs_end_to_end(name, tmp_path):
     lines = (tmp_path / "games.jsonl").read_text().splitlines()
     assert len(lines) == len(jobs) and {json.loads(line)["job"] for line in lines} == set(results)
     report = (tmp_path / "report.md").read_text()
-    assert report.startswith("# Seed 00") and "|---|" in report
+    assert report.startswith("# Source 00") and "|---|" in report and "## Deviations" in report
     config = json.loads((tmp_path / "run.json").read_text())
     assert config["experiment"] == name and len(config["jobs"]) == len(jobs)
     for picture in (p for p in report.split("](")[1:]):
@@ -79,8 +141,35 @@ def test_full_size_is_the_published_size():
     assert {job.games for job in jobs} == {10_000}
     assert {job.games for job in get("nim-mcts").jobs(None, True) if job.key.endswith("vs-archival")} == {300}
     minimax = get("connect-four-minimax").jobs(None, True)
-    assert max(int(j.key.rsplit("d", 1)[1]) for j in minimax if j.key.startswith("self-alphabeta")) == 13
-    assert max(int(j.key.rsplit("d", 1)[1]) for j in minimax if j.key.startswith("self-minimax")) == 9
+    design = [j for j in minimax if ": minimax " in j.key]
+    # every minimax depth against every alpha-beta depth, per evaluator, both seat orders
+    assert len(design) == 7 * 11 + 2 * 6 * 10 and {j.games for j in design} == {2}
+    assert "simple: minimax 9 vs alphabeta 13" in {j.key for j in design}
+    assert len({j.seed for j in minimax}) == len(minimax)  # no two jobs share their openings
+    assert all("order=left" in j.a for j in design)
+    uct = get("connect-four-uct").jobs(None, True)
+    sweep = [j for j in uct if j.key.startswith("sweep vs heuristic")]
+    assert len(sweep) == 30 and all(j.a_first and "iterations=15000" in j.a for j in sweep)
+    pairs = [j for j in uct if j.key.startswith("pair ")]
+    assert len(pairs) == 6 and {j.games for j in pairs} == {80}
+    assert {j.games for j in get("geister-mcts").jobs(None, False)} == {200}
+
+
+def test_the_nim_study_uses_the_documents_mcts_and_its_play_out_counts():
+    jobs = {job.key: job for job in get("nim-mcts").jobs(None, False)}
+    strategic = jobs["mcts-vs-strategic"]
+    assert "q=wins" in strategic.b and "final=value" in strategic.b and "rollout=strategic" in strategic.b
+    assert jobs["at-playouts: mcts-vs-random"].a.endswith("schedule=study-random")
+    assert jobs["mcts-vs-random"].env == "nim_v0:n=20..49"
+
+
+def test_minimax_first_moves_spread_over_all_seven_columns(tmp_path):
+    """Every job has seeds of its own, so the random first column varies across the design."""
+    from boardzoo.experiments.framework import play_task
+
+    jobs = [j for j in get("connect-four-minimax").jobs(None, False) if ": minimax 3 vs" in j.key]
+    columns = {play_task((job, game, False))["moves"][0][1] for job in jobs for game in range(2)}
+    assert len(columns) >= 5
 
 
 # --- resuming ---------------------------------------------------------------------------------

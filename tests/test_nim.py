@@ -178,3 +178,20 @@ def test_text_and_rgb_render():
     env.reset(seed=0)
     image = env.render()
     assert image.ndim == 3 and image.shape[2] == 3 and image.dtype == np.uint8
+
+
+def test_strategic_rollouts_steer_the_searching_player_only():
+    """The Nim study's strategic play-out: the searcher leaves multiples of K+1, the
+    opponent stays random. From 20 pawns (lost against perfect play) the searcher to move
+    still wins most roll-outs; were both sides strategic it would win none."""
+    from boardzoo.agents.mcts.evaluation import rollout_function
+
+    start = NimState(20, 3)
+    leaf = rollout_function(start, "strategic", random.Random(0))
+    wins = sum(leaf(start.clone())[0] > 0 for _ in range(600))
+    assert 400 < wins < 600, wins
+    # searched by player 1 (player 0 to move first, randomly): player 1 nearly always wins
+    after = NimState(20, 3)
+    after.apply(0)
+    leaf = rollout_function(after, "strategic", random.Random(0))
+    assert sum(leaf(NimState(20, 3))[1] > 0 for _ in range(600)) > 400

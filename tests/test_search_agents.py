@@ -156,8 +156,9 @@ def test_mcts_expansion_threshold_grows_a_smaller_tree():
 
 
 def test_mcts_strategic_rollouts_and_unknown_policies():
-    agent = make("mcts:iterations=300,rollout=strategic", seed=0)
-    assert agent.act(None, NimState(23, k=3)) + 1 == 3
+    # near the end the tree holds the whole game: the strategic searcher finds the win
+    agent = make("mcts:iterations=1000,rollout=strategic", seed=0)
+    assert agent.act(None, NimState(7, k=3)) + 1 == 3
     with pytest.raises(ValueError, match="connect_four has no roll-out policy 'strategic'; policies are: random"):
         make("mcts:iterations=10,rollout=strategic").act(None, ConnectFourState())
 
@@ -467,3 +468,56 @@ def test_observations_of_a_state_match_the_env(tmp_path):
             assert (encode(env.unwrapped.game, seat) == observation["observation"]).all()
             legal = [a for a, ok in enumerate(observation["action_mask"]) if ok]
             env.step(legal[int(rng.random() * len(legal))])
+
+
+# --- options the source studies need ------------------------------------------------------------
+def test_minimax_order_left_breaks_ties_by_the_leftmost_column():
+    """On the empty board every column scores 0 at depth 2 with the simple evaluator: the
+    minimax study keeps the first value found scanning left to right (column 0); the
+    default searches (and keeps) the centre first."""
+    for algorithm in ("minimax", "alphabeta"):
+        assert make(f"{algorithm}:depth=2,order=left").act(None, ConnectFourState()) == 0
+        assert make(f"{algorithm}:depth=2").act(None, ConnectFourState()) == 3
+    with pytest.raises(ValueError, match="order must be one of centre, left"):
+        make("alphabeta:order=right")
+
+
+def test_order_left_and_centre_agree_on_values():
+    """The order changes which of equal moves is kept, never the value."""
+    rng = random.Random(3)
+    for _ in range(20):
+        state = ConnectFourState()
+        for _ in range(rng.randrange(4, 14)):
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        left, centre = make("alphabeta:depth=4,order=left"), make("alphabeta:depth=4")
+        left.act(None, state.clone())
+        centre.act(None, state.clone())
+        assert left.stats["value"] == centre.stats["value"]
+
+
+def test_mcts_schedule_takes_each_decisions_iterations_from_the_study():
+    from boardzoo.games.nim_study import TABLES
+
+    agent = make("mcts:schedule=study-random,q=wins,final=value", seed=0)
+    for pawns in (3, 13, 30):
+        agent.act(None, NimState(pawns, 3))
+        assert agent.stats["iterations"] == round(TABLES["random"][pawns].playouts)
+    with pytest.raises(ValueError, match="drop iterations="):
+        make("mcts:schedule=study-random,iterations=10")
+    with pytest.raises(ValueError, match="connect_four has no iteration schedule 'study-random'"):
+        make("mcts:schedule=study-random").act(None, ConnectFourState())
+
+
+def test_leaf_depths_of_the_final_tree():
+    """From 3 pawns (K = 3) the whole game tree has leaves at depths 1, 2, 2, 3: a search
+    long enough to build it all reports their mean 2, median 2 and maximum 3 (the Nim
+    study's Table 2 prints 2.0000 / 2 / 3 at n = 3). The study's settings: q=wins, the
+    final move by the best win ratio."""
+    agent = make("mcts:iterations=500,q=wins,c=1.4142,final=value", seed=0)
+    agent.act(None, NimState(3, 3))
+    stats = agent.stats
+    assert (stats["leaf_depth_mean"], stats["leaf_depth_median"], stats["leaf_depth_max"]) == (2, 2, 3)

@@ -15,9 +15,11 @@ events are averaged by their probabilities and don't count as plies.
 On a hidden-information model (a Geister seat's view) both search one full state sampled
 from it (``determinize``): a single guess at the hidden colours, searched as the truth.
 
-Both agents look at moves in the game's ``ordered_legal_actions()`` order and keep the
-first best one, so alpha-beta picks exactly minimax's move with exactly minimax's value
-while visiting fewer nodes. ``stats`` after a move: nodes, seconds, depth reached, value.
+Both agents look at moves in the game's ``ordered_legal_actions()`` order (``order=centre``,
+the default: for Connect Four from the centre out) or left to right (``order=left``, the
+minimax study's order) and keep the first best one, so alpha-beta picks exactly minimax's
+move with exactly minimax's value while visiting fewer nodes. ``stats`` after a move:
+nodes, seconds, depth reached, value.
 """
 
 from __future__ import annotations
@@ -32,6 +34,10 @@ from boardzoo.games.knowledge import knowledge_of
 from boardzoo.games.model import CHANCE, TERMINAL, GameState, require
 
 _TIME_CHECK = 1023  # look at the clock every 1024 nodes
+#: ``order=``: the order moves are searched in, which also breaks ties (the first best is
+#: kept): the game's most-promising-first order, or plain left to right (the minimax
+#: study's own, which "chooses the first value found").
+MOVE_ORDERS = ("centre", "left")
 
 
 class _OutOfTime(Exception):
@@ -49,12 +55,15 @@ class MinimaxAgent(Agent):
     pruning = False
 
     def __init__(self, seed: int | None = None, depth: int | None = None, eval: str = "simple",
-                 random_first: bool = False, time: float | None = None):
+                 random_first: bool = False, time: float | None = None, order: str = "centre"):
         super().__init__(seed)
         if depth is None and time is None:
             depth = 4
         check_budget(self.name, "depth", depth, time)
         check_known(self.name, "eval", eval)
+        if order not in MOVE_ORDERS:
+            raise ValueError(f"{self.name}: order must be one of {', '.join(MOVE_ORDERS)}, got {order!r}")
+        self.order = order
         self.depth, self.eval_name, self.random_first, self.time_budget = depth, eval, random_first, time
         self.nodes = 0
         self._cut_off = False
@@ -123,7 +132,7 @@ class MinimaxAgent(Agent):
         me = model.current_player()
         if me < 0:
             raise ValueError(f"{self.name}: asked to move in a finished game or at a chance event")
-        actions = model.ordered_legal_actions()
+        actions = self._moves(model)
         if first in actions:
             actions.remove(first)
             actions.insert(0, first)
@@ -135,6 +144,9 @@ class MinimaxAgent(Agent):
             if value > best_value:
                 best_value, best_action = value, action
         return best_value, best_action
+
+    def _moves(self, state: GameState) -> list[int]:
+        return state.ordered_legal_actions() if self.order == "centre" else sorted(state.legal_actions())
 
     def _new_table(self, model: GameState) -> dict | None:
         """Alpha-beta's transposition table for one search (None for plain minimax, or
@@ -171,7 +183,7 @@ class MinimaxAgent(Agent):
         best = -math.inf if maximizing else math.inf
         prune = self.pruning
         table = self._table
-        actions = state.ordered_legal_actions()
+        actions = self._moves(state)
         if table is not None:
             # (position, depth left) fixes the plies from the root too, hence the value.
             key = (state.key(), depth_left)

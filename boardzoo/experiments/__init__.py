@@ -7,7 +7,7 @@ that sets our figures beside the published ones.
 
 from __future__ import annotations
 
-from boardzoo.experiments.cantris import CantrisMCTS
+from boardzoo.experiments.cantris import CantrisMCTS, CantrisRulesFit
 from boardzoo.experiments.connect_four import ConnectFourMinimax, ConnectFourUCT
 from boardzoo.experiments.framework import Experiment, ExperimentError, Job, Report, run
 from boardzoo.experiments.geister import GeisterMCTS
@@ -15,7 +15,8 @@ from boardzoo.experiments.nim import NimMCTS
 
 #: name -> experiment, in the order of the source documents
 EXPERIMENTS: dict[str, Experiment] = {
-    e.name: e for e in (NimMCTS(), CantrisMCTS(), ConnectFourMinimax(), ConnectFourUCT(), GeisterMCTS())}
+    e.name: e for e in (NimMCTS(), CantrisMCTS(), CantrisRulesFit(), ConnectFourMinimax(), ConnectFourUCT(),
+                        GeisterMCTS())}
 
 
 def get(name: str) -> Experiment:

@@ -34,7 +34,8 @@ class ExperimentError(BoardzooError):
 
 @dataclass(frozen=True)
 class Job:
-    """``games`` arena games of agent ``a`` against agent ``b`` on ``env``; seats alternate."""
+    """``games`` arena games of agent ``a`` against agent ``b`` on ``env``; seats alternate
+    unless ``a_first``."""
 
     key: str
     env: str
@@ -44,6 +45,8 @@ class Job:
     seed: int = 0
     #: ``f(model, agent) -> dict | None`` after every decision (a module-level function).
     probe: Callable | None = field(default=None, compare=False)
+    #: Agent a moves first in every game (else seats alternate).
+    a_first: bool = False
 
     def describe(self) -> dict:
         data = asdict(self)
@@ -90,7 +93,7 @@ def with_engine(spec: str, engine: str) -> str:
 def play_task(task: tuple) -> dict[str, Any]:
     """One game of one job (runs in any worker: a process or a Ray task)."""
     job, game, isolate = task
-    record = arena.play_cached(job.env, job.a, job.b, game, job.seed, isolate, job.probe)
+    record = arena.play_cached(job.env, job.a, job.b, game, job.seed, isolate, job.probe, job.a_first)
     record["job"] = job.key
     return record
 
@@ -276,7 +279,8 @@ def search_probe(model, agent) -> dict | None:
     stats = agent.stats
     if "iterations" not in stats and "playouts" not in stats:
         return None
-    keys = ("iterations", "playouts", "convincity", "value", "path_mean", "path_median", "path_max", "seconds")
+    keys = ("iterations", "playouts", "convincity", "value", "path_mean", "path_median", "path_max",
+            "leaf_depth_mean", "leaf_depth_median", "leaf_depth_max", "reused_tree", "seconds")
     found = {key: stats[key] for key in keys if key in stats}
     pawns = getattr(model, "pawns", None)  # Nim: the decision's pile
     if pawns is not None:

@@ -1,90 +1,168 @@
-"""Seed 004: MCTS design for Geister (Japanese). Determinized MCTS with each belief about
-the hidden colours against random, the rushing player and flat Monte Carlo, and a round
-robin of the beliefs; draw rates and mean game length (200-ply limit)."""
+"""The Geister MCTS design (source 004, Japanese): the document's own MCTS — expansion
+threshold Nthr, payoffs in [-1, 1] with its exploration term, the final move by UCB1 —
+and tests of its findings with at least 200 games a pairing: the "purple" view is too
+pessimistic and weak against the rushing player; deciding that the nearest ghosts are
+blue cannot beat primitive Monte Carlo; forward-biased play-outs cut back-and-forth
+loops; tree reuse.
+"""
 
 from __future__ import annotations
 
-from itertools import combinations
+import random
+from statistics import mean
 
 from boardzoo.experiments.framework import Experiment, Job, Report, sized, tally
-from boardzoo.experiments.stats import mean_interval, table, wilson
+from boardzoo.experiments.stats import STATISTICS_NOTE, compare_counts, deviations, fisher_exact, table, wilson
+from boardzoo.games.geister import GeisterState
+from boardzoo.games.knowledge import knowledge_of
+from boardzoo.games.model import TERMINAL
 
-BELIEFS = ("uniform", "nearest-blue", "behaviour")
-OPPONENTS = {"random": "random", "rushing": "greedy", "flat MC": "flatmc:playouts=5,rollout=forward,max_rollout=60"}
+ENV = "geister_v0"
+#: The document's UCB1 on [-1, 1] payoffs, w/(2n) + 0.5 + sqrt(2 ln t / n), orders children as
+#: our mean + 2*sqrt(2) * sqrt(ln t / n) does (the same score times two, minus one): c = 2.828.
+C_DOCUMENT = 2.828
+NTHR = 5  # the document leaves Nthr open ("set as suits")
+RUSHING = "greedy"
+FLAT_MC = "flatmc:playouts=5,rollout=forward,max_rollout=60"
 
 
-def mcts(belief: str, iterations: int, rollout: str = "forward") -> str:
-    # Seed 004's findings: forward-biased roll-outs, cut off as a draw after 60 moves.
-    return f"mcts:iterations={iterations},rollout={rollout},max_rollout=60,belief={belief}"
+def document_mcts(iterations: int, belief: str = "behaviour", rollout: str = "forward", reuse: bool = False) -> str:
+    """The document's MCTS: Nthr expansion, [-1, 1] payoffs, its UCB1 in search and for
+    the final move; roll-outs to the game's own 200-ply limit."""
+    return (f"mcts:iterations={iterations},nthr={NTHR},q=win-lose,c={C_DOCUMENT},final=value,c_final={C_DOCUMENT},"
+            f"rollout={rollout},belief={belief}" + (",reuse=true" if reuse else ""))
+
+
+def pairings(iterations: int) -> list[tuple[str, str, str, str]]:
+    """(key, agent a, agent b, what it tests)."""
+    mcts = lambda **kw: document_mcts(iterations, **kw)  # noqa: E731
+    return [
+        ("purple vs rushing", mcts(belief="purple"), RUSHING, "purple view against the rushing player"),
+        ("behaviour vs rushing", mcts(), RUSHING, "the control: a learned belief against the rushing player"),
+        ("nearest-blue vs flat MC", mcts(belief="nearest-blue"), FLAT_MC, "nearest-is-blue against primitive MC"),
+        ("uniform vs flat MC", mcts(belief="uniform"), FLAT_MC, "the control: no colour guess against primitive MC"),
+        ("forward vs random roll-outs", mcts(), mcts(rollout="random"), "forward-biased play-outs, head to head"),
+        ("reuse vs no reuse", mcts(reuse=True), mcts(), "tree reuse, head to head"),
+    ]
+
+
+def playout_statistics(policy: str, count: int, seed: int) -> tuple[float, float]:
+    """(mean plies, draw share) of ``count`` play-outs from random placements, both sides
+    playing ``policy`` to the game's 200-ply limit."""
+    rng = random.Random(seed)
+    plies, draws = [], 0
+    move = knowledge_of(GeisterState()).rollouts.get(policy)
+    for _ in range(count):
+        state = GeisterState()
+        while not all(state.placed):
+            actions = state.legal_actions()
+            state.apply(actions[int(rng.random() * len(actions))])
+        start = state.plies
+        while state.current_player() != TERMINAL:
+            actions = state.legal_actions()
+            state.apply(move(state, rng) if move else actions[int(rng.random() * len(actions))])
+        plies.append(state.plies - start)
+        draws += state.returns()[0] == 0
+    return mean(plies), draws / count
 
 
 class GeisterMCTS(Experiment):
     name = "geister-mcts"
-    source = "seed 004 (Japanese): MCTS design for Geister"
-    compares = ("determinized MCTS per belief vs random, rushing, flat Monte Carlo; round robin of beliefs; "
-                "roll-outs as the opponent model")
-    default_size = "MCTS at 100 iterations, 20 games per pairing"
-    full_size = "MCTS at 300 iterations, 100 games per pairing (the seed prints no sizes)"
-    expected_time = "about 3 min"
+    source = "source 004 (Japanese): the Geister MCTS design"
+    compares = ("the document's MCTS (Nthr, [-1, 1] payoffs, UCB1 final move) testing its findings: purple view "
+                "vs rushing, nearest-is-blue vs flat Monte Carlo, forward play-outs, tree reuse")
+    default_size = "MCTS at 50 iterations, 200 games per pairing"
+    full_size = "MCTS at 300 iterations, 400 games per pairing (the document prints no sizes)"
+    expected_time = "about 8 min on 2 cores"
+    full_time = "about 3 h on 2 cores (estimated: 6x the iterations, twice the games)"
 
     def jobs(self, games: int | None, full: bool) -> list[Job]:
-        iterations = 300 if full else 100
-        count = sized(games, full, 20, 100)
-        jobs = [Job(f"{belief} vs {name}", "geister_v0", mcts(belief, iterations), spec, count)
-                for belief in BELIEFS for name, spec in OPPONENTS.items()]
-        jobs += [Job(f"{first} vs {second}", "geister_v0", mcts(first, iterations), mcts(second, iterations), count)
-                 for first, second in combinations(BELIEFS, 2)]
-        # The roll-out policy is MCTS's model of both players beyond the tree: rushing roll-outs
-        # against the two fixed opponents show what that model is worth.
-        jobs += [Job(f"behaviour, rushing roll-outs, vs {name}", "geister_v0",
-                     mcts("behaviour", iterations, "rushing"), OPPONENTS[name], count)
-                 for name in ("random", "rushing")]
-        return jobs
+        iterations = 300 if full else 50
+        return [Job(key, ENV, a, b, sized(games, full, 200, 400), seed=index * 7919)
+                for index, (key, a, b, _) in enumerate(pairings(iterations))]
 
     def report(self, results: dict[str, list[dict]], jobs: list[Job]) -> Report:
         rows = []
-        for job in jobs:
-            records = results[job.key]
+        for key, _, _, what in pairings(0):
+            records = results[key]
             wins, draws, losses = tally(records)
             low, high = wilson(wins, len(records))
-            plies, plies_low, plies_high = mean_interval([r["plies"] for r in records])
-            rows.append([job.key, len(records), f"{wins}/{draws}/{losses}",
-                         f"{wins / len(records):.2f} ({low:.2f}..{high:.2f})", f"{draws / len(records):.2f}",
-                         f"{plies:.0f} ({plies_low:.0f}..{plies_high:.0f})"])
-        share = {key: tally(results[key])[0] / len(results[key]) for key in results}
-        flat = {belief: share[f"{belief} vs flat MC"] for belief in BELIEFS}
-        rushing = {belief: share[f"{belief} vs rushing"] for belief in BELIEFS}
+            rows.append([key, what, len(records), f"{wins}/{draws}/{losses}",
+                         f"{wins / len(records):.3f} ({low:.3f}..{high:.3f})", f"{draws / len(records):.3f}",
+                         f"{mean(play_plies(r) for r in records):.1f}"])
+        share = {key: tally(results[key]) for key in results}
+
+        def versus(first: str, second: str) -> str:
+            (w1, _, _), (w2, _, _) = share[first], share[second]
+            n1, n2 = len(results[first]), len(results[second])
+            p = fisher_exact(w1, n1, w2, n2)
+            return f"{w1 / n1:.3f} vs {w2 / n2:.3f} (Fisher p = {p:.3g})"
+
+        def head_to_head(key: str) -> str:
+            wins, _, losses = share[key]
+            decided = wins + losses
+            if not decided:
+                return "no decided games"
+            return compare_counts(wins, decided, 0.5, None).words.replace("agrees", "even").replace(
+                "differs", "one side stronger")
+
+        random_plies, random_draws = playout_statistics("random", 300, 11)
+        forward_plies, forward_draws = playout_statistics("forward", 300, 11)
+        purple_p = fisher_exact(share["purple vs rushing"][0], len(results["purple vs rushing"]),
+                                share["behaviour vs rushing"][0], len(results["behaviour vs rushing"]))
+        purple_worse = share["purple vs rushing"][0] / len(results["purple vs rushing"]) < \
+            share["behaviour vs rushing"][0] / len(results["behaviour vs rushing"])
+        nearest_wins = share["nearest-blue vs flat MC"][0] / len(results["nearest-blue vs flat MC"])
+        nearest_low, _ = wilson(share["nearest-blue vs flat MC"][0], len(results["nearest-blue vs flat MC"]))
         text = [
-            "# Seed 004 — MCTS for Geister",
+            "# Source 004 — the Geister MCTS design",
             "",
-            "Determinized MCTS (each iteration samples the opponent's hidden colours from a belief), "
-            "forward-biased roll-outs cut off as a draw after 60 moves, against the random player, the "
-            "rushing player (`greedy`) and flat Monte Carlo; the game is drawn after 200 plies. Seed 004 "
-            "reports findings, not tables, so there is no published figure to set beside ours. Actions "
-            "per game count the two placements.",
+            "The document's MCTS: a leaf is expanded after Nthr visits (the document leaves Nthr open; we use "
+            f"{NTHR}), payoffs in [-1, 1] (a draw is 0) with its exploration term `w/(2n) + 0.5 + sqrt(2 ln t / n)` "
+            f"(our `q=win-lose` with c = {C_DOCUMENT}, the same ordering), and the final move by that UCB1 "
+            f"(`final=value,c_final={C_DOCUMENT}`). Roll-outs run to the game's 200-ply limit (a draw). Hidden "
+            "colours are sampled from a belief each iteration. The rushing player is `greedy`; primitive Monte "
+            f"Carlo is `{FLAT_MC}`. Game lengths are plies of play (the two placements not counted).",
             "",
-            table(["pairing (MCTS belief first)", "games", "won/drawn/lost", "win rate (95% CI)", "draw rate",
-                   "mean actions (95% CI)"], rows),
+            STATISTICS_NOTE,
             "",
-            "## Seed 004's findings against our figures",
+            table(["pairing (first agent's result)", "tests", "games", "won/drawn/lost", "win rate (95% CI)",
+                   "draw rate", "mean plies of play"], rows),
             "",
-            "- *Colour prediction is very important*: the beliefs' win rates against the rushing player "
-            f"range over {min(rushing.values()):.2f}..{max(rushing.values()):.2f} and against flat Monte "
-            f"Carlo over {min(flat.values()):.2f}..{max(flat.values()):.2f}.",
-            "- *Deciding that the ghosts nearest our side are blue cannot beat primitive Monte Carlo*: "
-            f"nearest-blue wins {flat['nearest-blue']:.2f} of its games against flat Monte Carlo, "
-            f"uniform {flat['uniform']:.2f}, behaviour {flat['behaviour']:.2f} — "
-            + ("consistent: nearest-blue does worst there." if all(
-                flat["nearest-blue"] < flat[b] for b in BELIEFS if b != "nearest-blue")
-               else "not reproduced: nearest-blue does no worse than the other beliefs there."),
-            "- *Biasing play-outs forward cut back-and-forth loops*: all MCTS players here use it, except the "
-            "last two rows; `bench/bench_geister.py` measures the play-outs (mean length and draws with and "
-            "without it).",
-            "- Roll-outs are MCTS's model of how the game goes on: with rushing roll-outs MCTS wins "
-            f"{share['behaviour, rushing roll-outs, vs rushing']:.2f} against the rushing player (forward: "
-            f"{rushing['behaviour']:.2f}) but {share['behaviour, rushing roll-outs, vs random']:.2f} against "
-            f"random (forward: {share['behaviour vs random']:.2f}): the closer the model to the opponent, "
-            "the stronger the search.",
+            "## The document's findings",
+            "",
+            f"- *The purple view is too pessimistic and does badly against the rushing player*: against the rushing "
+            f"player, purple {versus('purple vs rushing', 'behaviour vs rushing')} (purple vs the behaviour "
+            f"belief) — " + ("reproduced" if purple_worse and purple_p < 0.05 else
+                             "not reproduced" if not purple_worse and purple_p < 0.05 else "not decided") + ".",
+            f"- *Deciding that the nearest ghosts are blue cannot beat primitive Monte Carlo*: nearest-blue wins "
+            f"{nearest_wins:.3f} (95% CI from {nearest_low:.3f}) against flat Monte Carlo; the uniform belief "
+            f"{share['uniform vs flat MC'][0] / len(results['uniform vs flat MC']):.3f} — "
+            + ("not reproduced: nearest-blue beats primitive Monte Carlo" if nearest_low > 0.5 else
+               "reproduced: nearest-blue does not beat primitive Monte Carlo") + ".",
+            f"- *Forward-biased play-outs cut back-and-forth loops* (\"no visible change, but fewer up-and-down "
+            f"loops\"): 300 play-outs from random placements last {random_plies:.1f} plies with random moves "
+            f"({random_draws:.3f} reach the 200-ply draw) and {forward_plies:.1f} with forward-biased moves "
+            f"({forward_draws:.3f} draws). In play, forward against random roll-outs: "
+            f"{head_to_head('forward vs random roll-outs')}.",
+            f"- *Tree reuse* (the document expects about a tenth of the information to carry over, \"so it "
+            f"probably will not help\"): reuse against no reuse, {head_to_head('reuse vs no reuse')}.",
             "",
         ]
+        text += deviations([
+            ("Budget", "the document gives no iteration count; the default run uses 50 iterations a move (300 with "
+                       "`--full`, the tournament client's setting)."),
+            ("Nthr", f"left open by the document; {NTHR}."),
+            ("The purple view", "the document treats an unknown ghost as both colours; a sampled position must give "
+                                "each ghost one colour, so purple is the pessimistic sample: red where we could take "
+                                "it, blue nearest our home rows (`belief=purple`)."),
+            ("Opponents", "the document names a rushing AI and primitive Monte Carlo without defining them; ours "
+                          "are boardzoo's rushing player and flat Monte Carlo (5 play-outs a move, forward-biased)."),
+            ("Seats", "alternate game by game."),
+        ])
         return Report("\n".join(text))
+
+
+def play_plies(record: dict) -> int:
+    """Plies of play: the arena's plies without the two placements."""
+    return max(record["plies"] - 2, 0)

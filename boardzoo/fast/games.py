@@ -491,10 +491,13 @@ def rushing_action(s, rng, moves):
 
 
 @njit(cache=True)
-def rollout(game, s, policy, limit, rng, moves):
+def rollout(game, s, policy, limit, rng, moves, searcher):
     """Plays ``s`` to the end in place by ``policy``, chance events by their odds; a draw
-    after ``limit`` moves (0: no limit). Returns player 0's return."""
+    after ``limit`` moves (0: no limit). Returns player 0's return. A searcher-only policy
+    (Nim's strategic one) steers ``searcher``'s moves only; the other player's are random."""
     played = 0
+    # Nim's strategic policy is searcher-only, as its GameKnowledge declares
+    other_policy = RANDOM if policy == STRATEGIC else policy
     while True:
         player = current_player(game, s)
         if player == TERMINAL:
@@ -504,7 +507,7 @@ def rollout(game, s, policy, limit, rng, moves):
             continue
         if limit and played >= limit:
             return 0.0
-        apply(game, s, policy_action(game, s, policy, rng, moves))
+        apply(game, s, policy_action(game, s, policy if player == searcher else other_policy, rng, moves))
         played += 1
 
 
@@ -528,9 +531,10 @@ def scratch_size(state) -> int:
     return state.num_actions
 
 
-def compiled_rollout(game_name: str, policy: str, limit: int, rng):
+def compiled_rollout(game_name: str, policy: str, limit: int, rng, searcher: int):
     """``leaf(state) -> returns``: a compiled roll-out of a Python core's position, seeded
-    from ``rng`` (the search's own generator) at every call."""
+    from ``rng`` (the search's own generator) at every call; ``searcher`` is the player
+    whose search it is."""
     game, policy_id = GAME_IDS[game_name], POLICIES[game_name][policy]
     scratch: dict[int, np.ndarray] = {}
 
@@ -538,7 +542,8 @@ def compiled_rollout(game_name: str, policy: str, limit: int, rng):
         size = scratch_size(state)
         if size not in scratch:
             scratch[size] = np.empty(size, dtype=np.int64)
-        value = rollout(game, encode(state), policy_id, limit, seed_state(rng.getrandbits(64)), scratch[size])
+        value = rollout(game, encode(state), policy_id, limit, seed_state(rng.getrandbits(64)), scratch[size],
+                        searcher)
         return (value, -value)
 
     return leaf

@@ -25,7 +25,7 @@ import time
 import numpy as np
 from numba import njit
 
-from boardzoo.agents.mcts.tree import Node
+from boardzoo.agents.mcts.tree import Node, leaf_depths
 from boardzoo.fast import COMPILED_POLICIES
 from boardzoo.fast.games import (
     CHANCE,
@@ -179,7 +179,8 @@ def iterate(game, root_state, ints, floats, meta, settings, rng, work, moves, pa
         value0 = returns0(game, work)
     else:
         ints[node, TO_MOVE] = current_player(game, work)
-        value0 = rollout(game, work, np.int64(settings[S_ROLLOUT]), np.int64(settings[S_LIMIT]), rng, moves)
+        value0 = rollout(game, work, np.int64(settings[S_ROLLOUT]), np.int64(settings[S_LIMIT]), rng, moves,
+                         current_player(game, root_state))
     wins_only = settings[S_WINS] != 0
     for i in range(length):
         row = path[i]
@@ -366,7 +367,7 @@ class CompiledSearch:
 
     def decide(self, state, limit: float, deadline: float | None, choose):
         """Searches ``state``; returns (root as a Node three levels deep, the chosen child,
-        nodes in the tree, path lengths, whether a kept tree was reused)."""
+        nodes in the tree, path lengths, leaf depths, whether a kept tree was reused)."""
         tree = self._reused(state) if self.reuse else None
         reused = tree is not None and tree.ints[tree.root, VISITS] > 0
         if tree is None:
@@ -380,7 +381,7 @@ class CompiledSearch:
             after = state.clone()
             after.apply(best.action)
             self._kept = (tree, tree.children(tree.root)[children.index(best)], after)
-        return root, best, tree.size, depths, reused
+        return root, best, tree.size, depths, leaf_depths(tree.root, tree.children), reused
 
     def _reused(self, state) -> CompiledTree | None:
         if self._kept is None:

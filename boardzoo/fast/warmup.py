@@ -27,7 +27,7 @@ def warm_up() -> float:
     for position in positions:
         make("mcts:engine=compiled,iterations=20", seed=0).act({}, position)
     for policy in ("random", "forward", "rushing"):
-        compiled_rollout("geister", policy, 0, rng)(GeisterState())
+        compiled_rollout("geister", policy, 0, rng, 0)(GeisterState())
     return time.perf_counter() - start
 
 

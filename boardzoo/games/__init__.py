@@ -11,13 +11,13 @@ __all__ = ["CHANCE", "TERMINAL", "Capabilities", "CantrisState", "ConnectFourSta
 
 
 #: What ``known_names`` calls each kind of game knowledge, for messages.
-_KINDS = {"rollout": "roll-out policy", "eval": "evaluator", "belief": "belief"}
+_KINDS = {"rollout": "roll-out policy", "eval": "evaluator", "belief": "belief", "schedule": "iteration schedule"}
 
 
 def known_names(kind: str) -> dict[str, list[str]]:
     """Every name of one kind of game knowledge a spec can choose, with the games that
     have it: ``kind`` is ``"rollout"`` (``mcts:rollout=``), ``"eval"`` (``alphabeta:eval=``,
-    ``mcts:value=``) or ``"belief"`` (``mcts:belief=``)."""
+    ``mcts:value=``), ``"belief"`` (``mcts:belief=``) or ``"schedule"`` (``mcts:schedule=``)."""
     if kind not in _KINDS:
         raise ValueError(f"unknown kind of game knowledge {kind!r}")
     found: dict[str, list[str]] = {}
@@ -27,7 +27,7 @@ def known_names(kind: str) -> dict[str, list[str]]:
         found["simple"] = ["every game"]
     for game, knowledge in all_knowledge().items():
         names = {"rollout": knowledge.rollout_names()[1:], "eval": list(knowledge.evaluators),
-                 "belief": list(knowledge.beliefs)}[kind]
+                 "belief": list(knowledge.beliefs), "schedule": list(knowledge.schedules)}[kind]
         for name in names:
             found.setdefault(name, []).append(game)
     return found

@@ -13,6 +13,8 @@ up with :func:`knowledge_of` instead of probing the state object for attributes.
         fast_rollouts={},                               # name -> f(state, rng, limit) -> returns
         evaluators={"three": three_in_window_score},    # name -> f(state, player, max_depth) -> score
         beliefs={},                                     # name -> f(view, unknown) -> weights
+        searcher_only=frozenset(),                      # roll-outs steering the searcher's moves only
+        schedules={},                                   # name -> f(state) -> iterations
     ))
 
 A new game gets every generic agent with no registration at all (random, minimax,
@@ -51,6 +53,13 @@ class GameKnowledge:
     fast_rollouts: Mapping[str, FastRollout] = field(default_factory=dict)
     evaluators: Mapping[str, Heuristic] = field(default_factory=dict)
     beliefs: Mapping[str, Callable] = field(default_factory=dict)
+    #: Roll-out policies that model the searching player only: in a roll-out they choose
+    #: the moves of the player whose search it is, and the opponent's moves stay uniformly
+    #: random (the Nim study's strategic play-out).
+    searcher_only: frozenset[str] = frozenset()
+    #: Named iteration budgets, ``f(state) -> iterations`` for a decision at ``state``
+    #: (``mcts:schedule=NAME``): a study's own play-out counts, which vary along a game.
+    schedules: Mapping[str, Callable[[Any], int]] = field(default_factory=dict)
 
     def rollout_names(self) -> list[str]:
         return ["random", *[name for name in {**self.rollouts, **self.fast_rollouts} if name != "random"]]

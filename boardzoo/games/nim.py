@@ -12,6 +12,7 @@ import random
 
 from boardzoo.games.knowledge import GameKnowledge, register
 from boardzoo.games.model import CHANCE, TERMINAL, Capabilities, GameState, check_int, returns_of_winner
+from boardzoo.games.nim_study import TABLES, study_playouts
 
 TAILS, HEADS = 0, 1
 _COIN = [(TAILS, 0.5), (HEADS, 0.5)]
@@ -140,7 +141,8 @@ class NimState(GameState):
 
     # --- game knowledge ----------------------------------------------------------------
     def strategic_action(self, rng: random.Random) -> int:
-        """Seed 000's strategic play-out move: leave a multiple of k+1 when possible, else random."""
+        """The Nim study's strategic play-out move: leave a multiple of k+1 when possible,
+        else random. MCTS applies it to the searching player's moves only (``searcher_only``)."""
         take = self.pawns % (self.k + 1)
         if take:
             return take - 1
@@ -172,4 +174,8 @@ register(GameKnowledge(
     game=NimState.game_name,
     greedy=NimState.greedy_action,
     rollouts={"strategic": NimState.strategic_action},
+    # The Nim study: "the opponent's behaviour stays random" in the strategic play-out.
+    searcher_only=frozenset({"strategic"}),
+    # The study's own play-out counts at each pile size (its Tables 1-4).
+    schedules={f"study-{table}": study_playouts(table) for table in TABLES},
 ))

@@ -26,7 +26,9 @@ final choice; a parameter of a part not chosen is refused):
     root         the position, or (hidden information) samples under belief=NAME
 
 Seed 001 writes UCB1 as ``q/n + c*sqrt(2 ln N / n)``: its c = 1.0 is our c = 1.414.
-Budgets: ``iterations`` and/or ``time`` (seconds per move), whichever ends first.
+Budgets: ``iterations`` and/or ``time`` (seconds per move), whichever ends first;
+``schedule=NAME`` takes the iterations of each decision from one of the game's named
+schedules (Nim: ``study-random`` and the like, the Nim study's play-out counts by pile).
 
 ``engine=compiled`` (the ``fast`` extra) runs the whole search compiled for the
 perfect-information games (:mod:`boardzoo.fast.mcts`), with every option above but
@@ -66,9 +68,10 @@ from boardzoo.agents.mcts.final import FINAL
 from boardzoo.agents.mcts.sampling import check_game_options, check_model_options, root_sampling
 from boardzoo.agents.mcts.search import Search
 from boardzoo.agents.mcts.selection import SELECTION
-from boardzoo.agents.mcts.tree import Node, tree_dot, tree_size, tree_text
+from boardzoo.agents.mcts.tree import Node, leaf_depths, tree_dot, tree_size, tree_text
 from boardzoo.fast import COMPILED_POLICIES, check_engine
 from boardzoo.games import check_known
+from boardzoo.games.knowledge import knowledge_of
 from boardzoo.games.model import GameState, require
 from boardzoo.spec import Registry, refuse_leftovers
 
@@ -88,9 +91,13 @@ class MCTSAgent(Agent):
                  policy: str = "ucb1", q: str = "win-lose", final: str = "visits", reuse: bool = False,
                  nthr: int = 0, rollout: str = "random", max_rollout: int = 0, value: str | None = None,
                  model: str | None = None, solver: bool = False, belief: str | None = None,
-                 engine: str = "python", evaluator: Any = None, **options: Any):
+                 engine: str = "python", evaluator: Any = None, schedule: str | None = None, **options: Any):
         super().__init__(seed)
-        if iterations is None and time is None:
+        if schedule is not None:
+            if iterations is not None:
+                raise ValueError("mcts: schedule= sets the iterations of every decision; drop iterations=")
+            check_known("mcts", "schedule", schedule)
+        elif iterations is None and time is None:
             iterations = 1000
         check_budget("mcts", "iterations", iterations, time)
         self.engine = check_engine("mcts", engine)
@@ -119,6 +126,7 @@ class MCTSAgent(Agent):
         self.policy_name, self.q, self.final = policy, q, final
         self.reuse, self.nthr, self.rollout_name, self.max_rollout = reuse, nthr, rollout, max_rollout
         self.value_name, self.solver, self.belief = value, solver, belief
+        self.schedule = schedule
         self.expands_all = nthr > 0 or SELECTION.trait(policy, "expands_all", False)
         if engine == "compiled":
             unsupported = [what for what, given in ((f"policy={policy}", policy not in COMPILED_POLICIES),
@@ -163,6 +171,9 @@ class MCTSAgent(Agent):
             require("mcts", model, "perfect_information", "solver=true")
         if self.reuse:
             require("mcts", model, "key", "reuse=true")
+        if self.schedule is not None and self.schedule not in knowledge_of(model).schedules:
+            raise ValueError(f"mcts: {model.game_name} has no iteration schedule {self.schedule!r}; schedules are: "
+                             f"{', '.join(knowledge_of(model).schedules) or 'none'}")
         if isinstance(self.evaluator, GameCheckedEvaluator):
             self.evaluator.check(model)
 
@@ -181,7 +192,8 @@ class MCTSAgent(Agent):
         if self.engine == "compiled":
             from boardzoo.fast.games import compiled_rollout
 
-            return compiled_rollout(model.game_name, self.rollout_name, self.max_rollout, self.rng)
+            return compiled_rollout(model.game_name, self.rollout_name, self.max_rollout, self.rng,
+                                    model.current_player())
         return rollout_function(model, self.rollout_name, self.rng, self.max_rollout)
 
     def _prior(self) -> Prior | None:
@@ -216,7 +228,7 @@ class MCTSAgent(Agent):
         # The work after the search (final choice, statistics) is charged to the budget too,
         # at what it cost last time.
         deadline = None if self.time_budget is None else start + self.time_budget - self._wrap_up
-        limit = self.iterations if self.iterations is not None else math.inf
+        limit = self._iteration_limit(model)
         # The tree has no reference cycles (see Node): the cyclic collector has nothing
         # to find in it, and its full passes over a large tree would stall the search.
         collecting = gc.isenabled()
@@ -232,9 +244,15 @@ class MCTSAgent(Agent):
             after = search.sampling.sample()
             after.apply(best.action)
             self._kept = (best, after)
-        self.stats = self._statistics(root, best, search.size, time.perf_counter() - start, depths, reused)
+        leaves = leaf_depths(root, lambda node: node.children or ())
+        self.stats = self._statistics(root, best, search.size, time.perf_counter() - start, depths, leaves, reused)
         self._wrap_up = time.perf_counter() - searched
         return best.action
+
+    def _iteration_limit(self, model: GameState) -> float:
+        if self.schedule is not None:
+            return knowledge_of(model).schedules[self.schedule](model)
+        return self.iterations if self.iterations is not None else math.inf
 
     def _act_compiled(self, model: GameState) -> int:
         """The whole search compiled (see :mod:`boardzoo.fast.mcts`)."""
@@ -249,11 +267,11 @@ class MCTSAgent(Agent):
                                       self.expands_all, self.rollout_name, self.max_rollout)
             self._compiled = CompiledSearch(settings, self.rng, self.reuse, REUSE_DEPTH)
         deadline = None if self.time_budget is None else start + self.time_budget - self._wrap_up
-        limit = self.iterations if self.iterations is not None else math.inf
-        root, best, size, depths, reused = self._compiled.decide(model, limit, deadline, self.choose)
+        limit = self._iteration_limit(model)
+        root, best, size, depths, leaves, reused = self._compiled.decide(model, limit, deadline, self.choose)
         searched = time.perf_counter()
         self.root, self.root_state = root, model
-        self.stats = self._statistics(root, best, size, searched - start, depths.tolist(), reused)
+        self.stats = self._statistics(root, best, size, searched - start, depths.tolist(), leaves, reused)
         self._wrap_up = time.perf_counter() - searched
         return best.action
 
@@ -296,7 +314,7 @@ class MCTSAgent(Agent):
 
     # --- statistics and views -----------------------------------------------------------------
     def _statistics(self, root: Node, best: Node, size: int, seconds: float, depths: list[int],
-                    reused: bool) -> dict:
+                    leaves: list[int], reused: bool) -> dict:
         label = self.root_state.action_label  # type: ignore[union-attr]
         player = root.to_move
         return {
@@ -311,6 +329,10 @@ class MCTSAgent(Agent):
             "path_mean": sum(depths) / len(depths) if depths else 0.0,
             "path_median": median(depths) if depths else 0,
             "path_max": max(depths) if depths else 0,
+            # The depths of the final tree's leaves (the Nim study's path columns).
+            "leaf_depth_mean": sum(leaves) / len(leaves),
+            "leaf_depth_median": median(leaves),
+            "leaf_depth_max": max(leaves),
             "proven": None if root.proven is None else value_for(player, root.proven),
             "children": [
                 {"action": c.action, "label": label(c.action), "visits": c.visits, "prior": c.prior,

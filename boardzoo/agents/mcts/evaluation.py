@@ -53,7 +53,10 @@ class GameCheckedEvaluator(Protocol):
 
 def rollout_function(model: GameState, name: str, rng, limit: int = 0) -> LeafEvaluation:
     """``f(state) -> returns``: a roll-out to the end by the game's policy ``name``
-    (``random`` = uniform), scored as a draw after ``limit`` moves (0 = no limit)."""
+    (``random`` = uniform), scored as a draw after ``limit`` moves (0 = no limit).
+
+    ``model`` is the position searched from: a policy the game declares ``searcher_only``
+    steers the moves of the player to move there, and the other player's moves are random."""
     knowledge = knowledge_of(model)
     fast = knowledge.fast_rollouts.get(name)
     if fast is not None:  # the game's own tight loop for this policy
@@ -64,10 +67,24 @@ def rollout_function(model: GameState, name: str, rng, limit: int = 0) -> LeafEv
         policy = None
     elif name in knowledge.rollouts:
         policy = knowledge.rollouts[name]
+        if name in knowledge.searcher_only:
+            policy = searcher_only(policy, model.current_player())
     else:
         raise ValueError(f"{model.game_name} has no roll-out policy {name!r}; policies are: "
                          f"{', '.join(knowledge.rollout_names())}")
     return lambda state: play_out(state, rng, policy, limit)
+
+
+def searcher_only(policy: Callable, searcher: int) -> Callable:
+    """``policy`` for ``searcher``'s moves, a uniformly random move for the other player's."""
+
+    def move(state: GameState, rng) -> int:
+        if state.current_player() == searcher:
+            return policy(state, rng)
+        actions = state.legal_actions()
+        return actions[int(rng.random() * len(actions))]
+
+    return move
 
 
 class HeuristicValue:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from boardzoo.games.model import CHANCE, TERMINAL
+
+T = TypeVar("T")
 
 
 class Node:
@@ -50,6 +53,20 @@ def tree_size(root: Node) -> int:
         if node.children:
             stack.extend(node.children)
     return count
+
+
+def leaf_depths(root: T, children: Callable[[T], Sequence[T]]) -> list[int]:
+    """The depth (edges from the root) of every leaf of the tree: every node without
+    children. The Nim study's path columns are these, summarised per decision."""
+    depths, stack = [], [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        below = children(node)
+        if below:
+            stack.extend((child, depth + 1) for child in below)
+        else:
+            depths.append(depth)
+    return depths
 
 
 def tree_text(root: Node, label: Callable[[int], str], depth: int = 2, best: int = 3) -> str:

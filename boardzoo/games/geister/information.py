@@ -14,7 +14,7 @@ def belief_uniform(view: GeisterView, unknown: list[int]) -> list[float]:
 
 
 def belief_nearest_blue(view: GeisterView, unknown: list[int]) -> list[float]:
-    """Seed 004's "decide by nearness": the opponent ghosts nearest our home rows are the
+    """The Geister study's "decide by nearness": the opponent ghosts nearest our home rows are the
     blue ones (ties at random). Weights 1000 ** row make it a near-certain ordering."""
     seat = view.seat
     return [1000.0 ** (to_own(seat, view.pos[g]) // SIZE) for g in unknown]
@@ -31,7 +31,23 @@ def belief_behaviour(view: GeisterView, unknown: list[int]) -> list[float]:
     return [1.5 ** max(min(view.advance[g], 8), -8) * 0.05 ** min(view.declined[g], 3) for g in unknown]
 
 
-BELIEFS = {"uniform": belief_uniform, "nearest-blue": belief_nearest_blue, "behaviour": belief_behaviour}
+def belief_purple(view: GeisterView, unknown: list[int]) -> list[float]:
+    """The Geister study's "purple" view, as a sample: every unknown ghost takes the colour
+    worse for us. A ghost one of ours could take is red (taking it would hurt us); of the
+    rest, the ones nearest our home rows are blue (they threaten to escape). The study
+    found this view too pessimistic, and weak against the rushing player."""
+    seat = view.seat
+    ours = [view.pos[g] for g in range(GHOSTS * seat, GHOSTS * seat + GHOSTS) if view.pos[g] >= 0]
+
+    def takeable(square: int) -> bool:
+        row, column = divmod(square, SIZE)
+        return any(abs(row - r) + abs(column - c) == 1 for r, c in (divmod(q, SIZE) for q in ours))
+
+    return [1e-9 if takeable(view.pos[g]) else 1000.0 ** (to_own(seat, view.pos[g]) // SIZE) for g in unknown]
+
+
+BELIEFS = {"uniform": belief_uniform, "nearest-blue": belief_nearest_blue, "behaviour": belief_behaviour,
+           "purple": belief_purple}
 
 
 def weighted_sample(items: list[int], weights: list[float], k: int, rng: random.Random) -> list[int]:
