@@ -234,7 +234,7 @@ def test_bad_requests_are_refused_clearly(tmp_path):
 def test_experiment_list_and_run_from_the_command_line(tmp_path, capsys):
     assert main(["experiment", "list"]) == 0
     listing = capsys.readouterr().out
-    assert all(name in listing for name in EXPERIMENTS) and "seed 003" in listing and "--full" in listing
+    assert all(name in listing for name in EXPERIMENTS) and "source 003" in listing and "--full" in listing
     out = tmp_path / "run"
     assert main(["experiment", "run", "cantris-mcts", "--games", "1", "--out", str(out)]) == 0
     assert (out / "report.md").exists()

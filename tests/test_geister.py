@@ -471,3 +471,13 @@ def test_every_mcts_variant_searches_an_information_set(spec):
     action = agent.act(env.observe("player_0"), env.unwrapped.model("player_0"))
     assert env.observe("player_0")["action_mask"][action] == 1
     assert agent.stats["iterations"] > 0 and sum(c["visits"] for c in agent.stats["children"]) > 0
+
+
+def test_purple_belief_takes_the_worse_colour_for_us():
+    """The study's "purple" view as a sample: ghosts we could take are red, so the blues
+    are the far ones — the opposite of nearest-blue on the same board."""
+    text = "14R24R34R44R15B25B35B45B43u33u23u13u40u30u20u10u"
+    view = GeisterView(position(text), 0)
+    for seed in range(5):
+        sample = view.determinize(random.Random(seed), "purple")
+        assert sample.red[8:] == [True] * 4 + [False] * 4

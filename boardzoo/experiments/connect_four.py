@@ -491,7 +491,7 @@ class ConnectFourUCT(Experiment):
         text += deviations([
             ("The heuristic player", f"undefined in the document; `{HEURISTIC}` stands in (see above)."),
             ("Configurations", "the document tried 20 per family and printed 10; we run the 30 printed. Its family "
-                               "means (Table 5) cover all 60, ours the 30 printed."),
+                               "means (Table 5) cover all 20 of a family, ours its 10 printed."),
             ("Iterations (default run)", f"{iterations} a move rather than 15,000, and the iterations study up to "
                                          "2,500: the Python engine needs hours for the published budget. `--full "
                                          "--engine compiled` plays it."),
