@@ -127,7 +127,7 @@ class CantrisMCTS(Experiment):
                 result = compare_counts(b, n_b, a / n_a, n_a)
                 lines.append(f"- {board}: {finding} (document: yes) — ours {a / n_a:.3f} vs {b / n_b:.3f}: "
                              + ("reproduced" if b / n_b > a / n_a and result.p < 0.05 else
-                                f"not shown ({result.words})"))
+                                f"not shown (p = {result.p:.2f})"))
         hard = [tally(results[f"{board}-final-c0"])[0] / len(results[f"{board}-final-c0"]) for board in BOARDS]
         lines.append(f"- 10x5 is the harder board for MCTS (document: q=wins 0.787 vs 0.879 on 8x4) — ours with the "
                      f"final setting: 8x4 {hard[0]:.3f}, 10x5 {hard[1]:.3f}.")

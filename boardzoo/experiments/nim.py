@@ -172,8 +172,8 @@ class NimMCTS(Experiment):
             low, high = band
             theirs_plain = _weighted(published_1, low, high, "convincity", winning_only=True)
             theirs_archival = _weighted(published_3, low, high, "convincity", winning_only=True)
-            plain_playouts = _weighted(published_1, low, high, "playouts")
-            archival_playouts = _weighted(published_3, low, high, "playouts")
+            plain_playouts = _weighted(published_1, low, high, "playouts", winning_only=True)
+            archival_playouts = _weighted(published_3, low, high, "playouts", winning_only=True)
             lines.append(f"- n = {low}..{high}: the document's convincity {theirs_plain:.3f} (plain, Table 1) vs "
                          f"{theirs_archival:.3f} (archival, Table 3); play-outs {plain_playouts:.0f} vs "
                          f"{archival_playouts:.0f}.")
