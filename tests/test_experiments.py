@@ -241,3 +241,11 @@ def test_experiment_list_and_run_from_the_command_line(tmp_path, capsys):
     assert main(["experiment", "run", "cantris-mcts", "--games", "1", "--out", str(out)]) == 2
     assert "--resume" in capsys.readouterr().err
     assert main(["experiment", "run", "cantris-mcts", "--games", "1", "--out", str(out), "--resume"]) == 0
+
+
+def test_a_job_alternating_seats_describes_itself_as_before_a_first_existed():
+    """run.json files written before ``a_first`` existed still match, so those runs resume."""
+    from boardzoo.experiments import Job
+
+    assert "a_first" not in Job("k", "nim_v0", "random", "greedy", 2).describe()
+    assert Job("k", "nim_v0", "random", "greedy", 2, a_first=True).describe()["a_first"] is True

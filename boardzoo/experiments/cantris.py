@@ -219,5 +219,5 @@ class CantrisRulesFit(Experiment):
 def _z_squared(count: int, games: int, published: float) -> float:
     p = (count + published * PUBLISHED_GAMES) / (games + PUBLISHED_GAMES)
     variance = max(p * (1 - p), 1e-6) * (1 / games + 1 / PUBLISHED_GAMES)
-    return (count / games - published) ** 2 / variance if variance > 0 else 0.0
+    return (count / games - published) ** 2 / variance
 

@@ -202,7 +202,8 @@ class ConnectFourMinimax(Experiment):
             STATISTICS_NOTE,
             "",
         ]
-        text += self._timings(results, design)
+        costs = self._costs(results, design)
+        text += self._timings(costs)
         text += self._winner_moves(results, jobs, design)
         text += self._outcomes(results, design)
         text += self._evaluator_table(results)
@@ -223,7 +224,7 @@ class ConnectFourMinimax(Experiment):
         ])
         plots = {"ms_per_move.png": partial(line_plot, title="Mean time per move by depth (Connect Four)",
                                             xlabel="depth", ylabel="ms per move (log)",
-                                            series=self._timing_series(results, design), logy=True)}
+                                            series=self._timing_series(costs), logy=True)}
         return Report("\n".join(text), plots)
 
     @staticmethod
@@ -237,9 +238,10 @@ class ConnectFourMinimax(Experiment):
                     costs[(evaluator, algorithm, depth)].append((seconds * 1000, nodes))
         return costs
 
-    def _timings(self, results: dict[str, list[dict]], design: list[Job]) -> list[str]:
+    @staticmethod
+    def _timings(costs: dict[tuple[str, str, int], list[tuple]]) -> list[str]:
         rows = []
-        for (evaluator, algorithm, depth), values in sorted(self._costs(results, design).items()):
+        for (evaluator, algorithm, depth), values in sorted(costs.items()):
             ms = [v[0] for v in values]
             centre, low, high = mean_interval(ms)
             study_1 = PUBLISHED_MS_STUDY_1.get((algorithm, depth)) if evaluator == "simple" else None
@@ -257,9 +259,10 @@ class ConnectFourMinimax(Experiment):
                        "Table 1 ms (ours/theirs)", "Table 4 ms (ours/theirs)"], rows), "",
                 "![ms per move vs depth](ms_per_move.png)", ""]
 
-    def _timing_series(self, results: dict[str, list[dict]], design: list[Job]) -> dict:
+    @staticmethod
+    def _timing_series(costs: dict[tuple[str, str, int], list[tuple]]) -> dict:
         series: dict[str, list] = defaultdict(list)
-        for (evaluator, algorithm, depth), values in self._costs(results, design).items():
+        for (evaluator, algorithm, depth), values in costs.items():
             centre, low, high = mean_interval([v[0] for v in values])
             series[f"{algorithm} {evaluator}"].append((depth, centre, max(low, centre * 0.01), high))
         return dict(series)

@@ -51,6 +51,8 @@ class Job:
     def describe(self) -> dict:
         data = asdict(self)
         data["probe"] = None if self.probe is None else f"{self.probe.__module__}.{self.probe.__qualname__}"
+        if not self.a_first:  # as runs made before the option describe their jobs, so they resume
+            del data["a_first"]
         return data
 
 

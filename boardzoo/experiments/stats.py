@@ -139,8 +139,16 @@ class Comparison:
     needed: int | None
     words: str
 
-    def cell(self) -> str:
-        return self.words
+
+def _verdict(p: float, power: float, needed: int | None, relevant: str = "") -> str:
+    """differs / agrees / inconclusive, as the module docstring defines them."""
+    if p < ALPHA:
+        return f"differs ({_p_text(p)})"
+    if power >= POWER:
+        return f"agrees ({_p_text(p)}, power {power:.2f})"
+    more = ("no sample of ours would do, given the document's" if needed is None
+            else f"about {needed:,} games would reach 0.8")
+    return f"inconclusive ({_p_text(p)}, power {power:.2f}{relevant}; {more})"
 
 
 def compare_counts(ours: int, games: int, published: float, published_games: int | None,
@@ -164,15 +172,7 @@ def compare_counts(ours: int, games: int, published: float, published_games: int
     relevant = _h_shift(published, h)
     power = power_two_proportions(relevant, published, games, n2 if n2 else math.inf)
     needed = games_for_power(relevant, published, n2)
-    if p < ALPHA:
-        words = f"differs ({_p_text(p)})"
-    elif power >= POWER:
-        words = f"agrees ({_p_text(p)}, power {power:.2f})"
-    else:
-        more = ("no sample of ours would do, given the document's" if needed is None
-                else f"about {needed:,} games would reach 0.8")
-        words = f"inconclusive ({_p_text(p)}, power {power:.2f}; {more})"
-    return Comparison(p1, published, d, dlow, dhigh, p, power, needed, words)
+    return Comparison(p1, published, d, dlow, dhigh, p, power, needed, _verdict(p, power, needed))
 
 
 def _binomial_two_sided(x: int, n: int, p: float) -> float:
@@ -212,14 +212,7 @@ def compare_means(values: Sequence[float], published: float, published_n: int | 
     zz = z + _NORMAL.inv_cdf(POWER)
     room = margin ** 2 / zz ** 2 - (0 if published_n is None else sd * sd / published_n)
     needed = None if room <= 0 else max(2, math.ceil(sd * sd / room))
-    if p < ALPHA:
-        words = f"differs ({_p_text(p)})"
-    elif power >= POWER:
-        words = f"agrees ({_p_text(p)}, power {power:.2f})"
-    else:
-        more = ("no sample of ours would do, given the document's" if needed is None
-                else f"about {needed:,} games would reach 0.8")
-        words = f"inconclusive ({_p_text(p)}, power {power:.2f} for a difference of {margin:g}; {more})"
+    words = _verdict(p, power, needed, f" for a difference of {margin:g}")
     return Comparison(centre, published, d, d - z * se, d + z * se, p, power, needed, words)
 
 

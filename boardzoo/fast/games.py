@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 
 from boardzoo.games.geister.rules import ESCAPED, GHOSTS, MOVE_ACTIONS, RED_SETS, SQUARES, TARGET
+from boardzoo.games.knowledge import all_knowledge
 
 NIM, CONNECT_FOUR, CANTRIS, GEISTER = range(4)
 GAME_IDS = {"nim": NIM, "connect_four": CONNECT_FOUR, "cantris": CANTRIS, "geister": GEISTER}
@@ -493,11 +494,10 @@ def rushing_action(s, rng, moves):
 @njit(cache=True)
 def rollout(game, s, policy, limit, rng, moves, searcher):
     """Plays ``s`` to the end in place by ``policy``, chance events by their odds; a draw
-    after ``limit`` moves (0: no limit). Returns player 0's return. A searcher-only policy
-    (Nim's strategic one) steers ``searcher``'s moves only; the other player's are random."""
+    after ``limit`` moves (0: no limit). Returns player 0's return. With ``searcher`` >= 0
+    the policy steers that player's moves only and the other player's are random (a
+    searcher-only policy, see :func:`searcher_of`); -1: the policy plays both sides."""
     played = 0
-    # Nim's strategic policy is searcher-only, as its GameKnowledge declares
-    other_policy = RANDOM if policy == STRATEGIC else policy
     while True:
         player = current_player(game, s)
         if player == TERMINAL:
@@ -507,7 +507,7 @@ def rollout(game, s, policy, limit, rng, moves, searcher):
             continue
         if limit and played >= limit:
             return 0.0
-        apply(game, s, policy_action(game, s, policy if player == searcher else other_policy, rng, moves))
+        apply(game, s, policy_action(game, s, policy if searcher < 0 or player == searcher else RANDOM, rng, moves))
         played += 1
 
 
@@ -531,11 +531,19 @@ def scratch_size(state) -> int:
     return state.num_actions
 
 
+def searcher_of(game_name: str, policy: str, player: int) -> int:
+    """The ``searcher`` argument of :func:`rollout` for ``player``'s search: ``player``
+    when the game declares ``policy`` searcher-only (``GameKnowledge.searcher_only``),
+    else -1 (the policy plays both sides)."""
+    return player if policy in all_knowledge()[game_name].searcher_only else -1
+
+
 def compiled_rollout(game_name: str, policy: str, limit: int, rng, searcher: int):
     """``leaf(state) -> returns``: a compiled roll-out of a Python core's position, seeded
     from ``rng`` (the search's own generator) at every call; ``searcher`` is the player
     whose search it is."""
     game, policy_id = GAME_IDS[game_name], POLICIES[game_name][policy]
+    searcher = searcher_of(game_name, policy, searcher)
     scratch: dict[int, np.ndarray] = {}
 
     def leaf(state) -> tuple[float, float]:

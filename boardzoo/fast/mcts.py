@@ -41,6 +41,7 @@ from boardzoo.fast.games import (
     returns0,
     rollout,
     scratch_size,
+    searcher_of,
     seed_state,
 )
 from boardzoo.games.model import GameState
@@ -54,7 +55,7 @@ TOTAL, SUM_SQ = range(2)
 UCB1, UCBV, UCB_MINIMAL = range(3)
 POLICY_IDS = dict(zip(COMPILED_POLICIES, (UCB1, UCBV, UCB_MINIMAL)))
 #: The settings array: policy, its constants, payoffs, expansion threshold, roll-out policy and limit.
-S_POLICY, S_C, S_ZETA, S_C1, S_C2, S_WINS, S_THRESHOLD, S_ALL_CHILDREN, S_ROLLOUT, S_LIMIT = range(10)
+S_POLICY, S_C, S_ZETA, S_C1, S_C2, S_WINS, S_THRESHOLD, S_ALL_CHILDREN, S_ROLLOUT, S_LIMIT, S_SEARCHER_ONLY = range(11)
 #: The meta array: rows in use, nodes created, the root's row.
 M_USED, M_SIZE, M_ROOT = range(3)
 #: Rows of ``ints`` a node takes before it is used (``FIRST`` = -1: not expanded).
@@ -179,8 +180,9 @@ def iterate(game, root_state, ints, floats, meta, settings, rng, work, moves, pa
         value0 = returns0(game, work)
     else:
         ints[node, TO_MOVE] = current_player(game, work)
+        searcher = current_player(game, root_state) if settings[S_SEARCHER_ONLY] else -1
         value0 = rollout(game, work, np.int64(settings[S_ROLLOUT]), np.int64(settings[S_LIMIT]), rng, moves,
-                         current_player(game, root_state))
+                         searcher)
     wins_only = settings[S_WINS] != 0
     for i in range(length):
         row = path[i]
@@ -343,7 +345,7 @@ class CompiledTree:
 def settings_array(game_name: str, policy: str, options: dict, q: str, nthr: int, expands_all: bool,
                    rollout_policy: str, max_rollout: int) -> np.ndarray:
     """The settings the kernels read, from the agent's parameters (already checked)."""
-    settings = np.zeros(10, dtype=np.float64)
+    settings = np.zeros(11, dtype=np.float64)
     settings[S_POLICY] = POLICY_IDS[policy]
     settings[S_C] = options.get("c", math.sqrt(2))
     settings[S_ZETA] = options.get("zeta", 1.0)
@@ -353,6 +355,7 @@ def settings_array(game_name: str, policy: str, options: dict, q: str, nthr: int
     settings[S_ALL_CHILDREN] = expands_all
     settings[S_ROLLOUT] = POLICIES[game_name][rollout_policy]
     settings[S_LIMIT] = max_rollout
+    settings[S_SEARCHER_ONLY] = searcher_of(game_name, rollout_policy, 0) >= 0
     return settings
 
 
