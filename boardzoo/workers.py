@@ -50,16 +50,15 @@ def run_parallel(function: Callable[[Any], Any], tasks: Iterable[Any], workers: 
         while in_flight:
             finished, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
             for future in finished:
-                try:
-                    result = future.result()
-                except BrokenProcessPool:
-                    raise WorkerError(
-                        "a worker process died (killed by a signal or by the out-of-memory killer); "
-                        "the other workers were stopped") from None
-                yield result
+                yield future.result()
                 task = next(pending_tasks, _DONE)
                 if task is not _DONE:
+                    # submit() raises BrokenProcessPool too, when a worker died since the wait.
                     in_flight.add(executor.submit(function, task))
+    except BrokenProcessPool:
+        raise WorkerError(
+            "a worker process died (killed by a signal or by the out-of-memory killer); "
+            "the other workers were stopped") from None
     finally:
         _stop(executor)
 

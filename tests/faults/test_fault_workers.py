@@ -116,3 +116,21 @@ def test_an_error_raised_in_a_worker_reaches_the_parent_intact():
             results.append(value)
     assert caught.value.action == 1 and "odd numbers" in str(caught.value)
     assert time.monotonic() - start < 30  # raised, not hung
+
+
+def die_on_one(number: int) -> int:
+    if number == 1:
+        os._exit(9)  # as a worker killed by a signal: no exception, no result
+    return number
+
+
+def test_a_worker_that_dies_while_the_caller_is_busy_is_a_worker_error():
+    # The death is seen when the next task is submitted, not in a finished task's result:
+    # the caller holds the first result while the worker dies on the second task.
+    from boardzoo.workers import run_parallel
+
+    results = run_parallel(die_on_one, [0, 1, 2, 3, 4, 5], workers=1)
+    assert next(results) == 0
+    time.sleep(3)
+    with pytest.raises(WorkerError, match="a worker process died"):
+        list(results)
