@@ -11,7 +11,7 @@ from pettingzoo.test import api_test, seed_test
 
 from boardzoo import arena
 from boardzoo.agents import make
-from boardzoo.envs import cantris_v0
+from boardzoo.envs import cantris_v0, cantris_v1
 from boardzoo.games import CantrisState
 from boardzoo.games.cantris import deal, is_stable, lines_to_clear, settle
 
@@ -58,6 +58,24 @@ def test_a_clear_that_is_both_horizontal_and_vertical():
     assert columns == [[], [2], [2]]
 
 
+def test_with_tile_scores_off_only_cleared_lines_score():
+    columns = [[3, 1, 2], [1, 2, 3], [1, 2, 3]]
+    lines_only = CantrisState(columns, 6, tile_scores=False)
+    lines_only.apply(0)  # the taken 3 scores nothing; the two cleared rows score 3 + 6
+    assert lines_only.last_points == (1 + 1 + 1) + (2 + 2 + 2) and lines_only.scores == [9, 0]
+    lines_only.apply(1)  # a move that clears nothing scores nothing
+    assert lines_only.scores == [9, 0] and lines_only.clone().tile_scores is False
+
+
+@given(st.sampled_from([(6, 3), (8, 4), (10, 5)]), st.integers(0, 2**32 - 1))
+def test_the_halves_deal_holds_every_half_value_once_per_column(size, seed):
+    rows, cols = size
+    columns = deal(rows, cols, random.Random(seed), "halves")
+    assert is_stable(columns)
+    for column in columns:  # 1, 1.5, .., (R+1)/2 in units of one half
+        assert sorted(column) == list(range(2, rows + 2))
+
+
 def test_the_bonus_turn():
     columns = [[3, 1, 2], [1, 2, 3], [1, 2, 3]]
     with_bonus = state(columns, bonus_turn=True)
@@ -82,6 +100,21 @@ def test_the_bonus_turn_through_the_env_selects_the_same_agent_again():
             env.step(int(legal[rng.randrange(len(legal))]))
             repeats += env.agent_selection == agent and not any(env.terminations.values())
     assert repeats > 0
+
+
+def test_v1_plays_the_fitted_presets_and_the_short_name_means_the_newest_version():
+    from boardzoo.envs import env_module
+
+    assert env_module("cantris") is cantris_v1
+    old, new = cantris_v0.raw_env(board="10x5"), cantris_v1.raw_env(board="10x5")
+    assert old.bonus_turn and not new.bonus_turn and new.metadata["name"] == "cantris_v1"
+    for env in (old, new):
+        env.reset(seed=3)
+    assert (old.board == new.board).all()  # the same deal: only the turn order differs
+    new = cantris_v1.raw_env(board="10x5", bonus_turn=True)  # v0's rule stays available
+    assert new.bonus_turn
+    with pytest.raises(ValueError, match="cantris_v1: unknown deal 'thirds'"):
+        cantris_v1.raw_env(deal="thirds")
 
 
 def test_the_last_tile_ends_the_game_and_a_tie():
@@ -153,12 +186,14 @@ def test_random_play_first_mover_statistics_match_the_calibration_table(board, b
 
 
 # --- the env -------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("kwargs", [{"board": "6x3"}, {"board": "8x4"}, {"board": "10x5"},
-                                    {"board": "8x4", "bonus_turn": True}, {"rows": 4, "cols": 3}])
-def test_pettingzoo_api_and_seed(kwargs):
-    api_test(cantris_v0.env(**kwargs), num_cycles=300)
-    api_test(cantris_v0.raw_env(**kwargs), num_cycles=300)
-    seed_test(lambda: cantris_v0.env(**kwargs), num_cycles=300)
+@pytest.mark.parametrize("module, kwargs", [
+    (cantris_v0, {"board": "6x3"}), (cantris_v0, {"board": "8x4"}), (cantris_v0, {"board": "10x5"}),
+    (cantris_v0, {"board": "8x4", "bonus_turn": True}), (cantris_v0, {"rows": 4, "cols": 3}),
+    (cantris_v1, {"board": "10x5"}), (cantris_v1, {"board": "8x4", "tile_scores": False, "deal": "halves"})])
+def test_pettingzoo_api_and_seed(module, kwargs):
+    api_test(module.env(**kwargs), num_cycles=300)
+    api_test(module.raw_env(**kwargs), num_cycles=300)
+    seed_test(lambda: module.env(**kwargs), num_cycles=300)
 
 
 def test_observation_spectator_views_and_info():
@@ -197,6 +232,8 @@ def test_renders():
     ({"cols": 2}, "cols must be at least 3"),
     ({"cols": "4"}, "cols must be an int"),
     ({"bonus_turn": "yes"}, "bonus_turn must be True or False"),
+    ({"tile_scores": 1}, "tile_scores must be True or False"),
+    ({"deal": "thirds"}, "unknown deal 'thirds'; deals are pairs, halves"),
 ])
 def test_bad_arguments(kwargs, message):
     with pytest.raises(ValueError, match=message):

@@ -38,6 +38,8 @@ VARIANTS = {
     "cantris-6x3": lambda seed: cantris("6x3", seed),
     "cantris-8x4": lambda seed: cantris("8x4", seed),
     "cantris-10x5": lambda seed: cantris("10x5", seed),
+    "cantris-8x4-halves-lines-only": lambda seed: CantrisState(deal(8, 4, random.Random(seed), "halves"), 8,
+                                                               bonus_turn=True, tile_scores=False),
     "geister": lambda seed: GeisterState(max_turns=random.Random(seed).choice([10, 50, 200])),
 }
 GAMES = {"geister": 300}  # Geister games are long: fewer of them, ~30,000 moves all told

@@ -38,6 +38,7 @@ CORES = {
     "connect_four-5x4": lambda rng: ConnectFourState(5, 4),
     "cantris-6x3": lambda rng: CantrisState(deal(6, 3, rng), 6),
     "cantris-10x5-bonus": lambda rng: CantrisState(deal(10, 5, rng), 10, bonus_turn=True),
+    "cantris-8x4-halves-lines-only": lambda rng: CantrisState(deal(8, 4, rng, "halves"), 8, tile_scores=False),
     "geister": lambda rng: GeisterState(60),
 }
 

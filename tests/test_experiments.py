@@ -136,6 +136,21 @@ def test_experiment_runs_end_to_end(name, tmp_path):
             assert (tmp_path / file_name).stat().st_size > 1000
 
 
+def test_the_rules_fit_plays_every_candidate_row_once_and_the_study_plays_the_fitted_env():
+    from boardzoo.experiments.cantris import BOARDS, CANDIDATES, SETTINGS, _fit_key
+
+    jobs = get("cantris-rules-fit").jobs(None, False)
+    keys = {job.key for job in jobs}
+    assert len(keys) == len(jobs)
+    for _, options in CANDIDATES.values():
+        assert {_fit_key(board, setting, options[board]) for board in BOARDS for setting, _, _ in SETTINGS} <= keys
+    # candidates that play a board alike share its jobs: fewer jobs than candidates x rows
+    assert len(jobs) < len(CANDIDATES) * len(BOARDS) * len(SETTINGS)
+    assert "cantris_v0:board=10x5,bonus_turn=false,deal=halves" in {job.env for job in jobs}
+    assert {job.env for job in get("cantris-mcts").jobs(None, False)} == {"cantris_v1:board=8x4",
+                                                                          "cantris_v1:board=10x5"}
+
+
 def test_full_size_is_the_published_size():
     jobs = get("cantris-mcts").jobs(None, True)
     assert {job.games for job in jobs} == {10_000}

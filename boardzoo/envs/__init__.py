@@ -4,6 +4,7 @@
     env = connect_four_v0.env()
 
 ``make("connect_four_v0", rows=6)`` builds any registered env by name; ``ENVS`` lists them.
+A name without its version (``cantris``) means the newest version.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from boardzoo.envs.aec import BoardGameEnv
 ENVS = {
     "connect_four_v0": "Connect Four on bitboards (rows=6, cols=7); drop-in for PettingZoo's connect_four_v3",
     "nim_v0": "single-pile Nim, take 1..k, last pawn wins (n=(20, 50), k=3, coin=False)",
-    "cantris_v0": "Cantris, seed 001's scoring tile game (board=6x3|8x4|10x5; rows, cols, bonus_turn)",
+    "cantris_v0": "Cantris as first reconstructed (a bonus turn on 10x5); kept for earlier results",
+    "cantris_v1": "Cantris, seed 001's scoring tile game, rules fitted to all its tables (board=6x3|8x4|10x5)",
     "geister_v0": "Geister, 6x6 with hidden ghost colours; red placement as actions (max_turns=200)",
 }
 
@@ -28,14 +30,14 @@ def env_module(name: str) -> ModuleType:
 
     if name not in ENVS:
         matches = [full for full in ENVS if full.rsplit("_v", 1)[0] == name]
-        if len(matches) != 1:
+        if not matches:
             raise SpecError(f"unknown env {name!r}; envs are: {', '.join(ENVS)}")
-        name = matches[0]
+        name = max(matches, key=lambda full: int(full.rsplit("_v", 1)[1]))
     return importlib.import_module(f"boardzoo.envs.{name}")
 
 
 #: Game core name -> its env, for code that needs a game's observations (learned evaluators).
-ENV_OF_GAME = {"connect_four": "connect_four_v0", "nim": "nim_v0", "cantris": "cantris_v0", "geister": "geister_v0"}
+ENV_OF_GAME = {"connect_four": "connect_four_v0", "nim": "nim_v0", "cantris": "cantris_v1", "geister": "geister_v0"}
 
 
 def observation_function(game_name: str):

@@ -6,14 +6,16 @@
 | Agents             | `["player_0", "player_1"]` (`player_0` moves first)              |
 | Action space       | `Discrete(cols)`: the column whose bottom tile to take           |
 | Observation shape  | `(rows * cols + 2,)` int64                                       |
-| Parameters         | `board="8x4"` (`"6x3"`, `"8x4"`, `"10x5"`), `rows`, `cols`, `bonus_turn`, `render_mode` |
+| Parameters         | `board="8x4"`, `rows`, `cols`, `bonus_turn`, `tile_scores`, `deal`, `render_mode` |
 
 The two-player scoring tile game of seed 001 ("Candy Crush" + "Tetris"). The source
 gives the board sizes, the deal and the first-mover statistics but not every rule; these
-are **this project's reconstruction**, the candidate rule set whose random-play
-statistics come closest to the published table (within about 0.025 on every figure):
+are **this project's reconstruction**, first fitted to the published random-play table
+alone. `cantris_v1` plays the presets that fit all the study's tables best; v0 stays as
+it was so that earlier results can be re-run.
 
 1. R rows x C columns (R even, at least 4; C at least 3); values 1..R/2, 0 = empty.
+   The `board` presets are `6x3`, `8x4` (the default) and `10x5`; `rows`, `cols` override.
 2. The deal: each column holds 1..R/2 twice each in random order, redrawn until the board
    is *stable* (no horizontal or vertical line of three or more equal adjacent values).
    It comes from the env's seeded generator: same seed, same deal.
@@ -26,6 +28,11 @@ statistics come closest to the published table (within about 0.025 on every figu
    another move of the same agent (`agent_selection` stays on it). Presets: off for
    `6x3` and `8x4`, on for `10x5`.
 6. The game ends when the board is empty; the higher score wins.
+
+Two rule options serve the rules fit (`boardzoo experiment run cantris-rules-fit`) and
+are off by default: `tile_scores=False` (the taken tile scores nothing; only cleared lines
+score) and `deal="halves"` (the study's deal code read under Python 3 true division: each
+column holds 1, 1.5, .., (R+1)/2 once, shown and scored in units of one half).
 
 ## Observation
 A flat int64 vector from the observing agent's side: the board row by row from the
@@ -43,7 +50,9 @@ Spectators: `env.unwrapped.board` is the `(rows, cols)` int array (row 0 the bot
 and `env.unwrapped.scores` the points per agent.
 
 ## Version history
-* v0: first release (the reconstructed rules, presets, bonus turns).
+* v0: first release (the reconstructed rules, presets, bonus turns); later the `tile_scores`
+  and `deal` options, whose defaults are the v0 rules.
+* v1: the same rules with the presets of the rules fit (no bonus turn on 10x5 either).
 """
 
 from __future__ import annotations
@@ -53,7 +62,8 @@ from gymnasium import spaces
 
 from boardzoo.envs.aec import BoardGameEnv, wrap
 from boardzoo.envs.render import BLACK, WHITE, canvas, paint
-from boardzoo.games.cantris import PRESETS, CantrisState, check_size, deal
+from boardzoo.games.cantris import DEALS, PRESETS, CantrisState, check_size, column_values
+from boardzoo.games.cantris import deal as stable_deal
 
 CELL = 32
 PALETTE = [(230, 230, 230), (220, 60, 60), (60, 160, 70), (60, 100, 220), (240, 190, 40), (160, 80, 200),
@@ -62,26 +72,36 @@ PALETTE = [(230, 230, 230), (220, 60, 60), (60, 160, 70), (60, 100, 220), (240, 
 
 class raw_env(BoardGameEnv[CantrisState]):
     metadata = {**BoardGameEnv.metadata, "name": "cantris_v0"}
+    #: board name -> (rows, cols, bonus turn); a later version may change the presets.
+    presets = PRESETS
 
     def __init__(self, board: str = "8x4", rows: int | None = None, cols: int | None = None,
-                 bonus_turn: bool | None = None, render_mode: str | None = None):
+                 bonus_turn: bool | None = None, tile_scores: bool = True, deal: str = "pairs",
+                 render_mode: str | None = None):
         super().__init__(render_mode)
-        if board not in PRESETS:
-            raise ValueError(f"cantris_v0: unknown board {board!r}; presets are {', '.join(PRESETS)}")
-        preset_rows, preset_cols, preset_bonus = PRESETS[board]
+        name = self.metadata["name"]
+        if board not in self.presets:
+            raise ValueError(f"{name}: unknown board {board!r}; presets are {', '.join(self.presets)}")
+        preset_rows, preset_cols, preset_bonus = self.presets[board]
         self.rows = preset_rows if rows is None else rows
         self.cols = preset_cols if cols is None else cols
         check_size(self.rows, self.cols)
         if bonus_turn is not None and not isinstance(bonus_turn, bool):
-            raise ValueError(f"cantris_v0: bonus_turn must be True or False, got {bonus_turn!r}")
+            raise ValueError(f"{name}: bonus_turn must be True or False, got {bonus_turn!r}")
         self.bonus_turn = preset_bonus if bonus_turn is None else bonus_turn
-        half = self.rows // 2
-        total = self.cols * half * (half + 1)  # every value twice in every column
-        layout = spaces.Box(low=0, high=max(total, half), shape=(self.rows * self.cols + 2,), dtype=np.int64)
+        if not isinstance(tile_scores, bool):
+            raise ValueError(f"{name}: tile_scores must be True or False, got {tile_scores!r}")
+        if deal not in DEALS:
+            raise ValueError(f"{name}: unknown deal {deal!r}; deals are {', '.join(DEALS)}")
+        self.tile_scores, self.deal = tile_scores, deal
+        values = column_values(self.rows, deal)
+        total = self.cols * sum(values)  # the most points a player can hold
+        layout = spaces.Box(low=0, high=max(total, *values), shape=(self.rows * self.cols + 2,), dtype=np.int64)
         self._set_spaces(layout, self.cols)
 
     def _new_game(self, options: dict) -> CantrisState:
-        return CantrisState(deal(self.rows, self.cols, self.np_random), self.rows, self.bonus_turn)
+        return CantrisState(stable_deal(self.rows, self.cols, self.np_random, self.deal), self.rows,
+                            self.bonus_turn, self.tile_scores)
 
     def _update_infos(self) -> None:
         scores, points = self.scores, self._live.last_points

@@ -11,7 +11,7 @@ Layouts (``s`` the array)::
     nim           pawns, k, coin, player, coin pending, winner
     connect_four  board of player 0, board of player 1, plies, winner, rows, cols, height,
                   cells, then the next free bit of every column
-    cantris       rows, cols, bonus turn, player, score 0, score 1, tiles left,
+    cantris       rows, cols, bonus turn, taken tile scores, player, score 0, score 1, tiles left,
                   then every column's height, then the tiles (column c, height r at
                   ``CANTRIS_TILES + cols + c * rows + r``)
     geister       player, plies, max turns, winner, over, lost (blue 0, red 0, blue 1,
@@ -40,7 +40,7 @@ POLICIES = {"nim": {"random": RANDOM, "strategic": STRATEGIC}, "connect_four": {
 #: Most legal moves (and chance outcomes) a position can have, per game, given its array.
 NIM_PAWNS, NIM_K, NIM_COIN, NIM_PLAYER, NIM_PENDING, NIM_WINNER = range(6)
 C4_BOARD0, C4_BOARD1, C4_PLIES, C4_WINNER, C4_ROWS, C4_COLS, C4_HEIGHT, C4_CELLS, C4_TOPS = range(9)
-CT_ROWS, CT_COLS, CT_BONUS, CT_PLAYER, CT_SCORE0, CT_SCORE1, CT_LEFT, CANTRIS_TILES = range(8)
+CT_ROWS, CT_COLS, CT_BONUS, CT_TILE_SCORES, CT_PLAYER, CT_SCORE0, CT_SCORE1, CT_LEFT, CANTRIS_TILES = range(9)
 (GS_PLAYER, GS_PLIES, GS_MAX_TURNS, GS_WINNER, GS_OVER, GS_LOST, GS_PLACED, GS_POS, GS_RED,
  GS_BOARD) = (0, 1, 2, 3, 4, 5, 9, 11, 27, 43)
 GEISTER_LENGTH = GS_BOARD + SQUARES
@@ -96,7 +96,7 @@ def encode(state) -> np.ndarray:
         tiles = np.zeros(state.cols * state.rows, dtype=np.int64)
         for c, column in enumerate(state.columns):
             tiles[c * state.rows: c * state.rows + len(column)] = column
-        header = [state.rows, state.cols, state.bonus_turn, state.player, *state.scores,
+        header = [state.rows, state.cols, state.bonus_turn, state.tile_scores, state.player, *state.scores,
                   sum(map(len, state.columns))]
         return np.concatenate([np.array(header + [len(column) for column in state.columns], dtype=np.int64), tiles])
     if name == "geister":
@@ -242,7 +242,7 @@ def cantris_apply(s, column):
     rows, cols = s[CT_ROWS], s[CT_COLS]
     base = CANTRIS_TILES + cols + column * rows
     size = s[CANTRIS_TILES + column]
-    points = s[base]
+    points = s[base] if s[CT_TILE_SCORES] else 0
     for r in range(size - 1):  # the bottom tile is taken, the ones above fall
         s[base + r] = s[base + r + 1]
     s[base + size - 1] = 0

@@ -8,6 +8,10 @@ once, the mover scoring their sum; tiles fall and clearing repeats until the boa
 stable. With ``bonus_turn``, a move that cleared a line is followed by another move of
 the same player. The game ends when the board is empty; the higher score wins.
 
+Two more rule options exist for the rules fit (``cantris-rules-fit``) and stay off in the
+presets: ``tile_scores=False`` (the taken tile scores nothing, only cleared lines score)
+and the ``halves`` deal (see :data:`DEALS`).
+
 The board is kept as one stack per column, bottom first: tiles only ever fall inside
 their column, so a stack never has gaps and a fall is just a list operation.
 """
@@ -19,7 +23,26 @@ import random
 from boardzoo.games.knowledge import GameKnowledge, register
 from boardzoo.games.model import TERMINAL, Capabilities, GameState, check_int, returns_of_winner
 
+#: Board name -> (rows, cols, bonus turn): cantris_v0's presets, fitted to the random-play
+#: table alone, and cantris_v1's, the best fit to every table of the study.
 PRESETS = {"6x3": (6, 3, False), "8x4": (8, 4, False), "10x5": (10, 5, True)}
+PRESETS_V1 = {"6x3": (6, 3, False), "8x4": (8, 4, False), "10x5": (10, 5, False)}
+
+#: The deals: the values of one column, in units of the tiles' points.
+#: ``pairs``: 1..R/2 twice each, the study's deal code ``np.arange(R)/2 + 1`` stored into
+#: an integer board (Python 2 division, or an int array, truncates the halves).
+#: ``halves``: the same code read under Python 3 into a float board, every value once:
+#: 1, 1.5, .., (R+1)/2 -- kept in units of one half (2, 3, .., R+1), which doubles
+#: every score and changes no outcome.
+DEALS = ("pairs", "halves")
+
+
+def column_values(rows: int, kind: str = "pairs") -> list[int]:
+    if kind == "pairs":
+        return [v // 2 + 1 for v in range(rows)]
+    if kind == "halves":
+        return [v + 2 for v in range(rows)]
+    raise ValueError(f"cantris: unknown deal {kind!r}; deals are {', '.join(DEALS)}")
 
 
 #: The largest board (each side); deals and the observation grow with it.
@@ -122,16 +145,16 @@ def is_stable(columns: list[list[int]]) -> bool:
     return lines_to_clear(columns) is None
 
 
-def deal(rows: int, cols: int, rng) -> list[list[int]]:
-    """A stable deal: each column a shuffled copy of 1..R/2 twice with no line of three.
-    ``rng`` is a numpy Generator (the env's) or a random.Random.
+def deal(rows: int, cols: int, rng, kind: str = "pairs") -> list[list[int]]:
+    """A stable deal: each column a shuffled copy of :func:`column_values` with no line of
+    three. ``rng`` is a numpy Generator (the env's) or a random.Random.
 
     Whole deals are drawn until one is stable, which makes every stable deal equally
     likely; the chance that a draw is stable falls quickly with the number of columns
     (about 1/3 on 10x5, 1/40 at 12 columns, 1/5000 at 24), so after
     ``WHOLE_DEAL_ATTEMPTS`` unstable draws (never in practice on the preset boards)
     the deal is built column by column instead, which always ends quickly."""
-    values = [v // 2 + 1 for v in range(rows)]
+    values = column_values(rows, kind)
     for _ in range(WHOLE_DEAL_ATTEMPTS):
         columns = [_shuffled(values, rng) for _ in range(cols)]
         if is_stable(columns):
@@ -147,7 +170,7 @@ def _shuffled(values: list[int], rng) -> list[int]:
 
 def _deal_by_columns(values: list[int], cols: int, rng) -> list[list[int]]:
     """Each column drawn until it makes no horizontal line of three with the two columns
-    before it. (Vertical lines are impossible: a column holds each value only twice.)
+    before it. (Vertical lines are impossible: a column holds each value at most twice.)
     A column that avoids the one forbidden value per row always exists for 4+ rows."""
     columns: list[list[int]] = []
     for c in range(cols):
@@ -166,14 +189,16 @@ def _deal_by_columns(values: list[int], cols: int, rng) -> list[list[int]]:
 class CantrisState(GameState):
     """A Cantris position: column stacks (bottom first), both scores, the player to move."""
 
-    __slots__ = ("columns", "rows", "cols", "bonus_turn", "scores", "player", "last_points", "total")
+    __slots__ = ("columns", "rows", "cols", "bonus_turn", "tile_scores", "scores", "player", "last_points",
+                 "total")
     game_name = "cantris"
     capabilities = Capabilities(fast_playout=True, key=True)
 
-    def __init__(self, columns: list[list[int]], rows: int, bonus_turn: bool = False):
+    def __init__(self, columns: list[list[int]], rows: int, bonus_turn: bool = False, tile_scores: bool = True):
         check_size(rows, len(columns))
         self.columns = [list(column) for column in columns]
         self.rows, self.cols, self.bonus_turn = rows, len(columns), bool(bonus_turn)
+        self.tile_scores = bool(tile_scores)
         self.scores = [0, 0]
         self.player = 0
         self.last_points = 0  # points of the last move, cascades included: search sees them
@@ -187,6 +212,7 @@ class CantrisState(GameState):
         other = CantrisState.__new__(CantrisState)
         other.columns = [column[:] for column in self.columns]
         other.rows, other.cols, other.bonus_turn = self.rows, self.cols, self.bonus_turn
+        other.tile_scores = self.tile_scores
         other.scores = self.scores[:]
         other.player, other.last_points, other.total = self.player, self.last_points, self.total
         return other
@@ -216,7 +242,8 @@ class CantrisState(GameState):
     def apply(self, action: int) -> None:
         if not self.is_legal(action):
             raise ValueError(f"cantris: illegal action {action}: {self.explain_illegal(action)}")
-        points = self.columns[action].pop(0)
+        taken = self.columns[action].pop(0)
+        points = taken if self.tile_scores else 0
         cleared, rounds = settle(self.columns, fallen=action)
         points += cleared
         self.scores[self.player] += points
@@ -227,13 +254,14 @@ class CantrisState(GameState):
     def playout(self, rng: random.Random) -> tuple[float, float]:
         # MCTS roll-outs: apply() without its checks and bookkeeping, in one loop.
         rand, columns, scores, bonus = rng.random, self.columns, self.scores, self.bonus_turn
+        tile_scores = self.tile_scores
         player = self.player
         legal = [c for c, column in enumerate(columns) if column]
         while legal:
             c = legal[int(rand() * len(legal))]
-            points = columns[c].pop(0)
+            taken = columns[c].pop(0)
             cleared, rounds = settle(columns, fallen=c)
-            scores[player] += points + cleared
+            scores[player] += (taken if tile_scores else 0) + cleared
             if not (bonus and rounds):
                 player ^= 1
             if not columns[c] or rounds:
