@@ -141,13 +141,13 @@ class CantrisMCTS(Experiment):
 
 
 # --- the rules fit ------------------------------------------------------------------------------
-#: Candidate rule sets: name -> (what it changes, env options per board). Every candidate
-#: keeps the bottom-tile move and the clearing of lines of three or more; they differ in
-#: where the bonus turn applies, whether the taken tile scores, and the deal.
 def _candidate(change: str, bonus: tuple[bool, bool], extra: str = "") -> tuple[str, dict[str, str]]:
     return change, {board: f"bonus_turn={str(on).lower()}{extra}" for board, on in zip(BOARDS, bonus)}
 
 
+#: Candidate rule sets: name -> (what it changes, env options per board). Every candidate
+#: keeps the bottom-tile move and the clearing of lines of three or more; they differ in
+#: where the bonus turn applies, whether the taken tile scores, and the deal.
 CANDIDATES = {
     "A: no bonus turn": _candidate("no bonus turn on either board", (False, False)),
     "B: bonus turn on 10x5 (cantris_v0)": _candidate("a move that cleared a line moves again, on 10x5 only",
