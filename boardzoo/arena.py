@@ -78,12 +78,13 @@ def game_seeds(base_seed: int, game: int) -> tuple[int, int, int]:
 
 def play_game(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int = 0,
               env: BoardGameEnv | None = None, agents: dict | None = None,
-              on_step=None, probe=None, a_first: bool = False) -> dict[str, Any]:
+              on_step=None, probe=None, a_first: bool = False, before_step=None) -> dict[str, Any]:
     """Play game ``game`` of a run and return its record (see the module docstring).
 
     ``env`` and ``agents`` (``{"a": Agent, "b": Agent}``) may be passed in to reuse them
     across games; ``on_step(env)`` is called after the reset and after every move (the
-    CLI renders there). Agent A plays ``player_0`` in even games: game 0 of ``play`` puts
+    CLI renders there), ``before_step(env, seat, action)`` before every move (it
+    announces). Agent A plays ``player_0`` in even games: game 0 of ``play`` puts
     the first agent named on the first move. ``probe(model, agent)``, when given, is
     called after every decision and what it returns (a JSON-able dict, or None to skip)
     goes into ``record["probes"]`` with the agent's label (experiments collect search
@@ -130,6 +131,8 @@ def play_game(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int
             found = probe(model, agents[label])
             if found is not None:
                 probes.append({"agent": label, **found})
+        if before_step is not None:
+            before_step(env, seat, action)
         env.step(action)
         if on_step is not None:
             on_step(env)

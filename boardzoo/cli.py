@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import socket
 import sys
 import traceback
 
@@ -165,6 +166,24 @@ def _experiment_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        from boardzoo.web.app import serve
+    except ImportError as error:
+        raise SpecError(f"the browser UI needs the web extra: pip install 'boardzoo[web]' ({error})") from None
+    if not 1 <= args.port <= 65535:
+        raise SpecError(f"--port must be from 1 to 65535, got {args.port}")
+    probe = socket.socket()
+    try:
+        probe.bind((args.host, args.port))
+    except OSError as error:
+        raise SpecError(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}") from None
+    finally:
+        probe.close()
+    serve(args.host, args.port, args.replays)
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     main = argparse.ArgumentParser(prog="boardzoo", description=__doc__.split("\n\n")[0])
     main.add_argument("--version", action="version", version=f"boardzoo {__version__}")
@@ -234,6 +253,17 @@ def parser() -> argparse.ArgumentParser:
     client.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for the server (default 60)")
     client.add_argument("--verbose", action="store_true", help="log every line sent and received to stderr")
     client.set_defaults(run=_geister_client)
+
+    web = commands.add_parser(
+        "serve", help="the browser UI: play, watch arena runs, replay results files, look inside the search",
+        description="Serves the UI at http://HOST:PORT/ (the web extra: pip install 'boardzoo[web]'). It listens "
+                    "on 127.0.0.1 unless told otherwise, and reads results files for replay only from under the "
+                    "--replays folder.")
+    web.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    web.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, this machine only)")
+    web.add_argument("--replays", default=".", metavar="FOLDER",
+                     help="the folder whose results files (.jsonl) the Replay tab may open (default: here)")
+    web.set_defaults(run=_serve)
 
     experiment = commands.add_parser("experiment", help="re-run the studies of the source documents")
     steps = experiment.add_subparsers(dest="step", required=True)

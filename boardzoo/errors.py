@@ -26,12 +26,15 @@ class InvalidActionError(BoardzooError, ValueError):
 class IllegalActionError(BoardzooError, ValueError):
     """An action of the action space that the rules forbid in the current position."""
 
-    def __init__(self, env_name: str, agent: str, action: int, reason: str):
-        super().__init__(env_name, agent, action, reason)
+    def __init__(self, env_name: str, agent: str, action: int, reason: str, label: str = ""):
+        super().__init__(env_name, agent, action, reason, label)
         self.env_name, self.agent, self.action, self.reason = env_name, agent, action, reason
+        #: The move as a player writes it (Connect Four's action 2 is column "3").
+        self.label = label
 
     def __str__(self) -> str:
-        return f"{self.env_name}: {self.agent} cannot play action {self.action}: {self.reason}"
+        written = f" ({self.label!r})" if self.label else ""
+        return f"{self.env_name}: {self.agent} cannot play action {self.action}{written}: {self.reason}"
 
 
 class ResetNeededError(BoardzooError, RuntimeError):

@@ -97,6 +97,43 @@ def _type_names(types: tuple[type, ...]) -> list[str]:
                                        "list": "a list", "bool": "true/false"}[t.__name__] for t in types]
 
 
+def read_records(path: str, max_records: int) -> tuple[list[dict], list[str]]:
+    """The game records of a results file, read without locking or changing it (a viewer
+    may look at a file a run is still appending to), with notes on what was left out: an
+    unfinished last line, records beyond ``max_records``. Any other line that is not a
+    valid record raises :class:`ResultsFileError` with its line number."""
+    records: list[dict] = []
+    notes: list[str] = []
+    try:
+        handle = open(path, "rb")
+    except OSError as error:
+        raise ResultsFileError(f"{path}: cannot read it ({error.strerror or error})") from None
+    with handle:
+        number = 0
+        while True:
+            line = handle.readline(MAX_RECORD_BYTES + 1)
+            if not line:
+                return records, notes
+            number += 1
+            if not line.endswith(b"\n"):
+                notes.append(f"line {number} is unfinished (a run may still be writing it); it is left out")
+                return records, notes
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except (json.JSONDecodeError, UnicodeDecodeError):
+                problem: str | None = f"not JSON ({excerpt(line.decode('utf-8', 'replace').strip())!r})"
+            else:
+                problem = record_problem(record)
+            if problem is not None:
+                raise ResultsFileError(f"{path}:{number}: not a valid game record: {problem}")
+            if len(records) == max_records:
+                notes.append(f"only the first {max_records:,} records are shown")
+                return records, notes
+            records.append(record)
+
+
 def check_writable_path(path: str) -> None:
     """Refuse, with one clear line, a path that cannot be a results file: a directory, a
     file in a folder that does not exist, a file we may not write."""

@@ -95,7 +95,7 @@ def test_human_agent_re_asks_until_the_move_is_legal():
     text = out.getvalue()
     assert "'left' is not a column: type a number from 1 to 7" in text
     assert "'9' is not a column" in text
-    assert "'1' is not legal here: column 0 is full" in text
+    assert "'1' is not legal here: column 1 is full" in text
     assert text.count("your move (2, 3, 4, 5, 6, 7)") == 4
 
 

@@ -243,7 +243,7 @@ def test_bad_arguments(kwargs, message):
 def test_empty_column_is_masked_and_illegal():
     game = state([[], [1, 2], [2, 1]], rows=4)
     assert game.legal_mask() == [0, 1, 1] and game.legal_actions() == [1, 2]
-    with pytest.raises(ValueError, match="column 0 is empty"):
+    with pytest.raises(ValueError, match="illegal action 0: column 1 is empty"):
         game.apply(0)
 
 

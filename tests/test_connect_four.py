@@ -82,7 +82,7 @@ def test_full_column_is_masked_and_illegal():
     mask = env.observe(env.agent_selection)["action_mask"]
     assert mask.tolist() == [1, 1, 0, 1, 1, 1, 1]
     assert not env.game.is_legal(2)
-    with pytest.raises(ValueError, match="column 2 is full"):
+    with pytest.raises(ValueError, match=r"action 2 \('3'\): column 3 is full"):
         env.step(2)
 
 

@@ -55,7 +55,7 @@ def test_raw_env_raises_on_a_masked_out_action_naming_it_and_why():
         env.step(2)
     error = caught.value
     assert (error.agent, error.action) == ("player_0", 2)
-    assert str(error) == "nim_v0: player_0 cannot play action 2: it takes 3 pawns but only 2 are left"
+    assert str(error) == "nim_v0: player_0 cannot play action 2 ('take 3'): it takes 3 pawns but only 2 are left"
     assert env.game.pawns == 2 and not any(env.terminations.values())
 
 
@@ -129,8 +129,8 @@ def test_core_apply_refuses_illegal_moves_instead_of_corrupting_the_state():
     for _ in range(6):
         model.apply(1)
     before = model.key()
-    with pytest.raises(ValueError, match="column 1 is full"):
+    with pytest.raises(ValueError, match="illegal action 1: column 2 is full"):
         model.apply(1)
-    with pytest.raises(ValueError, match="no column 9"):
+    with pytest.raises(ValueError, match=r"illegal action 9: there is no column 10 \(columns are 1..7\)"):
         model.apply(9)
     assert model.key() == before

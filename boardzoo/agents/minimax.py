@@ -19,7 +19,7 @@ Both agents look at moves in the game's ``ordered_legal_actions()`` order (``ord
 the default: for Connect Four from the centre out) or left to right (``order=left``, the
 minimax study's order) and keep the first best one, so alpha-beta picks exactly minimax's
 move with exactly minimax's value while visiting fewer nodes. ``stats`` after a move:
-nodes, seconds, depth reached, value.
+nodes, seconds, depth reached, value, and the principal variation (the expected line).
 """
 
 from __future__ import annotations
@@ -104,8 +104,29 @@ class MinimaxAgent(Agent):
         else:
             value, action, reached = self._deepen(model, heuristic, start + self.time_budget)
         self.stats = {"nodes": self.nodes, "seconds": time.perf_counter() - start, "depth": reached,
-                      "value": value, "random_first": False}
+                      "value": value, "random_first": False,
+                      "principal_variation": self.principal_variation(model, action, reached)}
         return action
+
+    def principal_variation(self, model: GameState, action: int, depth: int) -> list[str]:
+        """The line the last search expects, as written moves: ``action``, then the best
+        replies the transposition table remembers (alpha-beta on games with position keys;
+        minimax keeps no table, so its line is its move alone). It stops at a chance event,
+        the end of the game, or where the table keeps no move."""
+        line = [model.action_label(action)]
+        if self._table is None:
+            return line
+        state = model.clone()
+        state.apply(action)
+        for depth_left in range(depth - 1, 0, -1):
+            if state.current_player() < 0:
+                break
+            entry = self._table.get((state.key(), depth_left))
+            if entry is None or not state.is_legal(entry[2]):
+                break
+            line.append(state.action_label(entry[2]))
+            state.apply(entry[2])
+        return line
 
     def _deepen(self, model: GameState, heuristic, deadline: float):
         """Iterative deepening: the result of the deepest search finished in time."""

@@ -5,7 +5,7 @@ to it: the state constructor, the observation encoding and spaces, and rendering
 class does the rest the same way for every game: agents ``player_0`` (moves first) and
 ``player_1``, seeding, the ``{"observation", "action_mask"}`` dict, rewards +1/-1/0 when
 the game ends, terminations (game over) versus truncations (a ply limit), chance events
-resolved by the env's seeded generator, clear errors for bad actions, text and RGB
+resolved by the env's seeded generator, clear errors for bad actions, text, RGB and SVG
 rendering, and a per-seat search model.
 
 Unlike PettingZoo's classic envs, an env in progress survives ``copy.deepcopy`` and
@@ -24,12 +24,13 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import BaseWrapper
 
+from boardzoo.envs.svg import SvgImage
 from boardzoo.errors import IllegalActionError, InvalidActionError, ResetNeededError
 from boardzoo.games.model import CHANCE, GameState
 
 AGENTS = ("player_0", "player_1")
 SEAT_OF = {"player_0": 0, "player_1": 1}
-RENDER_MODES = ("ansi", "human", "rgb_array")
+RENDER_MODES = ("ansi", "human", "rgb_array", "svg")
 
 
 def as_action(action: Any, num_actions: int, env_name: str) -> int:
@@ -121,6 +122,9 @@ class BoardGameEnv(AECEnv, Generic[S]):
         raise NotImplementedError
 
     def _render_rgb(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def _render_svg(self, view: int | None, animate: bool) -> SvgImage:
         raise NotImplementedError
 
     # --- the AEC API -----------------------------------------------------------------------
@@ -224,7 +228,7 @@ class BoardGameEnv(AECEnv, Generic[S]):
         name = str(self.metadata["name"])
         action = as_action(action, game.num_actions, name)
         if not game.is_legal(action):
-            raise IllegalActionError(name, agent, action, game.explain_illegal(action))
+            raise IllegalActionError(name, agent, action, game.explain_illegal(action), game.action_label(action))
         self._play(agent, action)
 
     def _play(self, agent: str, action: int) -> None:
@@ -303,16 +307,36 @@ class BoardGameEnv(AECEnv, Generic[S]):
         if self.render_mode is None:
             gymnasium.logger.warn(
                 f"{self.metadata['name']}: render() called without a render_mode; "
-                f"pass render_mode='ansi', 'human' or 'rgb_array' to the constructor"
+                f"pass render_mode='ansi', 'human', 'rgb_array' or 'svg' to the constructor"
             )
             return None
         if self.render_mode == "rgb_array":
             return self._render_rgb()
+        if self.render_mode == "svg":
+            return self.svg(self.render_view_seat())
         text = self._render_text()
         if self.render_mode == "human":
             print(text, flush=True)
             return None
         return text
+
+    def move_text(self, agent: str, action: int, viewer: str | None) -> str:
+        """How ``agent`` playing ``action`` here is announced to ``viewer`` (None: a
+        spectator who sees everything): ``"plays 4"``. Call it before the move. Games with
+        secrets override it so that a seat is never told what it may not know."""
+        return f"plays {self._require_reset().action_label(action)}"
+
+    def render_view_seat(self) -> str | None:
+        """The seat whose view ``render()`` shows (None: the spectator's, everything)."""
+        return None
+
+    def svg(self, view: str | None = None, animate: bool = False) -> SvgImage:
+        """The position as an SVG document, whatever the render mode: from seat ``view``'s
+        side with what only that seat may see (None: the spectator's view, which shows
+        everything; it matters only in hidden-information games), with the last move
+        animated when ``animate`` (the browser UI's)."""
+        self._require_reset()
+        return self._render_svg(None if view is None else self._seat(view), animate)
 
     def close(self) -> None:
         pass
@@ -400,6 +424,9 @@ class PettingZooWrapper(BaseWrapper):
 
     def render(self):
         return self._env().render()
+
+    def svg(self, view: str | None = None, animate: bool = False) -> SvgImage:
+        return self._env().svg(view, animate)
 
     def agent_iter(self, max_iter: int = 2**63):
         return self._env().agent_iter(max_iter)

@@ -51,7 +51,7 @@ and `env.unwrapped.scores` the points per agent.
 
 ## Version history
 * v0: first release (the reconstructed rules, presets, bonus turns); later the `tile_scores`
-  and `deal` options, whose defaults are the v0 rules.
+  and `deal` options, whose defaults are the v0 rules, and `render_mode="svg"`.
 * v1: the same rules with the presets of the rules fit (no bonus turn on 10x5 either).
 """
 
@@ -60,6 +60,7 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
+from boardzoo.envs import svg
 from boardzoo.envs.aec import BoardGameEnv, wrap
 from boardzoo.envs.render import BLACK, WHITE, canvas, paint
 from boardzoo.games.cantris import DEALS, PRESETS, CantrisState, check_size, column_values
@@ -140,6 +141,44 @@ class raw_env(BoardGameEnv[CantrisState]):
                 colour = PALETTE[value % len(PALETTE)] if value else BLACK
                 paint(image, (self.rows - 1 - r) * CELL + 2, c * CELL + 2, tile, colour)
         return image
+
+    def _render_svg(self, view: int | None, animate: bool) -> svg.SvgImage:
+        game, size, top = self._live, SVG_CELL, 40
+        board = game.board()
+        last = next((action for player, action in reversed(self.history) if player >= 0), None)
+        s0, s1 = game.scores
+        body = [svg.text(self.cols * size / 2, 16, f"player_0 {s0} : {s1} player_1", 16, weight="bold",
+                         css_class="scores")]
+        playing = not game.is_terminal()
+        for c in range(self.cols):
+            x = c * size
+            if c == last:
+                body.append(f'<rect x="{x + 1}" y="{top - 2}" width="{size - 2}" height="{self.rows * size + 4}" '
+                            f'fill="none" stroke="{svg.INK}" stroke-dasharray="4 3" class="last"/>')
+            for r in range(self.rows):
+                value = board[r][c]
+                y = top + (self.rows - 1 - r) * size
+                if not value:
+                    continue
+                colour = "#{:02x}{:02x}{:02x}".format(*PALETTE[value % len(PALETTE)])
+                edge = f' stroke="{svg.INK}" stroke-width="3"' if r == 0 and playing else ""  # the tile a move takes
+                body.append(f'<rect x="{x + 3}" y="{y + 3}" width="{size - 6}" height="{size - 6}" rx="5" '
+                            f'fill="{colour}"{edge} class="tile"/>')
+                body.append(svg.text(x + size / 2, y + size / 2, str(value), size * 0.4, fill="#ffffff",
+                                     weight="bold"))
+            label = game.action_label(c)
+            body.append(svg.text(x + size / 2, top + self.rows * size + 14, label, 13))
+            empty = not game.is_legal(c) and playing
+            body.append(f'<rect x="{x}" y="{top}" width="{size}" height="{self.rows * size + 24}" fill="transparent" '
+                        f'class="column{" full" if empty else ""}" data-action="{c}" data-label="{label}"/>')
+        title = (f"Cantris {self.rows}x{self.cols}, scores {s0}:{s1}: {self._status_line()} "
+                 "(a move takes a column's bottom tile)")
+        return svg.document(self.cols * size, top + self.rows * size + 30, body, title, "board-cantris",
+                            game="cantris")
+
+
+#: Pixels per cell of the SVG drawing.
+SVG_CELL = 48
 
 
 def observation_of(state: CantrisState, player: int) -> np.ndarray:

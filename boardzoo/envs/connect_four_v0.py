@@ -32,7 +32,8 @@ raises `IllegalActionError` instead.
 `apply`, `legal_actions`, `returns`, a fast random `playout(rng)` and `key()`.
 
 ## Version history
-* v0: first release (bitboard core, any size, deepcopy/pickle mid-game, numpy RGB render).
+* v0: first release (bitboard core, any size, deepcopy/pickle mid-game, numpy RGB render);
+  later `render_mode="svg"` (the same env otherwise).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
+from boardzoo.envs import svg
 from boardzoo.envs.aec import BoardGameEnv, wrap
 from boardzoo.envs.render import BLUE, RED, WHITE, YELLOW, canvas, disc_mask, paint
 from boardzoo.games.connect_four import ConnectFourState, geometry
@@ -92,6 +94,38 @@ class raw_env(BoardGameEnv[ConnectFourState]):
             for c in range(self.cols):
                 paint(image, r * CELL, c * CELL, disc, colours[self._live.cell(r, c)])
         return image
+
+    def _render_svg(self, view: int | None, animate: bool) -> svg.SvgImage:
+        game, size, top = self._live, SVG_CELL, SVG_CELL // 2
+        last = self.history[-1][1] if self.history else None
+        body = [f'<rect x="0" y="{top}" width="{self.cols * size}" height="{self.rows * size}" rx="8" '
+                f'fill="{svg.BOARD_BLUE}"/>']
+        colours = (svg.EMPTY, svg.RED, svg.YELLOW)
+        names = ("empty", "player_0", "player_1")
+        for c in range(self.cols):
+            # The highest disc of the last move's column is the one just dropped.
+            last_row = next((r for r in range(self.rows) if game.cell(r, c)), None) if c == last else None
+            for r in range(self.rows):
+                cell = game.cell(r, c)
+                x, y = c * size + size / 2, top + r * size + size / 2
+                just_played = r == last_row
+                body.append(f'<circle cx="{x:g}" cy="{y:g}" r="{size * 0.4:g}" fill="{colours[cell]}" '
+                            f'class="disc {names[cell]}{" last" if just_played else ""}"'
+                            + (f">{svg.drop_in('cy', top - size / 2, y)}</circle>" if just_played and animate
+                               else "/>"))
+            full = not game.is_legal(c) and not game.is_terminal()
+            label = game.action_label(c)
+            body.append(svg.text(c * size + size / 2, top + (self.rows + 0.45) * size, label, size * 0.3))
+            body.append(f'<rect x="{c * size}" y="0" width="{size}" height="{(self.rows + 1) * size}" '
+                        f'fill="transparent" class="column{" full" if full else ""}" data-action="{c}" '
+                        f'data-label="{label}"/>')
+        title = f"Connect Four, {self.rows}x{self.cols}: {self._status_line()} (red = player_0, yellow = player_1)"
+        return svg.document(self.cols * size, top + (self.rows + 1) * size, body, title, "board-connect-four",
+                            game="connect_four")
+
+
+#: Pixels per cell of the SVG drawing (its viewBox scales to any size).
+SVG_CELL = 60
 
 
 def observation_of(state: ConnectFourState, player: int) -> np.ndarray:

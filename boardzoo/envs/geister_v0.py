@@ -63,7 +63,8 @@ public facts only (`lost[agent] = {"blue": ..., "red": ...}` ghosts captured fro
 exactly as that seat would receive it.
 
 ## Version history
-* v0: first release.
+* v0: first release; later `render_mode="svg"` (the same env otherwise), and the text
+  board labels a seat's own ghosts A..H.
 """
 
 from __future__ import annotations
@@ -71,18 +72,23 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
+from boardzoo.envs import svg
 from boardzoo.envs.aec import AGENTS, SEAT_OF, BoardGameEnv, wrap
 from boardzoo.envs.render import BLACK, BLUE, GREY, RED, WHITE, canvas, disc_mask, paint
 from boardzoo.games.geister import (
     GHOSTS,
+    LETTERS,
+    MOVE_ACTIONS,
     NUM_ACTIONS,
     RED_SETS,
     SIZE,
     SQUARES,
+    TARGET,
     GeisterState,
     GeisterView,
     board_string,
     parse_red,
+    red_letters,
     to_own,
 )
 from boardzoo.games.model import check_int
@@ -169,10 +175,12 @@ class raw_env(BoardGameEnv[GeisterState]):
             raise ValueError(f"geister_v0: view must be None (spectator) or one of {AGENTS}, got {view!r}")
         game = self._require_reset()
         if view is None:
-            title = "spectator view - ALL colours shown (player_0: B/R at the bottom, player_1: b/r)"
+            title = ("spectator view - ALL colours shown (player_0 at the bottom: Ab = its ghost A, blue; "
+                     "player_1: ab, ar)")
             board = game.to_text()
         else:
-            title = f"{view}'s view (own ghosts B/R at the bottom, opponent ghosts ?)"
+            title = (f"{view}'s view, from your side: your ghosts A-H with their colour (Ab = A, blue; Cr = C, red), "
+                     "the opponent's ??; your exits are the top corners")
             board = game.to_text(SEAT_OF[view])
         lost = ", ".join(f"{agent} lost {game.lost[seat][0]} blue {game.lost[seat][1]} red"
                          for agent, seat in SEAT_OF.items())
@@ -197,6 +205,116 @@ class raw_env(BoardGameEnv[GeisterState]):
             if owner != frame:  # the far side's ghosts wear a black ring
                 paint(image, top, left, ring, BLACK)
         return image
+
+    def move_text(self, agent: str, action: int, viewer: str | None) -> str:
+        """A seat's own moves by ghost and direction (``"moves A north"``); the opponent's
+        as the viewer sees them (``"moves a ghost toward you"``), and never its colours:
+        a placement is only ``"chooses its red ghosts"``."""
+        game, seat = self._require_reset(), SEAT_OF[agent]
+        if action >= MOVE_ACTIONS:
+            if viewer is None or viewer == agent:
+                return f"chooses red {red_letters(RED_SETS[action - MOVE_ACTIONS])}"
+            return "chooses its red ghosts"
+        g, d = GHOSTS * seat + action // 4, action % 4
+        target = TARGET[seat][game.pos[g]][d]
+        if viewer is None or viewer == agent:
+            text = f"moves {LETTERS[action // 4]} {('north', 'east', 'south', 'west')[d]}"
+        else:
+            text = f"moves a ghost {('toward you', 'to your left', 'away from you', 'to your right')[d]}"
+        if not isinstance(target, int) or target < 0:
+            return text + " and escapes"
+        victim = game.board[target]
+        if victim >= 0:  # a capture shows the victim's colour to everyone
+            owner = "your" if viewer is not None and victim // GHOSTS == SEAT_OF[viewer] else "a"
+            name = f" {LETTERS[victim % GHOSTS]}" if owner == "your" or viewer is None else ""
+            text += f" and captures {owner} {'red' if game.red[victim] else 'blue'} ghost{name}"
+        return text
+
+    def render_view_seat(self) -> str | None:
+        return self.view
+
+    def _render_svg(self, view: int | None, animate: bool) -> svg.SvgImage:
+        game, size, margin = self._live, SVG_CELL, SVG_CELL * 0.6
+        frame = 0 if view is None else view
+        side = SIZE * size
+        body = [f'<rect x="{margin:g}" y="{margin:g}" width="{side}" height="{side}" fill="#f7f1e3" '
+                f'stroke="{svg.INK}"/>']
+        for own in range(SQUARES):
+            x, y = own % SIZE, own // SIZE
+            body.append(f'<rect x="{margin + x * size:g}" y="{margin + y * size:g}" width="{size}" height="{size}" '
+                        f'fill="none" stroke="#b8ad94" class="square" data-square="{x},{y}"/>')
+        # Exits: the far corners are the viewer's (or, for a spectator, player_0's) ways out,
+        # the near ones the opponent's.
+        for x, y, dx, dy, mine in ((0, 0, -1, -1, True), (SIZE - 1, 0, 1, -1, True),
+                                   (0, SIZE - 1, -1, 1, False), (SIZE - 1, SIZE - 1, 1, 1, False)):
+            cx, cy = margin + (x + 0.5) * size + dx * size * 0.45, margin + (y + 0.5) * size + dy * size * 0.45
+            body.append(svg.text(cx, cy, "↖↗↙↘"[(dx > 0) + 2 * (dy > 0)], size * 0.35,
+                                 fill=svg.GHOST_BLUE if mine else svg.HIDDEN, css_class="exit"))
+        moved = self._last_moved()
+        for square in range(SQUARES):
+            g = game.board[square]
+            if g >= 0:
+                body.append(self._ghost_svg(g, to_own(frame, square), view, frame,
+                                            moved[1] if moved and moved[0] == g else None, animate))
+        lost = game.lost
+        if view is None:
+            status = (f"player_0 (bottom, capitals) lost {lost[0][0]} blue {lost[0][1]} red · "
+                      f"player_1 (top) lost {lost[1][0]} blue {lost[1][1]} red")
+        else:
+            status = (f"you lost {lost[view][0]} blue {lost[view][1]} red · "
+                      f"you took {lost[1 - view][0]} blue {lost[1 - view][1]} red")
+        body.append(svg.text(margin + side / 2, margin * 1.5 + side, status, 12, css_class="status"))
+        body.append(svg.text(margin + side / 2, margin / 2 - 4,
+                             f"ply {game.plies}/{self.max_turns} · {self._status_line()}", 12, css_class="status"))
+        who = "spectator's view, every colour shown" if view is None else f"{AGENTS[view]}'s view"
+        return svg.document(side + 2 * margin, side + 2 * margin, body, f"Geister, {who}", "board-geister",
+                            game="geister", cell=size, left=f"{margin:g}", top=f"{margin:g}",
+                            view="spectator" if view is None else AGENTS[view])
+
+    def _last_moved(self) -> tuple[int, int] | None:
+        """(ghost, square it came from) of the last move, when it was a move on the board."""
+        if not self.history or self.history[-1][0] < 0 or self.history[-1][1] >= MOVE_ACTIONS:
+            return None
+        player, action = self.history[-1]
+        g, d = GHOSTS * player + action // 4, action % 4
+        square = self._live.pos[g]
+        came_from = next((s for s in range(SQUARES) if TARGET[player][s][d] == square), None) if square >= 0 else None
+        return None if came_from is None else (g, came_from)
+
+    def _ghost_svg(self, g: int, own_square: int, view: int | None, frame: int, came_from: int | None,
+                   animate: bool) -> str:
+        game, size, margin = self._live, SVG_CELL, SVG_CELL * 0.6
+        owner = g // GHOSTS
+        x, y = margin + (own_square % SIZE + 0.5) * size, margin + (own_square // SIZE + 0.5) * size
+        known = game.placed[owner] and (view is None or owner == view)
+        colour = (svg.GHOST_RED if game.red[g] else svg.GHOST_BLUE) if known else svg.HIDDEN
+        letter = LETTERS[g % GHOSTS]
+        mine = view is not None and owner == view
+        label = letter if view is not None and mine or view is None and owner == 0 else \
+            letter.lower() if view is None else "?"
+        r = size * 0.36
+        # A ghost: round head, ragged hem; the far side's ghosts face the viewer (upside down).
+        shape = (f"M{-r:g},{-r * 0.1:g} A{r:g},{r:g} 0 0 1 {r:g},{-r * 0.1:g} L{r:g},{r * 0.9:g} "
+                 f"L{r / 2:g},{r * 0.6:g} L0,{r * 0.9:g} L{-r / 2:g},{r * 0.6:g} L{-r:g},{r * 0.9:g} Z")
+        turn = "" if owner == frame else " rotate(180)"
+        classes = "ghost" + (" mine" if mine else " theirs" if view is not None else "") + \
+            (" last" if came_from is not None else "")
+        data = f' data-ghost="{letter}"' if mine else ""
+        move = ""
+        if came_from is not None and animate:
+            start = to_own(frame, came_from)
+            sx, sy = margin + (start % SIZE + 0.5) * size, margin + (start // SIZE + 0.5) * size
+            move = (f'<animateTransform attributeName="transform" type="translate" from="{sx:g} {sy:g}" '
+                    f'to="{x:g} {y:g}" dur="0.4s" fill="freeze" additive="replace"/>')
+        status = "red" if known and game.red[g] else "blue" if known else "unknown"
+        return (f'<g transform="translate({x:g} {y:g})" class="{classes}"{data}><g transform="{turn.strip()}">'
+                f'<path d="{shape}" fill="{colour}" stroke="{svg.INK}" stroke-width="1.5"/></g>'
+                + svg.text(0, 0, label, size * 0.32, fill="#ffffff", weight="bold")
+                + f"<desc>{status}</desc>{move}</g>")
+
+
+#: Pixels per square of the SVG drawing.
+SVG_CELL = 64
 
 
 def observation_of(game, player: int) -> np.ndarray:

@@ -33,7 +33,8 @@ agent not to move and after the game.
 With `env()`, a masked-out action ends the game with -1 for the offender.
 
 ## Version history
-* v0: first release (range of `n`, coin as an explicit chance event).
+* v0: first release (range of `n`, coin as an explicit chance event); later
+  `render_mode="svg"` (the same env otherwise).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
+from boardzoo.envs import svg
 from boardzoo.envs.aec import BoardGameEnv, wrap
 from boardzoo.envs.render import BLACK, GREY, WHITE, canvas, disc_mask, paint
 from boardzoo.games.nim import NimState, check_nim_parameters
@@ -116,6 +118,51 @@ class raw_env(BoardGameEnv[NimState]):
             colour = BLACK if i < self._live.pawns else GREY if i < start else WHITE
             paint(image, (i // columns) * CELL, (i % columns) * CELL, disc, colour)
         return image
+
+    def move_text(self, agent: str, action: int, viewer: str | None) -> str:
+        return f"takes {action + 1}"
+
+    def _removed_last(self) -> int:
+        """Pawns the last move took away, its coin included."""
+        removed = 0
+        for player, action in reversed(self.history):
+            removed += action if player < 0 else action + 1  # heads (1) takes one more
+            if player >= 0:
+                break
+        return removed
+
+    def _render_svg(self, view: int | None, animate: bool) -> svg.SvgImage:
+        game, size, per_row = self._live, SVG_PAWN, 10
+        start = self._initial_pawns
+        rows = -(-start // per_row)
+        removed = self._removed_last()
+        top = 34
+        body = [svg.text(per_row * size / 2, 14, f"{game.pawns} left · take 1 to {self.k}", 15, weight="bold")]
+        if self.history and self.history[-1][0] < 0:
+            body.append(svg.text(per_row * size / 2, top + rows * size + 12,
+                                 "coin: heads, one more pawn gone" if self.history[-1][1] else "coin: tails", 13,
+                                 css_class="coin"))
+        playing = not game.is_terminal() and game.current_player() >= 0
+        for i in range(start):
+            x, y = (i % per_row) * size + size / 2, top + (i // per_row) * size + size / 2
+            if i < game.pawns:
+                take = game.pawns - i
+                click = (f' data-action="{take - 1}" data-label="{game.action_label(take - 1)}"'
+                         if playing and take <= self.k else "")
+                body.append(f'<circle cx="{x:g}" cy="{y:g}" r="{size * 0.38:g}" fill="{svg.INK}" class="pawn"{click}/>')
+            elif i < game.pawns + removed:
+                fade = svg.drop_in("opacity", 1, 0.25) if animate else ""
+                body.append(f'<circle cx="{x:g}" cy="{y:g}" r="{size * 0.38:g}" fill="{svg.INK}" opacity="0.25" '
+                            f'class="pawn taken last">{fade}</circle>')
+            else:
+                body.append(f'<circle cx="{x:g}" cy="{y:g}" r="{size * 0.38:g}" fill="{svg.FAINT}" '
+                            f'class="pawn taken"/>')
+        title = f"Nim, {game.pawns} of {start} pawns left, take 1 to {self.k}: {self._status_line()}"
+        return svg.document(per_row * size, top + rows * size + 26, body, title, "board-nim", game="nim")
+
+
+#: Pixels per pawn of the SVG drawing.
+SVG_PAWN = 36
 
 
 def observation_of(state: NimState, player: int) -> np.ndarray:

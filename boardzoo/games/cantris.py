@@ -236,8 +236,8 @@ class CantrisState(GameState):
         if self.is_terminal():
             return "the game is over"
         if not 0 <= action < self.cols:
-            return f"there is no column {action} (columns are 0..{self.cols - 1})"
-        return f"column {action} is empty"
+            return f"there is no column {action + 1} (columns are 1..{self.cols})"
+        return f"column {action + 1} is empty"
 
     def apply(self, action: int) -> None:
         if not self.is_legal(action):

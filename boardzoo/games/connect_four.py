@@ -155,8 +155,8 @@ class ConnectFourState(GameState):
         if self.is_terminal():
             return "the game is over"
         if not 0 <= action < self.geo.cols:
-            return f"there is no column {action} (columns are 0..{self.geo.cols - 1})"
-        return f"column {action} is full"
+            return f"there is no column {action + 1} (columns are 1..{self.geo.cols})"
+        return f"column {action + 1} is full"
 
     def apply(self, action: int) -> None:
         heights = self.heights

@@ -142,7 +142,8 @@ class GameState:
         return self.current_player() >= 0 and action in self.legal_actions()
 
     def explain_illegal(self, action: int) -> str:
-        """Why ``action`` is not legal here (called only for illegal actions)."""
+        """Why ``action`` is not legal here (called only for illegal actions), in the
+        player's terms: a move named as :meth:`action_label` writes it."""
         if self.is_terminal():
             return "the game is over"
         return f"legal actions are {self.legal_actions()}"

@@ -81,7 +81,7 @@ class NimState(GameState):
         if self.coin_pending:
             return "the coin must be flipped first"
         if not 0 <= action < self.k:
-            return f"actions are 0..{self.k - 1} (take 1..{self.k} pawns)"
+            return f"a move takes 1 to {self.k} pawns, not {action + 1}"
         return f"it takes {action + 1} pawns but only {self.pawns} are left"
 
     def chance_outcomes(self) -> list[tuple[int, float]]:

@@ -68,7 +68,7 @@ from boardzoo.agents.mcts.final import FINAL
 from boardzoo.agents.mcts.sampling import check_game_options, check_model_options, root_sampling
 from boardzoo.agents.mcts.search import Search
 from boardzoo.agents.mcts.selection import SELECTION
-from boardzoo.agents.mcts.tree import Node, leaf_depths, tree_dot, tree_size, tree_text
+from boardzoo.agents.mcts.tree import Node, leaf_depths, tree_dot, tree_json, tree_size, tree_text
 from boardzoo.fast import COMPILED_POLICIES, check_engine
 from boardzoo.games import check_known
 from boardzoo.games.knowledge import knowledge_of
@@ -348,6 +348,13 @@ class MCTSAgent(Agent):
         if self.root is None or self.root_state is None:
             return "(no search yet)"
         return tree_text(self.root, self.root_state.action_label, depth, best)
+
+    def tree_json(self, max_nodes: int = 300) -> dict | None:
+        """The last search tree's most visited ``max_nodes`` nodes as nested dicts (see
+        :func:`~boardzoo.agents.mcts.tree.tree_json`), or None before the first search."""
+        if self.root is None or self.root_state is None:
+            return None
+        return tree_json(self.root, self.root_state.action_label, max_nodes, self.stats.get("action"))
 
     def tree_dot(self, depth: int = 3, min_visits: int = 1) -> str:
         """The last search tree in Graphviz DOT (nodes with at least ``min_visits`` visits)."""

@@ -1,7 +1,8 @@
-"""The search tree: its nodes, and text and Graphviz views of it."""
+"""The search tree: its nodes, and text, Graphviz and JSON views of it."""
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -108,6 +109,46 @@ def tree_dot(root: Node, label: Callable[[int], str], depth: int = 3, min_visits
     walk(root, "n0", 0)
     lines.append("}")
     return "\n".join(lines)
+
+
+def tree_json(root: Node, label: Callable[[int], str], max_nodes: int = 300, played: int | None = None) -> dict:
+    """The tree's most visited part as nested dicts (at most ``max_nodes`` nodes, chosen
+    best first by visits), for the browser's tree view. Each node: ``label`` (the move into
+    it), ``mover``, ``visits``, ``value`` (the mover's mean payoff), ``wins`` (the mover's
+    win ratio), ``proven``, ``chosen`` (on the path of the move ``played`` at the root, or
+    the most visited one, and then the most visited continuation), ``children`` and
+    ``hidden`` (children left out)."""
+    def view(node: Node, text: str) -> dict:
+        return {"label": text, "mover": node.mover, "visits": node.visits, "value": round(node.mean(), 4),
+                "wins": round(node.win_ratio(), 4), "proven": node.proven, "chosen": False,
+                "children": [], "hidden": len(node.children or [])}
+
+    top = view(root, "root")
+    top["chosen"] = True
+    count, tie = 1, 0
+    frontier: list[tuple[int, int, Node, dict, bool]] = []
+
+    def offer(node: Node, shown: dict, on_path: bool, pick: int | None = None) -> None:
+        nonlocal tie
+        children = sorted(node.children or [], key=lambda child: -child.visits)
+        if pick is None and children:
+            pick = children[0].action
+        for child in children:
+            tie += 1
+            heapq.heappush(frontier, (-child.visits, tie, child, shown, on_path and child.action == pick))
+
+    offer(root, top, True, played)
+    while frontier and count < max_nodes:
+        _, _, node, parent, chosen = heapq.heappop(frontier)
+        if node.visits == 0:
+            break  # the heap gives the most visited first: only unvisited nodes are left
+        shown = view(node, f"chance {node.action}" if node.mover == CHANCE else label(node.action))
+        shown["chosen"] = chosen
+        parent["children"].append(shown)
+        parent["hidden"] -= 1
+        count += 1
+        offer(node, shown, chosen)
+    return top
 
 
 def _who(player: int) -> str:

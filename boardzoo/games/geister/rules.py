@@ -153,8 +153,8 @@ class GeisterPosition(GameState):
         if not 0 <= action < NUM_ACTIONS:
             return f"there is no action {action} (actions are 0..{NUM_ACTIONS - 1})"
         if self.placing:
-            return (f"player_{self.player} must first choose its red ghosts "
-                    f"(actions {MOVE_ACTIONS}..{NUM_ACTIONS - 1})")
+            return (f"player_{self.player} must first choose its red ghosts (e.g. 'red ABCD', actions "
+                    f"{MOVE_ACTIONS}..{NUM_ACTIONS - 1})")
         if action >= MOVE_ACTIONS:
             return "the red ghosts are already placed"
         seat, i, d = self.player, action // 4, action % 4
@@ -196,9 +196,11 @@ class GeisterPosition(GameState):
                          "direction N/E/S/W) or 'red ABCD'")
 
     def to_text(self, seat: int | None = None) -> str:
-        """The board as text. ``seat``: that seat's view (from its side, opponent colours
-        hidden as ``?``); None: the all-seeing spectator view from player_0's side, the
-        ghosts of player_0 in capitals (``B``/``R``) and of player_1 in lower case."""
+        """The board as text, two characters a square. ``seat``: that seat's view, from its
+        side (its exits at the top corners): its own ghosts by letter and colour (``Ab`` is
+        ghost A, blue; ``Cr`` ghost C, red; ``A.`` before the colours are chosen), the
+        opponent's as ``??``. None: the all-seeing spectator view from player_0's side,
+        player_0's ghosts in capitals (``Ab``) and player_1's in lower case (``ab``)."""
         lines = []
         frame = 0 if seat is None else seat
         for y in range(SIZE):
@@ -206,16 +208,15 @@ class GeisterPosition(GameState):
             for x in range(SIZE):
                 g = self.board[to_own(frame, y * SIZE + x)]
                 if g < 0:
-                    row.append(".")
+                    row.append(" .")
                     continue
                 owner = g // GHOSTS
                 if seat is not None and owner != seat:
-                    row.append("?")
+                    row.append("??")
                     continue
-                letter = "R" if self.red[g] else "B"
-                if not self.placed[owner]:
-                    letter = "G"
-                row.append(letter if owner == frame else letter.lower())
+                letter = LETTERS[g % GHOSTS]
+                colour = ("r" if self.red[g] else "b") if self.placed[owner] else "."
+                row.append((letter if owner == frame else letter.lower()) + colour)
             lines.append(" ".join(row))
         return "\n".join(lines)
 

@@ -1,0 +1,7 @@
+"""``python -m boardzoo``: the ``boardzoo`` command line."""
+
+import sys
+
+from boardzoo.cli import main
+
+sys.exit(main())

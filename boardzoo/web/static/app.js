@@ -1,0 +1,528 @@
+// boardzoo's browser UI: plain JavaScript, no build step. The server draws every board as
+// SVG; elements a player may click carry data attributes (see boardzoo/envs/svg.py).
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SVG_NS = "http://www.w3.org/2000/svg";
+const FRAME_PAUSE_MS = 650;
+
+async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  const data = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
+  if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
+  return data;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const spec = (name, options) => (options.trim() ? `${name}:${options.trim()}` : name);
+
+function showBoard(holder, svgText) {
+  holder.innerHTML = svgText;
+  return holder.querySelector("svg");
+}
+
+function fillLog(list, lines) {
+  list.innerHTML = "";
+  for (const line of lines) {
+    const item = document.createElement("li");
+    item.textContent = line;
+    list.appendChild(item);
+  }
+  list.scrollTop = list.scrollHeight;
+}
+
+// ---- tabs -------------------------------------------------------------------------------
+for (const tab of document.querySelectorAll("[role=tab]")) {
+  tab.addEventListener("click", () => {
+    for (const other of document.querySelectorAll("[role=tab]")) {
+      other.setAttribute("aria-selected", String(other === tab));
+      $(`tab-${other.dataset.tab}`).hidden = other !== tab;
+    }
+    if (tab.dataset.tab === "replay") loadReplayFiles();
+  });
+}
+
+// ---- catalogue --------------------------------------------------------------------------
+async function loadCatalogue() {
+  const data = await api("GET", "/api/catalogue");
+  for (const select of document.querySelectorAll("[data-env-list]")) {
+    for (const env of data.envs) {
+      const option = new Option(env.name, env.name);
+      option.title = `${env.summary}\nparameters: ${env.parameters}`;
+      select.add(option);
+    }
+  }
+  for (const agent of data.agents) $("agent-list").appendChild(new Option(agent.name, agent.name));
+}
+
+// ---- play -------------------------------------------------------------------------------
+const play = { id: null, state: null, busy: false, selected: null, reds: new Set() };
+
+$("play-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  $("play-message").textContent = "";
+  $("search").innerHTML = '<p class="hint">After the opponent\'s next decision, its search shows here.</p>';
+  try {
+    setBusy(true, "Starting...");
+    const state = await api("POST", "/api/play", {
+      env: spec($("play-env").value, $("play-env-options").value),
+      opponent: $("play-opponent").value,
+      seat: $("play-seat").value,
+      seed: Number($("play-seed").value),
+    });
+    play.id = state.id;
+    await showPlay(state);
+  } catch (error) {
+    $("play-message").textContent = error.message;
+    $("play-status").textContent = "";
+  } finally {
+    setBusy(false);
+  }
+});
+
+function setBusy(busy, text) {
+  play.busy = busy;
+  $("play-start").disabled = busy;
+  if (text) $("play-status").textContent = text;
+}
+
+async function sendMove(action) {
+  if (play.busy || !play.state || !play.state.your_turn) return;
+  $("play-message").textContent = "";
+  try {
+    setBusy(true, "The opponent is thinking...");
+    const state = await api("POST", `/api/play/${play.id}/move`, { action });
+    await showPlay(state);
+  } catch (error) {
+    $("play-message").textContent = error.message;
+    $("play-status").textContent = statusText(play.state);
+  } finally {
+    setBusy(false);
+  }
+}
+
+function statusText(state) {
+  if (state.result) return `Game over: ${state.result}.`;
+  return state.your_turn ? `Your move (you are ${state.you}).` : "Waiting...";
+}
+
+async function showPlay(state) {
+  play.state = null; // no clicks while the frames play
+  play.selected = null;
+  play.reds = new Set();
+  for (let i = 0; i < state.frames.length; i++) {
+    showBoard($("play-board"), state.frames[i].svg);
+    $("play-status").textContent = state.frames[i].announce;
+    if (i < state.frames.length - 1) await sleep(FRAME_PAUSE_MS);
+  }
+  play.state = state;
+  fillLog($("play-log"), state.log);
+  const last = state.frames[state.frames.length - 1];
+  $("play-status").textContent = (state.frames.length > 1 ? `${last.announce}. ` : "") + statusText(state);
+  showSearch(state);
+  showMoves(state);
+}
+
+function showMoves(state) {
+  const holder = $("play-moves");
+  holder.innerHTML = "";
+  const placing = state.moves.length > 0 && state.moves[0].reds !== undefined;
+  $("play-placement").hidden = !placing;
+  $("play-place").disabled = true;
+  if (placing || !state.your_turn) return;
+  for (const move of state.moves) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = move.label;
+    button.dataset.move = move.action;
+    button.addEventListener("click", () => sendMove(move.action));
+    holder.appendChild(button);
+  }
+}
+
+// One listener for every board: what a click means is in the SVG's data attributes.
+const board = $("play-board");
+board.addEventListener("click", (event) => {
+  const state = play.state;
+  if (!state || !state.your_turn || play.busy) return;
+  const target = event.target.closest("[data-action], [data-ghost], [data-square], .target");
+  if (!target) return;
+  if (target.dataset.action !== undefined) {
+    sendMove(Number(target.dataset.action)); // the server explains an illegal one
+  } else if (state.game === "geister") {
+    geisterClick(target);
+  }
+});
+
+board.addEventListener("mouseover", (event) => {
+  // Nim: pointing at a pawn shows every pawn that move would take.
+  const pawn = event.target.closest(".pawn[data-action]");
+  for (const other of board.querySelectorAll(".pawn.hover")) other.classList.remove("hover");
+  if (!pawn) return;
+  for (const other of board.querySelectorAll(".pawn[data-action]")) {
+    if (Number(other.dataset.action) <= Number(pawn.dataset.action)) other.classList.add("hover");
+  }
+});
+
+function geisterClick(target) {
+  const state = play.state;
+  const placing = state.moves[0] && state.moves[0].reds !== undefined;
+  if (target.dataset.ghost && placing) {
+    const letter = target.dataset.ghost;
+    if (play.reds.has(letter)) play.reds.delete(letter);
+    else if (play.reds.size < 4) play.reds.add(letter);
+    else {
+      $("play-message").textContent = "Four ghosts are red already: click one of them to make it blue again.";
+      return;
+    }
+    target.classList.toggle("chosen-red", play.reds.has(letter));
+    $("play-place").disabled = play.reds.size !== 4;
+    $("play-message").textContent = "";
+    return;
+  }
+  if (placing) return;
+  if (target.dataset.ghost) {
+    selectGhost(target.dataset.ghost);
+    return;
+  }
+  const square = target.dataset.square || target.dataset.to;
+  if (square && play.selected) moveGhostTo(play.selected, square.split(",").map(Number));
+}
+
+function selectGhost(letter) {
+  const svg = board.querySelector("svg");
+  for (const old of svg.querySelectorAll(".target")) old.remove();
+  for (const ghost of svg.querySelectorAll(".ghost.selected")) ghost.classList.remove("selected");
+  const moves = play.state.moves.filter((move) => move.ghost === letter);
+  play.selected = letter;
+  svg.querySelector(`[data-ghost="${letter}"]`).classList.add("selected");
+  if (moves.length === 0) {
+    $("play-message").textContent = `Ghost ${letter} cannot move now: every square next to it is blocked.`;
+    return;
+  }
+  $("play-message").textContent = "";
+  const cell = Number(svg.dataset.cell), left = Number(svg.dataset.left), top = Number(svg.dataset.top);
+  for (const move of moves) {
+    const mark = document.createElementNS(SVG_NS, "rect");
+    mark.setAttribute("x", left + move.to[0] * cell + 4);
+    mark.setAttribute("y", top + move.to[1] * cell + 4);
+    mark.setAttribute("width", cell - 8);
+    mark.setAttribute("height", cell - 8);
+    mark.setAttribute("rx", 8);
+    mark.setAttribute("class", "target");
+    mark.dataset.to = move.to.join(",");
+    const title = document.createElementNS(SVG_NS, "title");
+    title.textContent = move.label;
+    mark.appendChild(title);
+    svg.appendChild(mark);
+  }
+}
+
+function moveGhostTo(letter, square) {
+  const move = play.state.moves.find(
+    (m) => m.ghost === letter && m.to[0] === square[0] && m.to[1] === square[1]);
+  if (move) {
+    sendMove(move.action);
+  } else {
+    $("play-message").textContent =
+      `Ghost ${letter} cannot go there: a ghost moves one square up, down, left or right, ` +
+      "not onto one of your own ghosts (only a blue ghost leaves by your corners).";
+  }
+}
+
+// Drag a ghost onto a square: the same move as two clicks.
+board.addEventListener("pointerdown", (event) => {
+  const ghost = event.target.closest("[data-ghost]");
+  const state = play.state;
+  if (!ghost || !state || !state.your_turn || state.game !== "geister") return;
+  if (state.moves[0] && state.moves[0].reds !== undefined) return;
+  selectGhost(ghost.dataset.ghost);
+  play.dragging = ghost.dataset.ghost;
+});
+board.addEventListener("pointerup", (event) => {
+  const letter = play.dragging;
+  play.dragging = null;
+  if (!letter) return;
+  const under = document.elementsFromPoint(event.clientX, event.clientY)
+    .find((element) => element.dataset && (element.dataset.to || element.dataset.square));
+  if (!under) return;
+  const square = (under.dataset.to || under.dataset.square).split(",").map(Number);
+  const origin = play.state.moves.find((m) => m.ghost === letter);
+  if (origin && (square[0] !== origin.from[0] || square[1] !== origin.from[1])) moveGhostTo(letter, square);
+});
+
+$("play-place").addEventListener("click", () => {
+  const letters = [...play.reds].sort().join("");
+  const move = play.state.moves.find((m) => m.reds === letters);
+  if (move) sendMove(move.action);
+});
+
+// ---- inside the search ------------------------------------------------------------------
+function showSearch(state) {
+  const holder = $("search");
+  if (state.search_hidden) {
+    holder.innerHTML = '<p class="hint">In a game with hidden pieces the opponent\'s search stays closed ' +
+      "until the game ends: it would show which of its ghosts can escape.</p>";
+    return;
+  }
+  const search = state.search;
+  if (!search) return;
+  if (search.kind === "line") {
+    holder.innerHTML = "";
+    const text = document.createElement("p");
+    text.className = "line";
+    text.textContent = `Principal variation (depth ${search.depth}, ${search.nodes} nodes, value ` +
+      `${Number(search.value).toFixed(2)}): ${search.line.join(" → ")}`;
+    holder.appendChild(text);
+    return;
+  }
+  holder.innerHTML = `<p class="hint">${search.iterations} iterations in ${(search.seconds * 1000).toFixed(0)} ms. ` +
+    "Edge width: visits; colour: the mover's mean value (red −1 … green +1); orange: the move played and " +
+    "its expected continuation. Click a node to open or close it.</p>";
+  const view = new TreeView(search.tree);
+  holder.appendChild(view.svg);
+  view.draw();
+  holder.appendChild(childrenTable(search.children, search.tree));
+}
+
+function childrenTable(children, tree) {
+  const table = document.createElement("table");
+  table.innerHTML = "<thead><tr><th>move</th><th>visits</th><th>value</th><th>win ratio</th><th>prior</th>" +
+    "<th>proven</th></tr></thead>";
+  const body = document.createElement("tbody");
+  const chosen = (tree.children.find((child) => child.chosen) || {}).label;
+  for (const child of children) {
+    const row = document.createElement("tr");
+    if (child.label === chosen) row.className = "chosen";
+    for (const value of [child.label, child.visits, child.value.toFixed(3), child.win_ratio.toFixed(3),
+      child.prior.toFixed(2), child.proven === null ? "" : child.proven]) {
+      const cell = document.createElement("td");
+      cell.textContent = value;
+      row.appendChild(cell);
+    }
+    body.appendChild(row);
+  }
+  table.appendChild(body);
+  return table;
+}
+
+function valueColour(value) {
+  const t = Math.max(-1, Math.min(1, value));
+  const red = t < 0 ? 220 : Math.round(220 - 170 * t);
+  const green = t > 0 ? 170 : Math.round(170 + 50 * t);
+  return `rgb(${red},${green},${t < 0 ? 60 : 70})`;
+}
+
+class TreeView {
+  constructor(tree) {
+    this.tree = tree;
+    this.svg = document.createElementNS(SVG_NS, "svg");
+    this.svg.setAttribute("class", "tree");
+    // Open at first: the root's children, and the chosen line four levels deeper.
+    const open = (node, depth) => {
+      node.open = depth < 1 || (node.chosen && depth < 5);
+      for (const child of node.children) open(child, depth + 1);
+    };
+    open(tree, 0);
+  }
+
+  draw() {
+    const dx = 46, dy = 70, radius = 9;
+    let column = 0;
+    const place = (node, depth) => {
+      node.depth = depth;
+      const shown = node.open ? node.children : [];
+      if (shown.length === 0) {
+        node.x = column++ * dx;
+      } else {
+        for (const child of shown) place(child, depth + 1);
+        node.x = (shown[0].x + shown[shown.length - 1].x) / 2;
+      }
+    };
+    place(this.tree, 0);
+    let deepest = 0;
+    const parts = [], root = this.tree.visits || 1;
+    const walk = (node) => {
+      deepest = Math.max(deepest, node.depth);
+      if (!node.open) return;
+      for (const child of node.children) {
+        const width = 1 + 9 * Math.sqrt(child.visits / root);
+        parts.push(`<path class="edge${child.chosen && node.chosen ? " chosen" : ""}" stroke-width="${width.toFixed(1)}" ` +
+          `d="M${node.x + 30},${node.depth * dy + 24} L${child.x + 30},${child.depth * dy + 24}"/>`);
+        walk(child);
+      }
+    };
+    walk(this.tree);
+    const nodes = [];
+    const collect = (node) => {
+      nodes.push(node);
+      if (node.open) node.children.forEach(collect);
+    };
+    collect(this.tree);
+    nodes.forEach((node, index) => {
+      const closed = !node.open && node.children.length > 0;
+      const more = node.hidden > 0 ? ` (+${node.hidden} not sent)` : "";
+      parts.push(`<g class="node${closed ? " collapsed" : ""}" data-index="${index}" ` +
+        `transform="translate(${node.x + 30},${node.depth * dy + 24})">` +
+        `<title>${escapeText(node.label)}: ${node.visits} visits, value ${node.value.toFixed(3)}, ` +
+        `wins ${node.wins.toFixed(2)}${node.proven === null ? "" : `, proven ${node.proven}`}${more}</title>` +
+        `<circle r="${radius}" fill="${valueColour(node.value)}"/>` +
+        `<text y="-13" text-anchor="middle" font-size="11">${escapeText(node.label)}</text>` +
+        `<text y="22" text-anchor="middle" font-size="9" fill="#555">${node.visits}</text></g>`);
+    });
+    const width = Math.max(column * dx + 20, 120), height = (deepest + 1) * dy + 10;
+    this.svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    this.svg.setAttribute("width", width);
+    this.svg.setAttribute("height", height);
+    this.svg.innerHTML = parts.join("");
+    for (const element of this.svg.querySelectorAll(".node")) {
+      element.addEventListener("click", () => {
+        const node = nodes[Number(element.dataset.index)];
+        if (node.children.length === 0) return;
+        node.open = !node.open;
+        this.draw();
+      });
+    }
+  }
+}
+
+function escapeText(text) {
+  return String(text).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+}
+
+// ---- watch ------------------------------------------------------------------------------
+const watch = { id: null, timer: null, svg: null };
+
+$("watch-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  $("watch-message").textContent = "";
+  await stopWatching();
+  try {
+    const state = await api("POST", "/api/watch", {
+      env: spec($("watch-env").value, $("watch-env-options").value),
+      a: $("watch-a").value, b: $("watch-b").value,
+      games: Number($("watch-games").value), seed: Number($("watch-seed").value),
+      delay: Number($("watch-delay").value),
+    });
+    watch.id = state.id;
+    $("watch-stop").disabled = false;
+    showWatch(state);
+    watch.timer = setInterval(pollWatch, 250);
+  } catch (error) {
+    $("watch-message").textContent = error.message;
+  }
+});
+
+async function pollWatch() {
+  if (!watch.id) return;
+  try {
+    const state = await api("GET", `/api/watch/${watch.id}`);
+    showWatch(state);
+    if (!state.running) {
+      clearInterval(watch.timer);
+      $("watch-stop").disabled = true;
+    }
+  } catch (error) {
+    $("watch-message").textContent = error.message;
+    clearInterval(watch.timer);
+  }
+}
+
+function showWatch(state) {
+  if (state.frame.svg !== watch.svg) {
+    watch.svg = state.frame.svg;
+    showBoard($("watch-board"), state.frame.svg);
+  }
+  const s = state.summary;
+  const score = s ? ` — a ${s.a_wins} : ${s.b_wins} b, ${s.ties} draws` : "";
+  const where = state.running ? `game ${state.frame.game + 1}, ply ${state.frame.ply}` : "finished";
+  $("watch-status").textContent = `a = ${state.a}, b = ${state.b}: ${state.finished} of ${state.games} games` +
+    `${score} (${where})`;
+  if (state.error) $("watch-message").textContent = state.error;
+  fillLog($("watch-log"), state.log);
+}
+
+async function stopWatching() {
+  clearInterval(watch.timer);
+  if (watch.id) {
+    await api("DELETE", `/api/watch/${watch.id}`).catch(() => null);
+    watch.id = null;
+  }
+  $("watch-stop").disabled = true;
+}
+$("watch-stop").addEventListener("click", stopWatching);
+
+// ---- replay -----------------------------------------------------------------------------
+const replay = { frames: [] };
+
+async function loadReplayFiles() {
+  try {
+    const data = await api("GET", "/api/replays");
+    $("replay-root").textContent = `Results files (.jsonl) under ${data.root}` +
+      (data.files.length ? "" : ": none found. Start the server with --replays FOLDER.");
+    const select = $("replay-file");
+    const current = select.value;
+    select.innerHTML = "";
+    for (const file of data.files) select.add(new Option(file, file));
+    if (current && data.files.includes(current)) select.value = current;
+    if (select.value) await loadReplayGames();
+  } catch (error) {
+    $("replay-message").textContent = error.message;
+  }
+}
+
+async function loadReplayGames() {
+  $("replay-message").textContent = "";
+  try {
+    const data = await api("GET", `/api/replays/games?file=${encodeURIComponent($("replay-file").value)}`);
+    const select = $("replay-game");
+    select.innerHTML = "";
+    for (const game of data.games) {
+      const result = game.winner === null ? "draw" : `${game.winner} wins`;
+      select.add(new Option(`game ${game.game}: ${game.a} vs ${game.b}, ${result}, ${game.plies} plies`, game.index));
+    }
+    if (data.notes.length) $("replay-message").textContent = data.notes.join("; ");
+  } catch (error) {
+    $("replay-message").textContent = error.message;
+  }
+}
+$("replay-file").addEventListener("change", loadReplayGames);
+
+$("replay-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  $("replay-message").textContent = "";
+  try {
+    const data = await api("GET", `/api/replays/game?file=${encodeURIComponent($("replay-file").value)}` +
+      `&index=${$("replay-game").value}`);
+    replay.frames = data.frames;
+    const slider = $("replay-slider");
+    slider.max = data.frames.length - 1;
+    slider.value = 0;
+    showReplayFrame(0);
+  } catch (error) {
+    $("replay-message").textContent = error.message;
+  }
+});
+
+function showReplayFrame(index) {
+  const frame = replay.frames[index];
+  if (!frame) return;
+  showBoard($("replay-board"), frame.svg);
+  $("replay-status").textContent = frame.announce;
+  $("replay-ply").textContent = `${index} / ${replay.frames.length - 1}`;
+}
+$("replay-slider").addEventListener("input", (event) => showReplayFrame(Number(event.target.value)));
+for (const [id, step] of [["replay-prev", -1], ["replay-next", 1]]) {
+  $(id).addEventListener("click", () => {
+    const slider = $("replay-slider");
+    slider.value = Math.max(0, Math.min(Number(slider.max), Number(slider.value) + step));
+    showReplayFrame(Number(slider.value));
+  });
+}
+
+loadCatalogue().catch((error) => { $("play-message").textContent = error.message; });

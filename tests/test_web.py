@@ -1,0 +1,300 @@
+"""The browser UI: its HTTP API (Starlette's test client) and a real browser driving it
+(Playwright with Debian's Chromium). Without the web extra, Playwright or Chromium these
+tests skip, unless BOARDZOO_REQUIRE_BROWSER=1 (as .ci/run sets) makes that a failure."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import pytest
+
+REQUIRED = os.environ.get("BOARDZOO_REQUIRE_BROWSER") == "1"
+
+
+def _need(module: str):
+    try:
+        return pytest.importorskip(module)
+    except pytest.skip.Exception:
+        if REQUIRED:
+            pytest.fail(f"{module} is not installed but BOARDZOO_REQUIRE_BROWSER=1")
+        raise
+
+
+_need("starlette")
+_need("uvicorn")
+
+from boardzoo import arena  # noqa: E402
+from boardzoo.web.app import create_app  # noqa: E402
+from boardzoo.web.sessions import PlaySession  # noqa: E402
+
+CHROMIUM = os.environ.get("BOARDZOO_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+#: Chromium's flags on a machine without a screen or outside network (see .ci/run).
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+class Answer:
+    def __init__(self, status_code: int, body: bytes):
+        self.status_code, self.body = status_code, body
+
+    def json(self):
+        return json.loads(self.body)
+
+
+class Client:
+    """Requests to the live server with the standard library (no HTTP client to install)."""
+
+    def __init__(self, base: str):
+        self.base = base
+
+    def request(self, method: str, path: str, json_body=None, content: bytes | None = None,
+                params: dict | None = None) -> Answer:
+        url = self.base + path + ("?" + urllib.parse.urlencode(params) if params else "")
+        data = content if content is not None else None if json_body is None else json.dumps(json_body).encode()
+        request = urllib.request.Request(url, data=data, method=method,
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return Answer(response.status, response.read())
+        except urllib.error.HTTPError as error:
+            return Answer(error.code, error.read())
+
+    def get(self, path: str, params: dict | None = None) -> Answer:
+        return self.request("GET", path, params=params)
+
+    def post(self, path: str, json: dict | None = None, content: bytes | None = None) -> Answer:
+        return self.request("POST", path, json_body=json, content=content)
+
+
+@pytest.fixture
+def client(server):
+    return Client(server)
+
+
+# --- the API ------------------------------------------------------------------------------------------
+def test_an_illegal_move_is_explained_in_the_players_terms(client):
+    game = client.post("/api/play", json={"env": "connect_four_v0", "opponent": "greedy", "seed": 0}).json()
+    assert game["your_turn"] and [m["label"] for m in game["moves"]] == list("1234567")
+    for _ in range(3):  # greedy answers in column 1 too until it is full (or wins elsewhere)
+        state = client.post(f"/api/play/{game['id']}/move", json={"action": 0}).json()
+    labels = [m["label"] for m in state["moves"]]
+    if "1" not in labels:
+        answer = client.post(f"/api/play/{game['id']}/move", json={"action": 0})
+        assert answer.status_code == 422 and answer.json()["error"] == "that move is not legal here: column 1 is full"
+    answer = client.post(f"/api/play/{game['id']}/move", json={"action": 7})
+    assert answer.status_code == 422 and "no such move" in answer.json()["error"]
+
+
+@pytest.mark.parametrize("body, status, words", [
+    ({"env": "connect_four_v0", "opponent": "sb3:path=/tmp/x.zip"}, 400, "cannot play in the browser"),
+    ({"env": "connect_four_v0", "opponent": "mcts:model=x.npz"}, 400, "names a file"),
+    ({"env": "connect_four_v0", "opponent": "mcts:iterations=90000000"}, 400, "at most 50000"),
+    ({"env": "connect_four_v0", "opponent": "human"}, 400, "cannot play in the browser"),
+    ({"env": "chess", "opponent": "random"}, 400, "unknown env"),
+    ({"env": "connect_four_v0", "opponent": "random", "seat": "player_2"}, 400, "seat must be"),
+    ({"env": "connect_four_v0", "opponent": "random", "seed": -1}, 400, "seed must be"),
+    ({"env": "connect_four_v0", "opponent": 3}, 400, "must be a string"),
+])
+def test_bad_requests_get_specific_4xx_json_errors(client, body, status, words):
+    answer = client.post("/api/play", json=body)
+    assert answer.status_code == status and words in answer.json()["error"]
+
+
+def test_the_server_refuses_malformed_bodies_unknown_sessions_and_paths_outside_its_folder(client, tmp_path):
+    assert client.post("/api/play", content=b"{oops").json()["error"] == "the request body is not JSON"
+    assert client.post("/api/play", content=b"x" * 70_000).status_code == 413
+    assert client.get("/api/play/nope").status_code == 404
+    assert client.get("/api/nothing").status_code == 404
+    (tmp_path.parent / "secret.jsonl").write_text("{}\n")
+    answer = client.get("/api/replays/games", params={"file": "../secret.jsonl"})
+    assert answer.status_code == 403 and "outside the replay folder" in answer.json()["error"]
+    (tmp_path / "notes.jsonl").write_text("hello\n")
+    answer = client.get("/api/replays/games", params={"file": "notes.jsonl"})
+    assert answer.status_code == 422 and "notes.jsonl:1: not a valid game record" in answer.json()["error"]
+    assert client.get("/api/replays/game", params={"file": "notes.jsonl", "index": "x"}).status_code == 400
+
+
+def test_a_geister_player_sees_only_their_own_colours_and_no_search_until_the_end(client):
+    game = client.post("/api/play", json={"env": "geister_v0", "opponent": "mcts:iterations=50",
+                                          "seat": "player_1", "seed": 3}).json()
+    # the opponent placed first: it is announced without its letters
+    assert game["log"] == ["player_0 (mcts:iterations=50) chooses its red ghosts"]
+    assert game["search"] is None and game["search_hidden"]
+    svg = game["frames"][-1]["svg"]
+    assert svg.count("<desc>unknown</desc>") == 16  # nobody's colours are set yet on our side either
+    placement = next(m for m in game["moves"] if m["reds"] == "EFGH")
+    state = client.post(f"/api/play/{game['id']}/move", json={"action": placement["action"]}).json()
+    for frame in state["frames"]:
+        assert frame["svg"].count("<desc>unknown</desc>") == 8  # theirs, every one
+    assert state["search"] is None and "A" in {m["ghost"] for m in state["moves"]}
+
+
+def test_replaying_a_results_file_shows_every_position(client, tmp_path):
+    (tmp_path / "runs").mkdir()
+    arena.run("nim_v0:n=12", "greedy", "random", 2, seed=5, out=str(tmp_path / "runs" / "nim.jsonl"))
+    assert client.get("/api/replays").json()["files"] == ["runs/nim.jsonl"]
+    games = client.get("/api/replays/games", params={"file": "runs/nim.jsonl"}).json()["games"]
+    assert len(games) == 2
+    replay = client.get("/api/replays/game", params={"file": "runs/nim.jsonl", "index": 1}).json()
+    assert len(replay["frames"]) == games[1]["plies"] + 1
+    assert replay["frames"][-1]["svg"].count('class="pawn"') == 0  # the last pawn was taken
+
+
+# --- a real browser -----------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def browser():
+    playwright_api = _need("playwright.sync_api")
+    if not os.path.exists(CHROMIUM):
+        if REQUIRED:
+            pytest.fail(f"no Chromium at {CHROMIUM} but BOARDZOO_REQUIRE_BROWSER=1")
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    with playwright_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    import uvicorn
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = uvicorn.Config(create_app(str(tmp_path)), host="127.0.0.1", port=port, log_level="warning")
+    running = uvicorn.Server(config)
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not running.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    running.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture
+def page(browser, server, tmp_path):
+    context = browser.new_context(viewport={"width": 1300, "height": 900})
+    opened = context.new_page()
+    opened.goto(server)
+    opened.wait_for_selector("#play-env option", state="attached")
+    yield opened
+    opened.screenshot(path=str(tmp_path / "last.png"), full_page=True)
+    context.close()
+
+
+def start_game(page, env: str, opponent: str, seat: str = "player_0", seed: int = 0) -> None:
+    page.select_option("#play-env", env)
+    page.fill("#play-opponent", opponent)
+    page.select_option("#play-seat", seat)
+    page.fill("#play-seed", str(seed))
+    page.click("#play-start")
+
+
+def test_a_person_beats_random_at_connect_four_by_clicking(page, tmp_path):
+    # A seed whose random player never blocks column 1: four clicks there win.
+    seed = next(s for s in range(200) if _column_one_wins(s))
+    start_game(page, "connect_four_v0", "random", seed=seed)
+    for move in range(4):
+        page.wait_for_function("document.querySelector('#play-status').textContent.includes('Your move')"
+                               if move < 4 else "true")
+        page.click("#play-board .column[data-action='0']")
+        if move < 3:
+            page.wait_for_function(f"document.querySelectorAll('#play-log li').length >= {2 * move + 2}")
+    page.wait_for_function("document.querySelector('#play-status').textContent.includes('Game over')")
+    assert "player_0 (you) wins" in page.inner_text("#play-status")
+    assert page.locator("#play-board .disc.player_0").count() == 4
+    page.screenshot(path=str(tmp_path / "connect_four_won.png"), full_page=True)
+
+
+def _column_one_wins(seed: int) -> bool:
+    session = PlaySession("connect_four_v0", "random", "player_0", seed)
+    for _ in range(4):
+        if session.over():
+            return False
+        session.move(0)
+    return session.result() == "player_0 (you) wins"
+
+
+def test_geister_placement_by_clicking_and_a_move_by_dragging(page, tmp_path):
+    start_game(page, "geister_v0", "random", seed=2)
+    page.wait_for_selector("#play-placement:not([hidden])")
+    for letter in "ABCD":
+        page.click(f"#play-board [data-ghost='{letter}']")
+    assert page.locator("#play-board .ghost.chosen-red").count() == 4
+    page.screenshot(path=str(tmp_path / "geister_placement.png"), full_page=True)
+    page.click("#play-place")
+    page.wait_for_function("document.querySelector('#play-status').textContent.includes('Your move')")
+    log = page.inner_text("#play-log")
+    assert "player_0 (you) chooses red ABCD" in log and "player_1 (random) chooses its red ghosts" in log
+    # our red ghosts are drawn red, theirs unknown
+    assert page.locator("#play-board .ghost.mine desc", has_text="red").count() == 4
+    assert page.locator("#play-board .ghost.theirs desc", has_text="unknown").count() == 8
+    # drag ghost B one square up (north, from our side)
+    ghost = page.locator("#play-board [data-ghost='B']").bounding_box()
+    x, y = ghost["x"] + ghost["width"] / 2, ghost["y"] + ghost["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x, y - ghost["height"] * 1.4, steps=5)
+    page.mouse.up()
+    page.wait_for_function("document.querySelector('#play-log').textContent.includes('moves B north')")
+    page.wait_for_function("document.querySelector('#play-status').textContent.includes('Your move')")
+    page.screenshot(path=str(tmp_path / "geister_moved.png"), full_page=True)
+
+
+def test_the_tree_view_shows_the_searched_nodes_and_opens_and_closes_them(page, tmp_path):
+    start_game(page, "connect_four_v0", "mcts:iterations=400", seat="player_1", seed=1)
+    page.wait_for_selector("#search svg.tree .node")
+    shown = page.locator("#search svg.tree .node").count()
+    assert shown > 20  # two levels of a 7-wide tree, and the chosen line deeper
+    assert page.locator("#search table tbody tr").count() == 7  # the root's children
+    assert page.locator("#search .edge.chosen").count() >= 2
+    page.screenshot(path=str(tmp_path / "tree.png"), full_page=True)
+    page.locator("#search svg.tree .node").first.click()  # the root: close it
+    assert page.locator("#search svg.tree .node").count() == 1
+    page.locator("#search svg.tree .node").first.click()
+    assert page.locator("#search svg.tree .node").count() == shown
+
+
+def test_the_replay_slider_walks_through_a_recorded_game(page, tmp_path):
+    arena.run("connect_four_v0", "greedy", "random", 2, seed=9, out=str(tmp_path / "games.jsonl"))
+    page.click("[data-tab=replay]")
+    page.wait_for_selector("#replay-game option", state="attached")
+    page.select_option("#replay-game", "1")
+    page.click("#replay-form button[type=submit]")
+    page.wait_for_selector("#replay-board svg")
+    last = int(page.get_attribute("#replay-slider", "max"))
+    assert last >= 7  # a Connect Four game has at least 7 plies
+    page.fill("#replay-slider", str(last))
+    assert page.inner_text("#replay-ply") == f"{last} / {last}"
+    assert page.locator("#replay-board .disc.player_0, #replay-board .disc.player_1").count() == last
+    page.click("#replay-prev")
+    assert page.locator("#replay-board .disc.player_0, #replay-board .disc.player_1").count() == last - 1
+    page.screenshot(path=str(tmp_path / "replay.png"), full_page=True)
+
+
+def test_watching_an_arena_run_live(page, tmp_path):
+    page.click("[data-tab=watch]")
+    page.select_option("#watch-env", "nim_v0")
+    page.fill("#watch-games", "3")
+    page.fill("#watch-a", "greedy")
+    page.fill("#watch-b", "random")
+    page.fill("#watch-delay", "0.05")
+    page.click("#watch-form button[type=submit]")
+    page.wait_for_function("document.querySelector('#watch-status').textContent.includes('3 of 3 games')",
+                           timeout=30_000)
+    score = re.search(r"a (\d+) : (\d+) b, (\d+) draws", page.inner_text("#watch-status"))
+    a_wins, b_wins, draws = map(int, score.groups())
+    assert a_wins + b_wins + draws == 3
+    assert "takes" in page.inner_text("#watch-log")
