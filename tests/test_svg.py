@@ -102,7 +102,7 @@ def test_alphabeta_principal_variation_is_a_legal_line_starting_with_its_move():
     agent = make("alphabeta:depth=6", seed=0)
     model = env.unwrapped.model(env.agent_selection)
     action = agent.act(env.observe(env.agent_selection), model)
-    line = agent.stats["principal_variation"]
+    line = agent.principal_variation()
     assert line[0] == str(action + 1) and 1 <= len(line) <= 6
     for label in line:  # a playable line
         model.apply(model.parse_action(label))

@@ -19,7 +19,7 @@ Both agents look at moves in the game's ``ordered_legal_actions()`` order (``ord
 the default: for Connect Four from the centre out) or left to right (``order=left``, the
 minimax study's order) and keep the first best one, so alpha-beta picks exactly minimax's
 move with exactly minimax's value while visiting fewer nodes. ``stats`` after a move:
-nodes, seconds, depth reached, value, and the principal variation (the expected line).
+nodes, seconds, depth reached, value; ``principal_variation()`` is the line it expects.
 """
 
 from __future__ import annotations
@@ -68,6 +68,7 @@ class MinimaxAgent(Agent):
         self.nodes = 0
         self._cut_off = False
         self._table: dict | None = None
+        self._decided: tuple[GameState, int, int] | None = None  # the last search's (model, move, depth)
 
     def _heuristic(self, model: GameState) -> Callable:
         if self.eval_name == "simple":
@@ -92,6 +93,7 @@ class MinimaxAgent(Agent):
             action = actions[int(self.rng.random() * len(actions))]
             self.stats = {"nodes": 0, "seconds": time.perf_counter() - start, "depth": 0,
                           "value": None, "random_first": True}
+            self._decided = None
             return action
         self.nodes = 0
         if model.capabilities.hidden_information:
@@ -104,15 +106,19 @@ class MinimaxAgent(Agent):
         else:
             value, action, reached = self._deepen(model, heuristic, start + self.time_budget)
         self.stats = {"nodes": self.nodes, "seconds": time.perf_counter() - start, "depth": reached,
-                      "value": value, "random_first": False,
-                      "principal_variation": self.principal_variation(model, action, reached)}
+                      "value": value, "random_first": False}
+        self._decided = (model, action, reached)
         return action
 
-    def principal_variation(self, model: GameState, action: int, depth: int) -> list[str]:
-        """The line the last search expects, as written moves: ``action``, then the best
+    def principal_variation(self) -> list[str]:
+        """The line the last search expects, as written moves: its move, then the best
         replies the transposition table remembers (alpha-beta on games with position keys;
         minimax keeps no table, so its line is its move alone). It stops at a chance event,
-        the end of the game, or where the table keeps no move."""
+        the end of the game, or where the table keeps no move. Worked out when asked, so
+        that a move's timing does not include it; empty before the first search."""
+        if self._decided is None:
+            return []
+        model, action, depth = self._decided
         line = [model.action_label(action)]
         if self._table is None:
             return line

@@ -133,7 +133,7 @@ def search_view(agent: Agent) -> dict | None:
         return {"kind": "tree", "tree": tree, "iterations": stats.get("iterations"),
                 "seconds": stats.get("seconds"), "children": stats.get("children", [])}
     if isinstance(agent, (MinimaxAgent, AlphaBetaAgent)) and stats:
-        return {"kind": "line", "line": stats.get("principal_variation", []), "value": stats.get("value"),
+        return {"kind": "line", "line": agent.principal_variation(), "value": stats.get("value"),
                 "depth": stats.get("depth"), "nodes": stats.get("nodes"), "seconds": stats.get("seconds")}
     return None
 
