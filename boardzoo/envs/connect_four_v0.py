@@ -111,7 +111,7 @@ class raw_env(BoardGameEnv[ConnectFourState]):
                 just_played = r == last_row
                 body.append(f'<circle cx="{x:g}" cy="{y:g}" r="{size * 0.4:g}" fill="{colours[cell]}" '
                             f'class="disc {names[cell]}{" last" if just_played else ""}"'
-                            + (f">{svg.drop_in('cy', top - size / 2, y)}</circle>" if just_played and animate
+                            + (f">{svg.animation('cy', top - size / 2, y)}</circle>" if just_played and animate
                                else "/>"))
             full = not game.is_legal(c) and not game.is_terminal()
             label = game.action_label(c)

@@ -151,7 +151,7 @@ class raw_env(BoardGameEnv[NimState]):
                          if playing and take <= self.k else "")
                 body.append(f'<circle cx="{x:g}" cy="{y:g}" r="{size * 0.38:g}" fill="{svg.INK}" class="pawn"{click}/>')
             elif i < game.pawns + removed:
-                fade = svg.drop_in("opacity", 1, 0.25) if animate else ""
+                fade = svg.animation("opacity", 1, 0.25) if animate else ""
                 body.append(f'<circle cx="{x:g}" cy="{y:g}" r="{size * 0.38:g}" fill="{svg.INK}" opacity="0.25" '
                             f'class="pawn taken last">{fade}</circle>')
             else:

@@ -52,8 +52,9 @@ def text(x: float, y: float, content: str, size: float = 14, anchor: str = "midd
             f'font-weight="{weight}" dominant-baseline="central"{extra}>{escape(content)}</text>')
 
 
-def drop_in(attribute: str, start: float, end: float, seconds: float = 0.35) -> str:
-    """A SMIL animation moving ``attribute`` from ``start`` to its place (the UI's last
-    move; a static export leaves it out, and viewers that ignore SMIL show the end)."""
+def animation(attribute: str, start: float, end: float, seconds: float = 0.35) -> str:
+    """A SMIL animation of ``attribute`` from ``start`` to ``end``, its final value (the
+    UI's last move: a disc dropping, pawns fading; a static export leaves it out, and
+    viewers that ignore SMIL show the end)."""
     return (f'<animate attributeName="{attribute}" from="{start:g}" to="{end:g}" dur="{seconds:g}s" '
             f'fill="freeze" calcMode="spline" keySplines="0.5 0 1 1" keyTimes="0;1"/>')

@@ -25,7 +25,7 @@ from boardzoo.agents import Agent, AlphaBetaAgent, MCTSAgent, MinimaxAgent
 from boardzoo.agents import make as make_agent
 from boardzoo.envs import BoardGameEnv
 from boardzoo.errors import BoardzooError, SpecError
-from boardzoo.games.geister import GHOSTS, MOVE_ACTIONS, RED_SETS, SIZE, TARGET, red_letters, to_own
+from boardzoo.games.geister import GHOSTS, LETTERS, MOVE_ACTIONS, OWN_STEPS, RED_SETS, SIZE, TARGET, red_letters, to_own
 from boardzoo.ledger import read_records
 from boardzoo.spec import split_spec
 
@@ -79,8 +79,10 @@ def web_agent(spec: str, seed: int) -> Agent:
 
 
 def check_seed(seed: Any) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise RequestError(f"seed must be an int from 0 to 2**63 - 1, got {seed!r}")
+    """The arena's check of a base seed, and a bound on its size (a request's number)."""
+    arena.check_seed(seed)
+    if seed >= 2**63:
+        raise RequestError(f"seed must be less than 2**63, got {seed!r}")
     return seed
 
 
@@ -105,21 +107,16 @@ def move_choices(env: BoardGameEnv, seat: str) -> list[dict]:
     return choices
 
 
-_STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))  # NORTH, EAST, SOUTH, WEST as the seat sees its board
-
-
 def _geister_click(game, seat: int, action: int) -> dict:
     if action >= MOVE_ACTIONS:
         return {"reds": red_letters(RED_SETS[action - MOVE_ACTIONS])}
     ghost, direction = action // 4, action % 4
-    own = to_own(seat, game.pos[GHOSTS * seat + ghost])
-    x, y = own % SIZE, own // SIZE
-    target = TARGET[seat][game.pos[GHOSTS * seat + ghost]][direction]
-    if isinstance(target, int) and target >= 0:
-        tx, ty = to_own(seat, target) % SIZE, to_own(seat, target) // SIZE
-    else:  # an escape: the square beyond the corner
-        tx, ty = x + _STEPS[direction][0], y + _STEPS[direction][1]
-    return {"ghost": "ABCDEFGH"[ghost], "from": [x, y], "to": [tx, ty]}
+    square = game.pos[GHOSTS * seat + ghost]
+    x, y = to_own(seat, square) % SIZE, to_own(seat, square) // SIZE
+    # One step in the seat's own frame: on the board, or beyond the corner for an escape.
+    dx, dy = OWN_STEPS[direction]
+    assert TARGET[seat][square][direction] is not None  # a legal move stays on the board or escapes
+    return {"ghost": LETTERS[ghost], "from": [x, y], "to": [x + dx, y + dy]}
 
 
 def search_view(agent: Agent) -> dict | None:

@@ -45,6 +45,7 @@ from boardzoo.games.geister.rules import (
                                           LETTERS,
                                           MOVE_ACTIONS,
                                           NUM_ACTIONS,
+                                          OWN_STEPS,
                                           RED_SET_INDEX,
                                           RED_SETS,
                                           SIZE,
@@ -68,6 +69,7 @@ register(GameKnowledge(
 ))
 
 __all__ = ["BELIEFS", "CAPTURED", "DIRECTIONS", "EMPTY", "ESCAPED", "EXITS", "GHOSTS", "LETTERS", "MOVE_ACTIONS",
-           "NUM_ACTIONS", "RED_SETS", "RED_SET_INDEX", "SIZE", "SQUARES", "TARGET", "GeisterState", "GeisterView",
+           "NUM_ACTIONS", "OWN_STEPS", "RED_SETS", "RED_SET_INDEX", "SIZE", "SQUARES", "TARGET", "GeisterState",
+           "GeisterView",
            "board_string", "forward_policy", "home_square", "parse_board_string", "parse_red", "placement_action",
            "position_from_board_string", "red_letters", "rushing_action", "to_own", "weighted_sample"]

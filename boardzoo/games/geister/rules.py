@@ -20,7 +20,8 @@ NUM_ACTIONS = MOVE_ACTIONS + len(RED_SETS)
 CAPTURED, ESCAPED = -1, -2
 EMPTY = -1
 
-_OWN_STEP = ((0, -1), (1, 0), (0, 1), (-1, 0))  # NORTH, EAST, SOUTH, WEST in the own frame
+#: (dx, dy) of NORTH, EAST, SOUTH, WEST in a seat's own frame (x right, y down from the far side).
+OWN_STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
 
 def to_own(seat: int, square: int) -> int:
@@ -45,7 +46,7 @@ def _targets() -> tuple[list, list]:
             own = to_own(seat, square)
             x, y = own % SIZE, own // SIZE
             row: list[int | None] = []
-            for d, (dx, dy) in enumerate(_OWN_STEP):
+            for d, (dx, dy) in enumerate(OWN_STEPS):
                 nx, ny = x + dx, y + dy
                 if 0 <= nx < SIZE and 0 <= ny < SIZE:
                     row.append(to_own(seat, ny * SIZE + nx))
