@@ -349,11 +349,14 @@ def _mean(values: list[float]) -> float:
 
 
 def format_summary(summary: dict[str, Any]) -> str:
-    """The summary as a table for the terminal."""
+    """The summary as a table for the terminal; the agent column is as wide as the
+    longest spec (specs are bounded, see boardzoo.spec.MAX_SPEC), so names are never cut."""
+    names = {label: f"{label}: {summary.get(label, '?')}" for label in ("a", "b")}
+    width = max(28, *map(len, names.values()))
     lines = [
         f"{summary.get('env', '?')}: {summary['games']} games, mean length {summary['mean_plies']:.1f} plies"
         + (f", {summary['forfeits']} forfeits" if summary["forfeits"] else ""),
-        f"{'agent':<28} {'wins':>6} {'ties':>6} {'losses':>6} {'win %':>7} "
+        f"{'agent':<{width}} {'wins':>6} {'ties':>6} {'losses':>6} {'win %':>7} "
         f"{'as player_0 (w/t/l)':>20} {'as player_1 (w/t/l)':>20} {'ms/move':>9}",
     ]
     for label in ("a", "b"):
@@ -362,9 +365,8 @@ def format_summary(summary: dict[str, Any]) -> str:
         ties = sum(s["ties"] for s in seats)
         losses = sum(s["losses"] for s in seats)
         ms = summary[f"{label}_mean_decision_ms"]
-        name = f"{label}: {summary.get(label, '?')}"
         lines.append(
-            f"{name[:28]:<28} {wins:>6} {ties:>6} {losses:>6} {100 * wins / max(summary['games'], 1):>6.1f}% "
+            f"{names[label]:<{width}} {wins:>6} {ties:>6} {losses:>6} {100 * wins / max(summary['games'], 1):>6.1f}% "
             + " ".join(f"{s['wins']}/{s['ties']}/{s['losses']}".rjust(20) for s in seats)
             + f" {ms if ms is not None else float('nan'):>9.3f}"
         )

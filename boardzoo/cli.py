@@ -32,7 +32,8 @@ from boardzoo.spec import describe
 def _list(args: argparse.Namespace) -> int:
     print("envs (ENV, optionally name:key=value,...):")
     for name, summary in ENVS.items():
-        params = describe(env_module(name).raw_env, hidden=("render_mode",))
+        raw_env = env_module(name).raw_env
+        params = describe(raw_env, hidden=("render_mode",), notes=raw_env.default_notes)
         print(f"  {name:<18} {summary}\n  {'':<18} parameters: {params}")
     print("\nagents (SPEC, optionally name:key=value,...):")
     for name, params, summary in catalogue():

@@ -19,6 +19,12 @@ class BoardzooError(Exception):
     user can fix. The command line prints these as one line; anything else is a bug."""
 
 
+class BoardzooWarning(UserWarning):
+    """Something worth a user's attention that is not an error: an unknown reset option,
+    ``render()`` without a render mode, a forfeit by an illegal move. Plain text (no
+    terminal colour codes), so it reads the same in a log file; filter it by this class."""
+
+
 class InvalidActionError(BoardzooError, ValueError):
     """An action that is not even a member of the action space (wrong type or range)."""
 

@@ -241,14 +241,31 @@ def build(factory: Callable, spec_name: str, raw: dict[str, str], hidden: tuple[
     return kwargs
 
 
-def describe(factory: Callable, hidden: tuple[str, ...] = (), parts: Mapping[str, Registry] | None = None) -> str:
-    """``"iterations=1000, c=1.414"``: the parameters and defaults, for listings; each
-    part chooser lists its parts with their own parameters."""
+def spec_text(value: Any) -> str:
+    """``value`` as a spec would write it: ``20..50``, ``true``, ``none``, ``8x4``."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if value is None:
+        return "none"
+    if isinstance(value, tuple) and len(value) == 2:
+        return f"{value[0]}..{value[1]}"
+    return str(value)
+
+
+def describe(factory: Callable, hidden: tuple[str, ...] = (), parts: Mapping[str, Registry] | None = None,
+             notes: Mapping[str, str] | None = None) -> str:
+    """``"iterations=1000, c=1.414"``: the parameters and defaults in spec syntax, for
+    listings; ``notes`` replaces the shown default of parameters whose signature default
+    (usually None) stands for something worked out later ("1000 without time="); each part
+    chooser lists its parts with their own parameters."""
     items = []
     for name, default in parameters(factory).items():
         if name in hidden:
             continue
-        text = name if default is inspect.Parameter.empty else f"{name}={default!r}"
+        if notes and name in notes:
+            text = f"{name}={notes[name]}"
+        else:
+            text = name if default is inspect.Parameter.empty else f"{name}={spec_text(default)}"
         if parts and name in parts:
             text += f" [{parts[name].describe()}]"
         items.append(text)

@@ -93,6 +93,16 @@ def test_summary_counts_per_agent_and_seat():
     assert "a: greedy" in table and "b: random" in table
 
 
+def test_summary_table_shows_long_specs_whole():
+    """Two MCTS settings that differ only past the 28th character stay distinguishable."""
+    a, b = "mcts:iterations=20,policy=ucb1,c=0.5", "mcts:iterations=20,policy=ucb1,c=2.0"
+    summary = arena.summarize(arena.run("nim_v0:n=5", a, b, games=2, seed=0))
+    rows = arena.format_summary(summary).splitlines()
+    assert any(row.startswith(f"a: {a} ") for row in rows) and any(row.startswith(f"b: {b} ") for row in rows)
+    header, row_a, row_b = rows[1:4]
+    assert len(header) == len(row_a) == len(row_b)  # the columns still line up
+
+
 def test_arena_refuses_bad_arguments():
     with pytest.raises(SpecError, match="needs a person"):
         arena.run("nim_v0", "human", "random", games=1)
@@ -140,8 +150,10 @@ def test_cli_play_with_a_human(monkeypatch, capsys):
 def test_cli_list_and_errors(capsys):
     assert main(["list"]) == 0
     out = capsys.readouterr().out
-    for name in ("connect_four_v0", "nim_v0", "random", "greedy", "human", "n=(20, 50)"):
+    for name in ("connect_four_v0", "nim_v0", "random", "greedy", "human", "n=20..50", "coin=false",
+                 "iterations=1000 without time=", "depth=4 without time=", "playouts=30 without time="):
         assert name in out
+    assert "None" not in out and "(20, 50)" not in out
     assert main(["arena", "nim_v0", "wizard", "random", "--games", "1"]) == 2
     assert "unknown agent 'wizard'" in capsys.readouterr().err
 
@@ -152,3 +164,28 @@ def test_cli_play_reports_a_human_whose_input_ends(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["play", "nim_v0", "human", "random"]) == 2
     assert "agent a (human) failed as player_0: human agent: input ended" in capsys.readouterr().err
+
+
+def test_cli_list_writes_defaults_a_spec_accepts(capsys):
+    """Every plainly listed default, copied into a spec, builds the env or agent it lists."""
+    from boardzoo.agents import make as make_agent
+    from boardzoo.arena import make_env
+
+    assert main(["list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    checked = 0
+    for line, following in zip(lines, lines[1:]):
+        if not following.strip().startswith("parameters:") or line.strip().startswith("sb3"):
+            continue
+        name = line.split()[0]
+        listed = following.split("parameters:", 1)[1]
+        while "[" in listed:  # a part chooser's list of parts
+            listed = listed[:listed.index("[")] + listed[listed.index("]") + 1:]
+        plain = [item.strip() for item in listed.split(",") if " " not in item.strip() and "=" in item]
+        spec = f"{name}:{','.join(plain)}"
+        if name.endswith(tuple(f"_v{v}" for v in range(3))):
+            make_env(spec)
+        else:
+            make_agent(spec)
+        checked += len(plain)
+    assert checked > 30

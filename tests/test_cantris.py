@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from pettingzoo.test import api_test, seed_test
+from pettingzoo_checks import check_api, check_seed
 
 from boardzoo import arena
 from boardzoo.agents import make
@@ -191,9 +191,9 @@ def test_random_play_first_mover_statistics_match_the_calibration_table(board, b
     (cantris_v0, {"board": "8x4", "bonus_turn": True}), (cantris_v0, {"rows": 4, "cols": 3}),
     (cantris_v1, {"board": "10x5"}), (cantris_v1, {"board": "8x4", "tile_scores": False, "deal": "halves"})])
 def test_pettingzoo_api_and_seed(module, kwargs):
-    api_test(module.env(**kwargs), num_cycles=300)
-    api_test(module.raw_env(**kwargs), num_cycles=300)
-    seed_test(lambda: module.env(**kwargs), num_cycles=300)
+    check_api(module.env(**kwargs), num_cycles=300)
+    check_api(module.raw_env(**kwargs), num_cycles=300)
+    check_seed(lambda: module.env(**kwargs), num_cycles=300)
 
 
 def test_observation_spectator_views_and_info():

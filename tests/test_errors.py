@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from boardzoo.envs import connect_four_v0, make, nim_v0
-from boardzoo.errors import IllegalActionError, InvalidActionError, ResetNeededError, SpecError
+from boardzoo.errors import BoardzooWarning, IllegalActionError, InvalidActionError, ResetNeededError, SpecError
 
 
 @pytest.mark.parametrize("factory", [connect_four_v0.env, connect_four_v0.raw_env, nim_v0.env, nim_v0.raw_env])
@@ -64,7 +64,7 @@ def test_env_ends_the_game_with_minus_one_for_an_illegal_move():
     env.reset(seed=0)
     for _ in range(6):
         env.step(0)
-    with pytest.warns(UserWarning, match="illegal action 0"):
+    with pytest.warns(BoardzooWarning, match="illegal action 0"):
         env.step(0)  # player_0 plays into the full column
     assert all(env.terminations.values()) and not any(env.truncations.values())
     assert env._cumulative_rewards == {"player_0": -1, "player_1": 0}

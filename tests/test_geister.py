@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from pettingzoo.test import api_test
+from pettingzoo_checks import check_api
 
 from boardzoo import arena
 from boardzoo.agents import make
 from boardzoo.envs import geister_v0
-from boardzoo.errors import IllegalActionError
+from boardzoo.errors import BoardzooWarning, IllegalActionError
 from boardzoo.games.geister import (
     CAPTURED,
     ESCAPED,
@@ -348,7 +348,7 @@ def test_api_with_fixed_placements():
         def reset(self, seed=None, options=None):
             super().reset(seed, {"red": {"player_0": "ABCD", "player_1": "random"}})
 
-    api_test(Fixed(max_turns=30), num_cycles=200)
+    check_api(Fixed(max_turns=30), num_cycles=200, probes_reset_options=False)
 
 
 def test_illegal_moves_raise_or_forfeit():
@@ -358,7 +358,7 @@ def test_illegal_moves_raise_or_forfeit():
         raw.step(move("E", S))
     wrapped = geister_v0.env()
     wrapped.reset(seed=0)
-    with pytest.warns(UserWarning, match="illegal move"):
+    with pytest.warns(BoardzooWarning, match="illegal move"):
         wrapped.step(move("A", N))
     assert wrapped.rewards == {"player_0": -1, "player_1": 0}
     # Only the forfeiter learns why: a reason may name its hidden colours.

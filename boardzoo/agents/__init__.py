@@ -49,7 +49,7 @@ def make(spec: str, seed: int | None = None, **overrides) -> Agent:
 
 def catalogue() -> list[tuple[str, str, str]]:
     """(name, parameters with defaults, summary) of every agent, for listings."""
-    return [(name, describe(cls, _HIDDEN, cls.parts), cls.summary) for name, cls in AGENTS.items()]
+    return [(name, describe(cls, _HIDDEN, cls.parts, cls.default_notes), cls.summary) for name, cls in AGENTS.items()]
 
 
 __all__ = ["AGENTS", "AlphaBetaAgent", "Agent", "FlatMonteCarloAgent", "GreedyAgent", "HumanAgent", "MCTSAgent",

@@ -32,6 +32,9 @@ class Agent:
     #: Spec parameters that choose a part from a registry (``{"policy": SELECTION}``): the
     #: chosen part's own parameters become spec parameters too (see boardzoo.spec.Registry).
     parts: ClassVar[Mapping[str, Registry]] = {}
+    #: What a parameter's default (None in the signature) really is, for listings:
+    #: ``{"depth": "4 without time="}``.
+    default_notes: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, seed: int | None = None):
         self.rng = random.Random(seed)

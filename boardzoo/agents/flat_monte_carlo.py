@@ -12,21 +12,29 @@ averages over the opponent's possible hidden colours.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
+from typing import ClassVar
 
 from boardzoo.agents.base import Agent, check_budget
 from boardzoo.agents.mcts import check_game_options, check_model_options, rollout_function, sampler
 from boardzoo.games.model import GameState
+
+#: Roll-outs per move when neither playouts= nor time= is given.
+DEFAULT_PLAYOUTS = 30
 
 
 class FlatMonteCarloAgent(Agent):
     name = "flatmc"
     summary = "flat Monte Carlo: the same number of roll-outs for every move, best mean wins (hidden info: sampled)"
 
+    default_notes: ClassVar[Mapping[str, str]] = {"playouts": f"{DEFAULT_PLAYOUTS} without time=",
+                                                  "time": "none (seconds a move)"}
+
     def __init__(self, seed: int | None = None, playouts: int | None = None, time: float | None = None,
                  rollout: str = "random", max_rollout: int = 0, belief: str | None = None):
         super().__init__(seed)
         if playouts is None and time is None:
-            playouts = 30
+            playouts = DEFAULT_PLAYOUTS
         check_budget("flatmc", "playouts", playouts, time)
         if not isinstance(max_rollout, int) or max_rollout < 0:
             raise ValueError(f"flatmc: max_rollout must be an int >= 0 (0 = no limit), got {max_rollout!r}")

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import ClassVar
 
 from boardzoo.agents.base import Agent, check_budget
 from boardzoo.games import check_known
@@ -38,6 +39,8 @@ _TIME_CHECK = 1023  # look at the clock every 1024 nodes
 #: kept): the game's most-promising-first order, or plain left to right (the minimax
 #: study's own, which "chooses the first value found").
 MOVE_ORDERS = ("centre", "left")
+#: The depth when neither depth= nor time= is given.
+DEFAULT_DEPTH = 4
 
 
 class _OutOfTime(Exception):
@@ -54,11 +57,14 @@ class MinimaxAgent(Agent):
     summary = "depth-limited minimax (expectiminimax at chance events); eval=simple|three|three2"
     pruning = False
 
+    default_notes: ClassVar[Mapping[str, str]] = {"depth": f"{DEFAULT_DEPTH} without time=",
+                                                  "time": "none (seconds a move, deepening)"}
+
     def __init__(self, seed: int | None = None, depth: int | None = None, eval: str = "simple",
                  random_first: bool = False, time: float | None = None, order: str = "centre"):
         super().__init__(seed)
         if depth is None and time is None:
-            depth = 4
+            depth = DEFAULT_DEPTH
         check_budget(self.name, "depth", depth, time)
         check_known(self.name, "eval", eval)
         if order not in MOVE_ORDERS:

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import ClassVar
 
 import numpy as np
 
@@ -50,6 +51,8 @@ def load_policy(path: str):
 class SB3Agent(Agent):
     name = "sb3"
     summary = "a saved Stable-Baselines3 policy (MaskablePPO or PPO), e.g. trained by examples/train_maskable_ppo.py"
+
+    default_notes: ClassVar[Mapping[str, str]] = {"path": "(required: a saved .zip)"}
 
     def __init__(self, seed: int | None = None, path: str = "", deterministic: bool = True):
         super().__init__(seed)

@@ -5,6 +5,10 @@
 
 ``make("connect_four_v0", rows=6)`` builds any registered env by name; ``ENVS`` lists them.
 A name without its version (``cantris``) means the newest version.
+
+``import boardzoo`` also registers every env in PettingZoo's registry under the
+``boardzoo`` namespace, so ``pettingzoo.make("aec", "boardzoo/connect_four-v0")`` works
+like it does for PettingZoo's own envs (ids: :func:`pettingzoo_id`).
 """
 
 from __future__ import annotations
@@ -16,11 +20,11 @@ from boardzoo.envs.aec import BoardGameEnv
 
 #: Registered envs: name -> one-line description.
 ENVS = {
-    "connect_four_v0": "Connect Four on bitboards (rows=6, cols=7); drop-in for PettingZoo's connect_four_v3",
-    "nim_v0": "single-pile Nim, take 1..k, last pawn wins (n=(20, 50), k=3, coin=False)",
+    "connect_four_v0": "Connect Four on bitboards; drop-in for PettingZoo's connect_four_v3",
+    "nim_v0": "single-pile Nim, take 1..k, last pawn wins; n drawn from a range at reset, optional coin",
     "cantris_v0": "Cantris as first reconstructed (a bonus turn on 10x5); kept for earlier results",
-    "cantris_v1": "Cantris, seed 001's scoring tile game, rules fitted to all its tables (board=6x3|8x4|10x5)",
-    "geister_v0": "Geister, 6x6 with hidden ghost colours; red placement as actions (max_turns=200)",
+    "cantris_v1": "Cantris, the scoring tile game of source 001, rules fitted to all its tables",
+    "geister_v0": "Geister, 6x6 with hidden ghost colours; red placement as actions",
 }
 
 
@@ -46,6 +50,26 @@ def observation_function(game_name: str):
     if game_name not in ENV_OF_GAME:
         raise ValueError(f"no env encodes observations of {game_name!r}")
     return env_module(ENV_OF_GAME[game_name]).observation_of
+
+
+def pettingzoo_id(name: str) -> str:
+    """PettingZoo registry id of env ``name``: ``connect_four_v0`` -> ``boardzoo/connect_four-v0``."""
+    game, version = name.rsplit("_v", 1)
+    return f"boardzoo/{game}-v{version}"
+
+
+def register_with_pettingzoo() -> None:
+    """Put every env into PettingZoo's AEC registry (done by ``import boardzoo``).
+
+    Entry points are ``module:attr`` strings, so registering imports no env module.
+    Ids already present are left alone, which keeps re-imports free of PettingZoo's
+    "overriding environment" warning."""
+    import pettingzoo
+
+    for name in ENVS:
+        env_id = pettingzoo_id(name)
+        if env_id not in pettingzoo.aec_registry:
+            pettingzoo.register("aec", env_id, entry_point=f"boardzoo.envs.{name}:env")
 
 
 def make(name: str, raw: bool = False, **kwargs) -> BoardGameEnv:

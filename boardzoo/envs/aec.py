@@ -15,9 +15,10 @@ constructor-replaying pickle hook.
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+import warnings
+from collections.abc import Mapping
+from typing import Any, ClassVar, Generic, TypeVar
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
@@ -25,7 +26,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import BaseWrapper
 
 from boardzoo.envs.svg import SvgImage
-from boardzoo.errors import IllegalActionError, InvalidActionError, ResetNeededError
+from boardzoo.errors import BoardzooWarning, IllegalActionError, InvalidActionError, ResetNeededError
 from boardzoo.games.model import CHANCE, GameState
 
 AGENTS = ("player_0", "player_1")
@@ -58,6 +59,9 @@ class BoardGameEnv(AECEnv, Generic[S]):
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "boardgame", "is_parallelizable": False,
                 "render_fps": 2}
+    #: What a constructor parameter's default (None in the signature) really is, for
+    #: listings: ``{"rows": "the board's"}``.
+    default_notes: ClassVar[Mapping[str, str]] = {}
 
     #: Keys ``reset(options=...)`` understands; others are ignored with a warning
     #: (PettingZoo's api_test passes an unknown option and expects it to be tolerated).
@@ -81,7 +85,7 @@ class BoardGameEnv(AECEnv, Generic[S]):
         self._game: S | None = None
         self._mask: np.ndarray | None = None  # the legal mask of the position, made once
 
-    def _set_spaces(self, observation: gymnasium.spaces.Box, num_actions: int) -> None:
+    def _set_spaces(self, observation: spaces.Box, num_actions: int) -> None:
         """The same spaces for both seats: ``{"observation", "action_mask"}`` around the
         game's observation box, ``Discrete(num_actions)`` actions; ``state()`` shares the box."""
         space = spaces.Dict({
@@ -128,10 +132,10 @@ class BoardGameEnv(AECEnv, Generic[S]):
         raise NotImplementedError
 
     # --- the AEC API -----------------------------------------------------------------------
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space:
         return self.action_spaces[agent]
 
     @property
@@ -168,9 +172,9 @@ class BoardGameEnv(AECEnv, Generic[S]):
             raise
         unknown = sorted(set(options) - self.reset_options)
         if unknown:
-            gymnasium.logger.warn(
+            warnings.warn(
                 f"{self.metadata['name']}: ignoring unknown reset option(s) {unknown}; "
-                f"known: {sorted(self.reset_options) or 'none'}"
+                f"known: {sorted(self.reset_options) or 'none'}", BoardzooWarning, stacklevel=3
             )
         self._game = game
         self.history: list[tuple[int, int]] = []  # (player or CHANCE, action), every event
@@ -305,9 +309,10 @@ class BoardGameEnv(AECEnv, Generic[S]):
     def render(self) -> str | np.ndarray | None:
         self._require_reset()
         if self.render_mode is None:
-            gymnasium.logger.warn(
+            warnings.warn(
                 f"{self.metadata['name']}: render() called without a render_mode; "
-                f"pass render_mode='ansi', 'human', 'rgb_array' or 'svg' to the constructor"
+                f"pass render_mode='ansi', 'human', 'rgb_array' or 'svg' to the constructor",
+                BoardzooWarning, stacklevel=3
             )
             return None
         if self.render_mode == "rgb_array":
@@ -408,7 +413,8 @@ class PettingZooWrapper(BaseWrapper):
             env._play(agent, action)
             return
         reason = f"illegal action {action}: {game.explain_illegal(action)}"
-        gymnasium.logger.warn(f"{env.metadata['name']}: {agent} played {env.public_reason(reason)} and loses")
+        warnings.warn(f"{env.metadata['name']}: {agent} played {env.public_reason(reason)} and loses",
+                      BoardzooWarning, stacklevel=2)
         env.forfeit(agent, reason)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:

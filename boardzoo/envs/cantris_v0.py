@@ -57,6 +57,9 @@ and `env.unwrapped.scores` the points per agent.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import ClassVar
+
 import numpy as np
 from gymnasium import spaces
 
@@ -75,6 +78,8 @@ class raw_env(BoardGameEnv[CantrisState]):
     metadata = {**BoardGameEnv.metadata, "name": "cantris_v0"}
     #: board name -> (rows, cols, bonus turn); a later version may change the presets.
     presets = PRESETS
+    default_notes: ClassVar[Mapping[str, str]] = {
+        "rows": "the board's", "cols": "the board's", "bonus_turn": "the board's (true on 10x5 in v0 only)"}
 
     def __init__(self, board: str = "8x4", rows: int | None = None, cols: int | None = None,
                  bonus_turn: bool | None = None, tile_scores: bool = True, deal: str = "pairs",

@@ -69,6 +69,9 @@ exactly as that seat would receive it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import ClassVar
+
 import numpy as np
 from gymnasium import spaces
 
@@ -104,6 +107,7 @@ class raw_env(BoardGameEnv[GeisterState]):
     metadata = {**BoardGameEnv.metadata, "name": "geister_v0"}
     reset_options = frozenset({"red"})
     hidden_information = True
+    default_notes: ClassVar[Mapping[str, str]] = {"view": "none (the spectator's view)"}
 
     def __init__(self, max_turns: int = 200, view: str | None = None, render_mode: str | None = None):
         super().__init__(render_mode)

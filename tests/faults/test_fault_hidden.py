@@ -14,7 +14,7 @@ from boardzoo import arena
 from boardzoo.agents import AGENTS, Agent
 from boardzoo.cli import main
 from boardzoo.envs import connect_four_v0, geister_v0
-from boardzoo.errors import ResetNeededError
+from boardzoo.errors import BoardzooWarning, ResetNeededError
 from boardzoo.games.geister import GeisterState, position_from_board_string
 
 
@@ -114,7 +114,7 @@ class PlacesBadly(Agent):
 
 def test_arena_records_carry_the_public_reason(monkeypatch):
     monkeypatch.setitem(AGENTS, PlacesBadly.name, PlacesBadly)  # registered for this test only
-    with pytest.warns(UserWarning, match="an illegal move"):
+    with pytest.warns(BoardzooWarning, match="an illegal move"):
         record = arena.play_game("geister_v0", "places-badly", "random", 0)
     assert record["forfeit"]["by"] == "a"
     assert "must first choose" not in record["forfeit"]["reason"]
@@ -146,7 +146,9 @@ class Spy(Agent):
     def act(self, observation, model):
         from boardzoo.envs.aec import BoardGameEnv
 
-        found = [type(o).__name__ for o in gc.get_objects() if isinstance(o, (GeisterState, BoardGameEnv))]
+        # issubclass(type(o)) rather than isinstance(o): isinstance reads o.__class__,
+        # which some lazy module objects (torch's) answer with a deprecation warning.
+        found = [type(o).__name__ for o in gc.get_objects() if issubclass(type(o), (GeisterState, BoardGameEnv))]
         cache = getattr(sys.modules.get("boardzoo.arena"), "_WORKER", {})
         self.stats = {"found": len(found) + ("env" in cache)}
         return int(observation["action_mask"].nonzero()[0][0])

@@ -76,6 +76,8 @@ from boardzoo.games.model import GameState, require
 from boardzoo.spec import Registry, refuse_leftovers
 
 #: How many events after our own move a reused tree is searched for the new position.
+#: Iterations a decision when no other budget is given.
+DEFAULT_ITERATIONS = 1000
 REUSE_DEPTH = 4
 
 
@@ -86,6 +88,8 @@ class MCTSAgent(Agent):
                "chance nodes, solver, determinization")
     #: Part choosers: the spec parameter -> the registry of parts it chooses from.
     parts: ClassVar[Mapping[str, Registry]] = {"policy": SELECTION, "final": FINAL}
+    default_notes: ClassVar[Mapping[str, str]] = {
+        "iterations": f"{DEFAULT_ITERATIONS} without time= or schedule=", "time": "none (seconds a move)"}
 
     def __init__(self, seed: int | None = None, iterations: int | None = None, time: float | None = None,
                  policy: str = "ucb1", q: str = "win-lose", final: str = "visits", reuse: bool = False,
@@ -98,7 +102,7 @@ class MCTSAgent(Agent):
                 raise ValueError("mcts: schedule= sets the iterations of every decision; drop iterations=")
             check_known("mcts", "schedule", schedule)
         elif iterations is None and time is None:
-            iterations = 1000
+            iterations = DEFAULT_ITERATIONS
         check_budget("mcts", "iterations", iterations, time)
         self.engine = check_engine("mcts", engine)
         # The selection constants as given or by default, for the compiled engine.
