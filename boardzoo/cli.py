@@ -1,14 +1,6 @@
-"""The ``boardzoo`` command line: list, play, arena, solve.
+"""The ``boardzoo`` command line: list, play, arena, solve, serve, geister-client, experiment.
 
-    boardzoo list
-    boardzoo play connect_four greedy random --render
-    boardzoo play nim_v0:coin=true human greedy
-    boardzoo arena nim_v0 greedy random --games 200 --seed 0 --workers 2 --out games.jsonl
-    echo 4453 | boardzoo solve connect_four
-    boardzoo geister-client --host localhost --port 10000 --agent greedy --games 5
-    boardzoo experiment list
-    boardzoo experiment run nim-mcts --games 20 --workers 2 --out runs/nim
-"""
+The top-level ``--help`` shows :data:`EXAMPLES`."""
 
 from __future__ import annotations
 
@@ -17,6 +9,7 @@ import json
 import os
 import socket
 import sys
+import time
 import traceback
 
 from boardzoo import __version__, arena
@@ -52,26 +45,40 @@ def _play(args: argparse.Namespace) -> int:
     # human always from theirs; two humans each at their turn, after a pause to hand over.
     private = humans and env.unwrapped.hidden_information
     names = {"player_0": f"{args.agent_a} (a)", "player_1": f"{args.agent_b} (b)"}
+    announced: list[tuple[str, str]] = []  # (mover, what the reader may be told), shown after the move
 
-    def render(env):
+    def reader(seat: str) -> str | None:
+        """Whose eyes read the announcement of ``seat``'s move (None: everything may show)."""
+        if not private:
+            return None
+        return humans[0] if len(humans) == 1 else next(s for s in humans if s != seat)
+
+    def announce(env, seat: str, action: int) -> None:
+        announced.append((seat, f"{seat}, {names[seat]}, {env.unwrapped.move_text(seat, action, reader(seat))}"))
+
+    def show_move(env):
         raw = env.unwrapped
-        if not show:
-            return
-        if not private or raw.game.is_terminal():
-            print(env.render() + "\n", flush=True)
-            return
+        over = raw.game.is_terminal()
         seat = raw.agent_selection
-        if len(humans) == 1:
-            print(raw.render_view(humans[0]) + "\n", flush=True)
-        elif seat in humans:
+        if show and private and len(humans) == 2 and not over and seat in humans:
             print("\033[2J\033[H" + "\n" * 40, flush=True)  # clear the previous seat's board away
             input(f"{seat}'s turn: hand over the keyboard and press Enter when only {seat} can see the screen ")
-            print(raw.render_view(seat) + "\n", flush=True)
+        mover = None
+        if announced:
+            mover, text = announced.pop()
+            print(text, flush=True)
+        if show:
+            if not private or over:
+                print(env.render() + "\n", flush=True)
+            else:
+                print(raw.render_view(humans[0] if len(humans) == 1 else seat) + "\n", flush=True)
+        if args.delay and mover is not None and mover not in humans and not over:
+            time.sleep(args.delay)  # time to follow a machine's move before the next one
 
     if show:
         print(f"player_0: {names['player_0']}   player_1: {names['player_1']}\n")
     record = arena.play_game(args.env, args.agent_a, args.agent_b, 0, args.seed, env, agents,
-                             on_step=render)
+                             on_step=show_move, before_step=announce)
     winner = record["winner"]
     result = "draw" if winner is None else f"{names[record['winner_seat']]} wins"
     if record["forfeit"]:
@@ -185,8 +192,41 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+DESCRIPTION = """\
+Two-player board games (Connect Four, Nim, Cantris, Geister) and the classic search
+agents (random, greedy, minimax, alpha-beta, MCTS in its variants), to play, pit against
+each other and study. Envs and agents are written as specs, name:key=value,... ;
+'boardzoo list' shows every name and parameter."""
+
+EXAMPLES = """\
+examples:
+  boardzoo list                                          envs, agents and their parameters
+  boardzoo play connect_four_v0 mcts alphabeta:depth=5 --render --delay 0.5
+  boardzoo play geister_v0 human mcts:iterations=300,belief=behaviour
+  boardzoo arena nim_v0 greedy random --games 1000 --workers 2 --out games.jsonl
+  echo 4453 | boardzoo solve connect_four                exact score of a position
+  boardzoo serve                                         play and watch in the browser (web extra)
+  boardzoo experiment list                               the studies of the source documents
+  boardzoo experiment run nim-mcts --workers 2 --out runs/nim
+
+Each command has its own help: boardzoo COMMAND --help. Exit status 0 on success, 2 on a
+bad input (with a one-line message), 130 when interrupted."""
+
+
+def _seconds_to_wait(text: str) -> float:
+    """``--delay``: a pause of 0 to 60 seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, a number from 0 to 60, got {text!r}") from None
+    if not 0 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"expected seconds from 0 to 60, got {text}")
+    return value
+
+
 def parser() -> argparse.ArgumentParser:
-    main = argparse.ArgumentParser(prog="boardzoo", description=__doc__.split("\n\n")[0])
+    main = argparse.ArgumentParser(prog="boardzoo", description=DESCRIPTION, epilog=EXAMPLES,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
     main.add_argument("--version", action="version", version=f"boardzoo {__version__}")
     commands = main.add_subparsers(dest="command", required=True)
 
@@ -197,6 +237,8 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("agent_a", metavar="A", help="agent spec of player_0 (moves first)")
     play.add_argument("agent_b", metavar="B", help="agent spec of player_1")
     play.add_argument("--render", action="store_true", help="show the board after every move")
+    play.add_argument("--delay", type=_seconds_to_wait, default=0.0, metavar="SECONDS",
+                      help="pause after each move of a machine player, to follow the game (0 to 60; default 0)")
     play.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     play.set_defaults(run=_play)
 

@@ -147,6 +147,34 @@ def test_cli_play_with_a_human(monkeypatch, capsys):
     assert "result: random (b) wins after 2 plies" in out  # one pawn left for random
 
 
+def test_cli_play_announces_both_players_moves_and_waits_after_a_machine(monkeypatch, capsys):
+    import io
+
+    pauses = []
+    monkeypatch.setattr("boardzoo.cli.time.sleep", pauses.append)
+    monkeypatch.setattr("sys.stdin", io.StringIO("2\n"))
+    assert main(["play", "nim_v0:n=5,k=3", "human", "greedy", "--delay", "0.25"]) == 0
+    out = capsys.readouterr().out
+    # greedy takes n % 4 = 3 of the 3 left after the human's 2: it wins
+    assert 0 < out.index("player_0, human (a), takes 2") < out.index("player_1, greedy (b), takes 3")
+    assert pauses == []  # the machine's move ended the game: no pause before the result
+    assert main(["play", "connect_four_v0", "greedy", "random", "--delay", "0.5"]) == 0
+    out = capsys.readouterr().out
+    moves = [line for line in out.splitlines() if line.startswith("player_")]
+    plies = int(out.strip().splitlines()[-1].split("after ")[1].split()[0])
+    assert len(moves) == plies and all(" plays " in line for line in moves)
+    assert moves[0].startswith("player_0, greedy (a), plays ") and moves[1].startswith("player_1, random (b), plays ")
+    assert pauses == [0.5] * (plies - 1)  # after every machine move but the last
+
+
+def test_cli_play_refuses_a_bad_delay(capsys):
+    for bad in ("-1", "61", "soon"):
+        with pytest.raises(SystemExit) as stop:
+            main(["play", "nim_v0", "random", "random", "--delay", bad])
+        assert stop.value.code == 2
+        assert "argument --delay: expected seconds" in capsys.readouterr().err
+
+
 def test_cli_list_and_errors(capsys):
     assert main(["list"]) == 0
     out = capsys.readouterr().out

@@ -481,3 +481,23 @@ def test_purple_belief_takes_the_worse_colour_for_us():
     for seed in range(5):
         sample = view.determinize(random.Random(seed), "purple")
         assert sample.red[8:] == [True] * 4 + [False] * 4
+
+
+def test_a_human_is_told_how_to_write_each_phase_s_moves_once():
+    import io
+
+    from boardzoo.agents.simple import HumanAgent
+
+    out = io.StringIO()
+    human = HumanAgent(stdin=io.StringIO("red ABCD\nA,X\nA north\n"), stdout=out)
+    env = geister_v0.env()
+    env.reset(seed=0, options={"red": {"player_1": "EFGH"}})
+    env.step(human.act(env.last()[0], env.unwrapped.model("player_0")))
+    env.step(env.unwrapped.model("player_1").legal_actions()[0])
+    assert env.unwrapped.move_text("player_0", human.act(env.last()[0], env.unwrapped.model("player_0")),
+                                   "player_0") == "moves A north"
+    told = out.getvalue()
+    assert told.count("how to move: choose your 4 red ghosts") == 1
+    # the move help comes when moves start, and again after a move it could not read
+    assert told.count("N = up (toward the opponent), S = down, E = right, W = left") == 2
+    assert "'A,X' is not a Geister move" in told

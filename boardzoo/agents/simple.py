@@ -49,6 +49,11 @@ class HumanAgent(Agent):
     def __init__(self, seed: int | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None):
         super().__init__(seed)
         self.stdin, self.stdout = stdin, stdout
+        self._told = ""  # the game's input help, once per phase
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self._told = ""
 
     def act(self, observation: dict, model: GameState) -> int:
         stdin, stdout = self.stdin or sys.stdin, self.stdout or sys.stdout
@@ -56,6 +61,10 @@ class HumanAgent(Agent):
         labels = ", ".join(model.action_label(a) for a in legal)
         if len(legal) > 20:  # e.g. Geister's 70 placements: a few examples say how to write one
             labels = f"{len(legal)} moves, e.g. " + ", ".join(model.action_label(a) for a in legal[:3]) + ", ..."
+        help_text = model.input_help()
+        if help_text and help_text != self._told:
+            stdout.write(f"how to move: {help_text}\n")
+            self._told = help_text
         while True:
             stdout.write(f"your move ({labels}): ")
             stdout.flush()
@@ -65,7 +74,7 @@ class HumanAgent(Agent):
             try:
                 action = model.parse_action(line)
             except ValueError as error:
-                stdout.write(f"{error}\n")
+                stdout.write(f"{error}\n" + (f"how to move: {help_text}\n" if help_text else ""))
                 continue
             if action in legal:
                 return action

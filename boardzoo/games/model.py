@@ -186,6 +186,11 @@ class GameState:
     def action_label(self, action: int) -> str:
         return str(action)
 
+    def input_help(self) -> str:
+        """How a person writes a move in this phase of the game, for the terminal's
+        prompt; empty where the prompt's list of legal moves says it all."""
+        return ""
+
     def parse_action(self, text: str) -> int:
         """Inverse of :meth:`action_label`; raises ValueError with a clear message."""
         try:

@@ -128,6 +128,8 @@ def test_two_humans_each_see_only_their_own_colours(monkeypatch, capsys):
     assert "ALL colours" not in out
     assert out.count("player_0's view") >= 1 and out.count("player_1's view") >= 1
     assert "hand over the keyboard" in out
+    # Each placement is announced to the other human without its colours.
+    assert "player_0, human (a), chooses its red ghosts" in out and "chooses red" not in out
 
 
 def test_one_human_sees_only_their_own_view_all_game(monkeypatch, capsys):
@@ -135,6 +137,9 @@ def test_one_human_sees_only_their_own_view_all_game(monkeypatch, capsys):
     main(["play", "geister_v0", "greedy", "human"])
     out = capsys.readouterr().out
     assert "ALL colours" not in out and "player_1's view" in out and "player_0's view" not in out
+    assert "player_0, greedy (a), chooses its red ghosts" in out  # announced, colours untold
+    assert "player_1, human (b), chooses red ABCD" in out  # the human's own choice, to the human
+    assert "player_0, greedy (a), chooses red" not in out
 
 
 # --- isolation ----------------------------------------------------------------------------------------

@@ -179,6 +179,15 @@ class GeisterPosition(GameState):
             return "red " + red_letters(RED_SETS[action - MOVE_ACTIONS])
         return f"{LETTERS[action // 4]},{DIRECTIONS[action % 4][0]}"
 
+    def input_help(self) -> str:
+        if self.placing:
+            return ("choose your 4 red ghosts by the letters on the board: 'red ABCD' makes A, B, C "
+                    "and D red (A-D is the row nearer the middle); the other 4 are blue")
+        return ("a move is a ghost's letter and a direction, as your board is drawn: N = up (toward "
+                "the opponent), S = down, E = right, W = left; 'A,N' or 'A north' moves ghost A up. "
+                "A blue ghost on one of your exits (the top corners) escapes by stepping off the "
+                "board: N, or W in the left corner, E in the right")
+
     def parse_action(self, text: str) -> int:
         """``"A,N"``, ``"A NORTH"``, ``"MOV:A,NORTH"`` for moves; ``"red ABCD"`` or
         ``"SET:ABCD"`` for the placement."""
