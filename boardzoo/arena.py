@@ -29,7 +29,7 @@ import math
 import sys
 import time
 from collections.abc import Iterable
-from typing import IO, Any
+from typing import Any
 
 import numpy as np
 
@@ -38,6 +38,7 @@ from boardzoo.agents import make as make_agent
 from boardzoo.envs import BoardGameEnv, env_module
 from boardzoo.errors import AgentError, BoardzooError, SpecError, WorkerError
 from boardzoo.ledger import Ledger, check_writable_path, other_run
+from boardzoo.progress import ProgressBar
 from boardzoo.spec import build, split_spec
 from boardzoo.workers import MAX_WORKERS, run_parallel
 
@@ -232,7 +233,9 @@ def run(env_spec: str, spec_a: str, spec_b: str, games: int, seed: int = 0, work
         out: str | None = None, progress: bool | None = None, isolate: bool = False,
         log=lambda line: print(line, file=sys.stderr)) -> list[dict[str, Any]]:
     """Play games ``0..games-1`` (those already in ``out`` are not played again) and return
-    their records. Records in ``out`` beyond ``games`` stay there untouched."""
+    their records. Records in ``out`` beyond ``games`` stay there untouched. ``progress``:
+    None shows a bar on a terminal and a line a minute otherwise, True always the bar,
+    False nothing (see boardzoo.progress)."""
     for name, value, most in (("games", games, MAX_GAMES), ("workers", workers, MAX_WORKERS)):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
             raise SpecError(f"arena: {name} must be an int from 1 to {most:,}, got {value!r}")
@@ -267,8 +270,9 @@ def _run(ledger, env_spec, spec_a, spec_b, games, seed, workers, env, agents, is
             log(f"note: {note}")
         done = {game: record for game, record in ledger.records.items() if game < games}
     todo = [g for g in range(games) if g not in done]
-    show = sys.stderr.isatty() if progress is None else progress
-    bar = Progress(games, len(done), sys.stderr) if show else None
+    bar = None if progress is False else ProgressBar(games, "arena", "games", initial=len(done),
+                                                      interactive=progress)
+    tally = {"a": 0, "b": 0, None: 0}
     try:
         if workers == 1 or len(todo) <= 1:
             played = (play_game(env_spec, spec_a, spec_b, game, seed, env, agents) for game in todo)
@@ -282,7 +286,8 @@ def _run(ledger, env_spec, spec_a, spec_b, games, seed, workers, env, agents, is
                 if ledger is not None:
                     ledger.append(record)
                 if bar:
-                    bar.update(record)
+                    tally[record["winner"]] += 1
+                    bar.update(status=f"a {tally['a']}  b {tally['b']}  ties {tally[None]}")
         except WorkerError as error:
             saved = (f"; the games finished so far ({len(done)}) are in {ledger.path}: run the same command "
                      "to play the rest") if ledger is not None else ""
@@ -291,31 +296,6 @@ def _run(ledger, env_spec, spec_a, spec_b, games, seed, workers, env, agents, is
         if bar:
             bar.close()
     return [done[g] for g in sorted(done)]
-
-
-class Progress:
-    """A one-line progress bar on a terminal (no dependency needed)."""
-
-    def __init__(self, total: int, done: int, stream: IO[str]):
-        self.total, self.done, self.stream = total, done, stream
-        self.tally = {"a": 0, "b": 0, None: 0}
-        self.start = time.perf_counter()
-
-    def update(self, record: dict) -> None:
-        self.done += 1
-        self.tally[record["winner"]] += 1
-        width = 30
-        filled = int(width * self.done / self.total)
-        elapsed = time.perf_counter() - self.start
-        self.stream.write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} games  "
-            f"a {self.tally['a']}  b {self.tally['b']}  ties {self.tally[None]}  {elapsed:.0f}s"
-        )
-        self.stream.flush()
-
-    def close(self) -> None:
-        self.stream.write("\n")
-        self.stream.flush()
 
 
 def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from boardzoo.envs import ENVS, env_module
 from boardzoo.errors import BoardzooError, SpecError, excerpt
 from boardzoo.fast import ENGINES
 from boardzoo.games.connect_four_solver import DEFAULT_MEMORY_MB, MEMORY_LIMIT_MB
+from boardzoo.progress import ProgressBar
 from boardzoo.spec import describe
 
 
@@ -101,7 +102,7 @@ def _arena(args: argparse.Namespace) -> int:
 def _solve(args: argparse.Namespace) -> int:
     from boardzoo.games.connect_four_solver import make_solver, read_lines, solve_lines
 
-    watch = _SolveProgress() if sys.stderr.isatty() else None
+    watch = _SolveProgress()
     try:
         solver = make_solver(args.engine, memory_mb=args.memory, timeout=args.timeout, progress=watch)
     except ValueError as error:
@@ -109,8 +110,7 @@ def _solve(args: argparse.Namespace) -> int:
     lines = args.positions if args.positions else read_lines(sys.stdin)
     failures = 0
     for moves, score, problem in solve_lines(lines, solver):
-        if watch is not None:
-            watch.clear()
+        watch.clear()
         if problem is not None:
             failures += 1
             print(f"{moves} error: {problem}", flush=True)
@@ -122,22 +122,23 @@ def _solve(args: argparse.Namespace) -> int:
 
 
 class _SolveProgress:
-    """One status line on the terminal while a solve takes longer than a second."""
+    """Nodes searched and the score's bounds while a position takes longer than a second
+    (a status line on a terminal, wiped when the score prints; a line a minute in a log)."""
 
     def __init__(self) -> None:
-        self.shown = False
+        self.bar: ProgressBar | None = None
 
     def __call__(self, nodes: int, seconds: float, low: int, high: int) -> None:
-        if seconds >= 1.0:
-            sys.stderr.write(f"\r  {nodes:,} nodes, {seconds:.0f} s, score in [{low}, {high}] ")
-            sys.stderr.flush()
-            self.shown = True
+        if seconds < 1.0:
+            return
+        if self.bar is None:
+            self.bar = ProgressBar(None, "solving", "nodes", leave=False)
+        self.bar.set(nodes, f"score in [{low}, {high}]")
 
     def clear(self) -> None:
-        if self.shown:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
-            self.shown = False
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
 
 
 def _geister_client(args: argparse.Namespace) -> int:

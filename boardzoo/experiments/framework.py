@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
@@ -25,6 +24,7 @@ from boardzoo import arena
 from boardzoo.errors import BoardzooError, WorkerError
 from boardzoo.fast import check_engine
 from boardzoo.ledger import Ledger, other_run, write_atomic
+from boardzoo.progress import ProgressBar
 from boardzoo.workers import MAX_WORKERS, run_parallel
 
 
@@ -221,21 +221,20 @@ def run(experiment: Experiment, out: str, games: int | None = None, full: bool =
         total = sum(job.games for job in jobs)
         log(f"{experiment.name}: {total} games in {len(jobs)} jobs, {total - len(tasks)} already played, "
             f"{executor} executor, {workers} worker(s)" + (", agents isolated" if isolate else ""))
-        start = time.perf_counter()
-        show = sys.stderr.isatty() if progress is None else progress
+        bar = None if progress is False or not tasks else ProgressBar(
+            total, experiment.name, "games", initial=total - len(tasks), interactive=progress)
         try:
-            for count, record in enumerate(EXECUTORS[executor](tasks, workers), 1):
+            for record in EXECUTORS[executor](tasks, workers):
                 done[(record["job"], record["game"])] = record
                 ledger.append(record)
-                if show:
-                    print(f"\r{count}/{len(tasks)} games  {time.perf_counter() - start:.0f}s", end="",
-                          file=sys.stderr)
+                if bar:
+                    bar.update(status=record["job"])
         except WorkerError as error:
             raise WorkerError(f"{error}; the games finished so far are in {games_path}: "
                               "add --resume to the same command to play the rest") from None
         finally:
-            if show and tasks:
-                print(file=sys.stderr)
+            if bar:
+                bar.close()
     results = {job.key: [done[(job.key, g)] for g in range(job.games)] for job in jobs}
     write_report(experiment, results, jobs, out, log)
     return results
