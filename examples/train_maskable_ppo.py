@@ -32,14 +32,16 @@ def train(env_spec: str, opponent: str, steps: int, seed: int, save: str):
     from sb3_contrib import MaskablePPO
 
     from boardzoo.envs.single_agent import SingleAgentEnv
+    from boardzoo.training import quiet_logger, training_progress
 
     torch.set_num_threads(1)  # a small network: one thread is faster than two fighting
     env = SingleAgentEnv(env_spec, opponent=opponent, seat="random")
     model = MaskablePPO("MlpPolicy", env, seed=seed, n_steps=1024, batch_size=256, n_epochs=4,
                         learning_rate=1e-3, gamma=0.99, ent_coef=0.01,
                         policy_kwargs={"net_arch": [128, 128]}, verbose=0)
+    quiet_logger(model)
     start = time.perf_counter()
-    model.learn(total_timesteps=steps)
+    model.learn(total_timesteps=steps, callback=training_progress(steps))
     print(f"trained {steps} steps against {opponent} in {time.perf_counter() - start:.0f} s")
     os.makedirs(os.path.dirname(save) or ".", exist_ok=True)
     model.save(save)
@@ -86,9 +88,11 @@ def train_further(env_spec: str, opponent: str, steps: int, load: str, save: str
     from sb3_contrib import MaskablePPO
 
     from boardzoo.envs.single_agent import SingleAgentEnv
+    from boardzoo.training import quiet_logger, training_progress
 
     model = MaskablePPO.load(load, env=SingleAgentEnv(env_spec, opponent=opponent, seat="random"), device="cpu")
-    model.learn(total_timesteps=steps, reset_num_timesteps=False)
+    quiet_logger(model)
+    model.learn(total_timesteps=steps, reset_num_timesteps=False, callback=training_progress(steps))
     model.save(save)
     print(f"trained {steps} more steps, saved {save}")
 

@@ -52,6 +52,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
 
     from boardzoo import arena
     from boardzoo.envs.single_agent import SingleAgentEnv
+    from boardzoo.training import quiet_logger, training_progress
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--generations", type=int, default=6)
@@ -66,9 +67,11 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     env = SingleAgentEnv("connect_four_v0", opponent=opponent, seat="random")
     model = MaskablePPO("MlpPolicy", env, seed=args.seed, n_steps=1024, batch_size=256, n_epochs=4,
                         learning_rate=1e-3, ent_coef=0.01, policy_kwargs={"net_arch": [128, 128]}, verbose=0)
+    quiet_logger(model)
     start = time.perf_counter()
     for generation in range(1, args.generations + 1):
-        model.learn(total_timesteps=args.steps, reset_num_timesteps=False)
+        model.learn(total_timesteps=args.steps, reset_num_timesteps=False,
+                    callback=training_progress(args.steps, f"generation {generation}"))
         path = os.path.join(args.out, f"self_play_gen{generation}.zip")
         model.save(path)
         opponent.pool.append(MaskablePPO.load(path, device="cpu"))

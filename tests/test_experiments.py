@@ -3,6 +3,7 @@ resuming, executors, and the command line."""
 
 import json
 import os
+import sys
 
 import pytest
 
@@ -126,14 +127,27 @@ def test_experiment_runs_end_to_end(name, tmp_path):
     assert report.startswith("# Source 00") and "|---|" in report and "## Deviations" in report
     config = json.loads((tmp_path / "run.json").read_text())
     assert config["experiment"] == name and len(config["jobs"]) == len(jobs)
-    for picture in (p for p in report.split("](")[1:]):
-        file_name = picture.split(")")[0]
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            assert "Plots skipped" in report
-        else:
-            assert (tmp_path / file_name).stat().st_size > 1000
+    for picture in report.split("](")[1:]:  # every picture linked was drawn
+        assert (tmp_path / picture.split(")")[0]).stat().st_size > 1000
+
+
+def test_a_report_without_matplotlib_links_no_missing_pictures(tmp_path, monkeypatch):
+    from boardzoo.experiments.framework import Experiment, Report, write_report
+
+    class Pictured(Experiment):
+        def report(self, results, jobs):
+            text = "# Source 00X\n\n| a |\n|---|\n\n![wins by depth](wins.png)\n"
+            return Report(text, {"wins.png": lambda path: open(path, "wb").write(b"x" * 2000)})
+
+    with monkeypatch.context() as hidden:
+        hidden.setitem(sys.modules, "matplotlib", None)  # import matplotlib now fails
+        write_report(Pictured(), {}, [], str(tmp_path), quiet)
+    report = (tmp_path / "report.md").read_text()
+    assert "![wins by depth]" not in report and "Plots skipped" in report and not (tmp_path / "wins.png").exists()
+    pytest.importorskip("matplotlib")
+    write_report(Pictured(), {}, [], str(tmp_path), quiet)
+    assert "![wins by depth](wins.png)" in (tmp_path / "report.md").read_text()
+    assert (tmp_path / "wins.png").stat().st_size == 2000
 
 
 def test_the_rules_fit_plays_every_candidate_row_once_and_the_study_plays_the_fitted_env():

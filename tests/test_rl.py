@@ -99,3 +99,39 @@ def test_a_saved_model_guides_puct_as_prior_and_value(tmp_path):
 
     assert_clean_error(run_cli("arena", "nim_v0", f"mcts:policy=puct,model={path},iterations=5", "random",
                                "--games", "2"), "takes observations of shape (6, 7, 2); nim gives (2,)")
+
+
+def test_training_shows_progress_and_leaves_no_log_folders(tmp_path, monkeypatch, capsys):
+    import io
+    import tempfile
+
+    from sb3_contrib import MaskablePPO
+
+    from boardzoo.envs.single_agent import SingleAgentEnv
+    from boardzoo.training import quiet_logger, training_progress
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where SB3 would make its SB3-<date> folders
+    model = MaskablePPO("MlpPolicy", SingleAgentEnv("nim_v0", opponent="random"), n_steps=256, batch_size=64,
+                        n_epochs=1, seed=0)
+    quiet_logger(model)
+    stream = io.StringIO()
+    model.learn(total_timesteps=512, callback=training_progress(512, "nim", stream=stream, interactive=True,
+                                                                  plain=True))
+    last = stream.getvalue().rstrip("\n").split("\r")[-1]
+    assert last.startswith("nim: 512/512 steps [") and "mean reward " in last and "episodes)" in last
+    # training further counts only this call's steps
+    stream = io.StringIO()
+    model.learn(total_timesteps=256, reset_num_timesteps=False,
+                callback=training_progress(256, "more", stream=stream, interactive=True, plain=True))
+    assert stream.getvalue().rstrip("\n").split("\r")[-1].startswith("more: 256/256 steps [")
+    example = load_example("train_maskable_ppo")
+    example.main(["--env", "nim", "--steps", "512", "--save", str(tmp_path / "n.zip"), "--eval-games", "2"])
+    assert not list(tmp_path.glob("SB3-*"))
+    capsys.readouterr()
+
+
+def test_the_mean_reward_status():
+    from boardzoo.training import mean_reward_status
+
+    assert mean_reward_status([]) == ""
+    assert mean_reward_status([1.0, -1.0, 1.0, 1.0]) == "mean reward +0.50 (last 4 episodes)"

@@ -249,7 +249,8 @@ def write_report(experiment: Experiment, results: dict[str, list[dict]], jobs: l
             import matplotlib
 
             matplotlib.use("Agg")
-        except ImportError:
+        except ImportError:  # no links to pictures that were never drawn
+            text = "\n".join(line for line in text.split("\n") if _linked_picture(line) not in report.plots)
             text += ("\n\n*Plots skipped: matplotlib is not installed (`pip install 'boardzoo[plot]'`); "
                      "the tables above hold the same figures.*\n")
         else:
@@ -259,6 +260,14 @@ def write_report(experiment: Experiment, results: dict[str, list[dict]], jobs: l
     write_atomic(path, text)
     log(f"report: {path}")
     return path
+
+
+def _linked_picture(line: str) -> str | None:
+    """The file a markdown line that is only a picture, ``![caption](file.png)``, shows."""
+    line = line.strip()
+    if line.startswith("![") and line.endswith(")") and "](" in line:
+        return line[line.rindex("](") + 2:-1]
+    return None
 
 
 # --- helpers for reports ----------------------------------------------------------------------
