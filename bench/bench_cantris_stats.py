@@ -1,4 +1,4 @@
-"""Random-vs-random first-mover statistics of cantris_v0 beside seed 001's table (the
+"""Random-vs-random first-mover statistics of cantris_v0 beside source 001's table (the
 calibration evidence of the reconstructed rules), with 95 % Wilson intervals.
 
     python bench/bench_cantris_stats.py [--games 20000] [--seed 0]
@@ -37,7 +37,7 @@ def main() -> None:
             rows_out.append([board, name, f"{theirs:.4f}", f"{ours:.4f}", f"{low:.4f}..{high:.4f}",
                              f"{ours - theirs:+.4f}"])
     print(f"Cantris random vs random, {args.games} games per board ({machine()})\n")
-    print(table(["board", "outcome", "seed 001", "cantris_v0", "95% CI", "difference"], rows_out))
+    print(table(["board", "outcome", "source 001", "cantris_v0", "95% CI", "difference"], rows_out))
 
 
 if __name__ == "__main__":

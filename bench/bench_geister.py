@@ -1,5 +1,5 @@
 """Geister speed at the 200-ply limit: random play-outs of the game core (uniform and
-seed 004's forward-biased ones), sampling a seat's information set, and the time of one
+source 004's forward-biased ones), sampling a seat's information set, and the time of one
 determinized MCTS decision at 300 iterations with each roll-out setting.
 
     python bench/bench_geister.py [--seconds 3]

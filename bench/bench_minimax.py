@@ -1,5 +1,5 @@
 """Minimax and alpha-beta on Connect Four: mean time and nodes per move by depth and
-evaluator (the study of seed 002), over the same set of random middle-game positions.
+evaluator (the study of source 002), over the same set of random middle-game positions.
 
     python bench/bench_minimax.py [--positions 20] [--max-minimax 6] [--max-alphabeta 9]
 """

@@ -13,7 +13,7 @@ from common import machine, table
 from boardzoo import arena
 from boardzoo.experiments.stats import wilson
 
-# Seed 004's findings: forward-biased roll-outs, cut off (as a draw) after 60 moves.
+# Source 004's findings: forward-biased roll-outs, cut off (as a draw) after 60 moves.
 GEISTER_MCTS = "mcts:iterations=300,rollout=forward,max_rollout=60"
 
 CHECKS = [  # env, agent, opponent, required win rate (0: reported, no target)
@@ -22,7 +22,7 @@ CHECKS = [  # env, agent, opponent, required win rate (0: reported, no target)
     ("connect_four_v0", "minimax:depth=3,eval=simple", "random", 0.85),
     ("nim_v0:coin=true", "mcts:time=0.01", "greedy", 0.70),
     ("nim_v0:coin=true", "mcts:iterations=1000", "greedy", 0.70),
-    # Seed 001's settings: its c = 1.0 in q/n + c*sqrt(2 ln N / n) is our c = sqrt(2).
+    # Source 001's settings: its c = 1.0 in q/n + c*sqrt(2 ln N / n) is our c = sqrt(2).
     ("cantris_v0", "mcts:iterations=500,q=win-lose,c=1.414,final=value,c_final=0", "random", 0.96),
     ("cantris_v0", "mcts:iterations=500,q=win-lose,c=1.0,final=value,c_final=0", "random", 0.0),
     ("cantris_v0", "alphabeta:depth=4,eval=score", "random", 0.0),

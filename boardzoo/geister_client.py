@@ -1,4 +1,4 @@
-"""A client for the Geister tournament server (protocol: ``shared/docs/rules-geister.md``).
+"""A client for the Geister tournament server (protocol: ``docs/rules-geister.md``).
 
     boardzoo geister-client --host localhost --port 10000 --agent greedy --games 10
 

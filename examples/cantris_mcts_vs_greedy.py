@@ -1,4 +1,4 @@
-"""Cantris (seed 001's tile game): MCTS with seed 001's settings against the greedy
+"""Cantris (source 001's tile game): MCTS with source 001's settings against the greedy
 player, on the 8x4 board, showing the board and the scores as the game goes.
 
     python examples/cantris_mcts_vs_greedy.py
@@ -10,7 +10,7 @@ from boardzoo.envs import cantris_v0
 env = cantris_v0.env(board="8x4", render_mode="ansi")
 env.reset(seed=11)
 players = {
-    # Seed 001: q = wins - losses, c = 1.0 while searching (its formula has sqrt(2 ln N / n),
+    # Source 001: q = wins - losses, c = 1.0 while searching (its formula has sqrt(2 ln N / n),
     # so that is our c = 1.414), 0 for the final choice.
     "player_0": make("mcts:iterations=500,q=win-lose,c=1.414,final=value,c_final=0", seed=1),
     "player_1": make("greedy", seed=2),

@@ -1,4 +1,4 @@
-"""Geister (seed 004): determinized MCTS against the rushing player.
+"""Geister (source 004): determinized MCTS against the rushing player.
 
 Each seat only ever gets its own information set (`env.unwrapped.model(agent)`): MCTS
 samples the hidden colours of the opponent's ghosts from a belief at every iteration.
@@ -15,7 +15,7 @@ env.reset(seed=3)
 players = {
     # "behaviour" reads the opponent's moves (ghosts that rush our exits are likely blue).
     # Roll-outs are MCTS's model of how both sides play on: against this opponent, rushing
-    # roll-outs (cut short as a draw after 60 moves) beat seed 004's forward-biased ones.
+    # roll-outs (cut short as a draw after 60 moves) beat source 004's forward-biased ones.
     "player_0": make("mcts:iterations=300,rollout=rushing,max_rollout=60,belief=behaviour", seed=1),
     "player_1": make("greedy", seed=2),  # the rushing player
 }

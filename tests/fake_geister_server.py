@@ -1,5 +1,5 @@
 """A small Geister tournament server for the client tests, written from the protocol
-description in ``shared/docs/rules-geister.md`` (not from our client).
+description in ``docs/rules-geister.md`` (not from our client).
 
 Two listening ports: the first mover's and the second mover's. Each game accepts one
 connection per remote seat; a seat can instead be played by the server itself (``bots``).

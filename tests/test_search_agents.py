@@ -34,7 +34,7 @@ def test_mcts_beats_random_at_connect_four():
 
 def test_mcts_handles_the_coin_and_beats_greedy_at_nim_with_a_coin():
     rate, summary = win_rate("nim_v0:coin=true", "mcts:iterations=400", "greedy", games=120)
-    assert rate >= 0.70, summary  # seed 000: 86 %
+    assert rate >= 0.70, summary  # source 000: 86 %
 
 
 def expectimax_values(pawns, k):

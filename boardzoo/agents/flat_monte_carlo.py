@@ -1,4 +1,4 @@
-"""Flat Monte Carlo (seed 004's "primitive Monte Carlo"): no tree; every legal move gets
+"""Flat Monte Carlo (source 004's "primitive Monte Carlo"): no tree; every legal move gets
 the same number of roll-outs and the best mean payoff is played.
 
     make("flatmc:playouts=30")                      # 30 roll-outs per legal move

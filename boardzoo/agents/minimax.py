@@ -1,11 +1,11 @@
-"""Depth-limited minimax and alpha-beta on the search model (seed 002), with
+"""Depth-limited minimax and alpha-beta on the search model (source 002), with
 expectiminimax at chance events.
 
     make("minimax:depth=4,eval=simple")
     make("alphabeta:depth=8,eval=three2,random_first=true")
     make("alphabeta:time=0.5")          # iterative deepening within 0.5 s a move
 
-Values are from the searching player's side. A finished game scores like seed 002's
+Values are from the searching player's side. A finished game scores like source 002's
 *Simple* evaluator: ``2 * depth - plies`` for a win reached ``plies`` moves from the root
 (faster wins score more), the negative for a loss, 0 for a draw. At the depth limit an
 unfinished position scores 0 (``eval=simple``) or by the game's own evaluator
@@ -48,7 +48,7 @@ class _OutOfTime(Exception):
 
 
 def no_heuristic(state: GameState, player: int, max_depth: int) -> float:
-    """Seed 002's *Simple* evaluator at the depth limit: only wins count, so 0."""
+    """Source 002's *Simple* evaluator at the depth limit: only wins count, so 0."""
     return 0.0
 
 

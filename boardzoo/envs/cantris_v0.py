@@ -8,7 +8,7 @@
 | Observation shape  | `(rows * cols + 2,)` int64                                       |
 | Parameters         | `board="8x4"`, `rows`, `cols`, `bonus_turn`, `tile_scores`, `deal`, `render_mode` |
 
-The two-player scoring tile game of seed 001 ("Candy Crush" + "Tetris"). The source
+The two-player scoring tile game of source 001 ("Candy Crush" + "Tetris"). The source
 gives the board sizes, the deal and the first-mover statistics but not every rule; these
 are **this project's reconstruction**, first fitted to the published random-play table
 alone. `cantris_v1` plays the presets that fit all the study's tables best; v0 stays as

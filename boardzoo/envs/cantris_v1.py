@@ -8,7 +8,7 @@
 | Observation shape  | `(rows * cols + 2,)` int64                                       |
 | Parameters         | `board="8x4"`, `rows`, `cols`, `bonus_turn=False`, `tile_scores`, `deal`, `render_mode` |
 
-The two-player scoring tile game of seed 001 ("Candy Crush" + "Tetris"). The source
+The two-player scoring tile game of source 001 ("Candy Crush" + "Tetris"). The source
 gives the board sizes, the deal, the outline of the scoring and its published results,
 but not every rule. These are **this project's reconstruction**, the candidate rule set
 that fits **all** the study's tables best (random play with the first mover's split and

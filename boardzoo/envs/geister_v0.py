@@ -8,7 +8,7 @@
 | Observation shape  | `(404,)` int32, from the observing seat's side                      |
 | Parameters         | `max_turns=200`, `view=None`, `render_mode`                         |
 
-Geister ("ghosts", seed 004): 6x6; each seat has 8 ghosts, 4 blue and 4 red, and sees only
+Geister ("ghosts", source 004): 6x6; each seat has 8 ghosts, 4 blue and 4 red, and sees only
 its own colours. Ghosts start on the seat's two home rows, files b..e: A..D the front row
 and E..H the back row, left to right from that seat's side (the letters of the tournament
 protocol). A move takes one ghost one square NORTH (toward the opponent), EAST, SOUTH or

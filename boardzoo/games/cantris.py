@@ -1,5 +1,5 @@
-"""Cantris: the scoring tile game of seed 001, as this project reconstructs its rules
-(``shared/docs/rules-cantris.md``: "Candy Crush" + "Tetris").
+"""Cantris: the scoring tile game of source 001, as this project reconstructs its rules
+(``docs/rules-cantris.md``: "Candy Crush" + "Tetris").
 
 R rows x C columns (R even); every column holds the values 1..R/2 twice each. A move
 takes the **bottom** tile of a non-empty column and scores its value; the tiles above

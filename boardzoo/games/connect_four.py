@@ -259,7 +259,7 @@ class ConnectFourState(GameState):
         ]
 
     def greedy_action(self, rng: random.Random) -> int:
-        """Seed 003's heuristic player: win now, else block an immediate loss, else centre."""
+        """Source 003's heuristic player: win now, else block an immediate loss, else centre."""
         player = self.plies & 1
         for candidates in (self.winning_columns(player), self.winning_columns(1 - player)):
             if candidates:
@@ -300,12 +300,12 @@ class ConnectFourState(GameState):
         return f"ConnectFourState(plies={self.plies}, winner={self.winner})\n{self.to_text()}"
 
 
-# --- seed 002's board evaluators (minimax / alpha-beta ``eval=three|three2``) ---------------
+# --- source 002's board evaluators (minimax / alpha-beta ``eval=three|three2``) ---------------
 # Both score a position at the depth limit from ``player``'s side. The seed scores "a board"
 # with a player's window; we make that symmetric -- the player's score minus the
 # opponent's -- so that the value is the same whichever side the search looks from.
 def three_in_window_score(state: ConnectFourState, player: int, max_depth: int) -> float:
-    """Seed 002 "Three": a window of three discs and an empty cell is worth 40 % of the
+    """Source 002 "Three": a window of three discs and an empty cell is worth 40 % of the
     largest win score (0.8 * max_depth)."""
     own = 0.8 * max_depth if state.threat_cells(player) else 0.0
     theirs = 0.8 * max_depth if state.threat_cells(1 - player) else 0.0
@@ -325,7 +325,7 @@ def _best_threat(state: ConnectFourState, player: int, max_depth: int) -> int:
 
 
 def three_in_window_v2_score(state: ConnectFourState, player: int, max_depth: int) -> float:
-    """Seed 002 "Three v2": each such window is worth ``max_depth - 1`` minus the empty
+    """Source 002 "Three v2": each such window is worth ``max_depth - 1`` minus the empty
     cells below its empty cell (at least 1); the board takes its best window."""
     return float(_best_threat(state, player, max_depth) - _best_threat(state, 1 - player, max_depth))
 

@@ -149,7 +149,7 @@ class NimState(GameState):
         return int(rng.random() * min(self.k, self.pawns))
 
     def greedy_action(self, rng: random.Random) -> int:
-        """Seed 000's greedy rule: take ``n % (K+1)``, or one pawn when that is 0."""
+        """Source 000's greedy rule: take ``n % (K+1)``, or one pawn when that is 0."""
         take = self.pawns % (self.k + 1) or 1
         return take - 1
 

@@ -2,10 +2,10 @@
 
     make("mcts:iterations=2000")                        # UCB1, c = sqrt(2), random roll-outs
     make("mcts:time=0.01,reuse=true")                   # 10 ms a move, keep the played subtree
-    make("mcts:policy=ucbv,c=1.4,zeta=0.5")             # UCB-V (seed 003)
-    make("mcts:policy=ucb-minimal,c1=11,c2=1")          # UCB-Minimal (seed 003)
-    make("mcts:q=win-lose,c=1.414,final=value,c_final=0,iterations=500")   # seed 001
-    make("mcts:nthr=5,max_rollout=200")                 # seed 004's expansion threshold
+    make("mcts:policy=ucbv,c=1.4,zeta=0.5")             # UCB-V (source 003)
+    make("mcts:policy=ucb-minimal,c1=11,c2=1")          # UCB-Minimal (source 003)
+    make("mcts:q=win-lose,c=1.414,final=value,c_final=0,iterations=500")   # source 001
+    make("mcts:nthr=5,max_rollout=200")                 # source 004's expansion threshold
     make("mcts:rollout=strategic")                      # a game's own roll-out policy
     make("mcts:value=three")                            # a game's evaluator as the leaf value
     make("mcts:solver=true")                            # MCTS-Solver
@@ -25,7 +25,7 @@ final choice; a parameter of a part not chosen is refused):
     final        final=visits | value (c_final)
     root         the position, or (hidden information) samples under belief=NAME
 
-Seed 001 writes UCB1 as ``q/n + c*sqrt(2 ln N / n)``: its c = 1.0 is our c = 1.414.
+Source 001 writes UCB1 as ``q/n + c*sqrt(2 ln N / n)``: its c = 1.0 is our c = 1.414.
 Budgets: ``iterations`` and/or ``time`` (seconds per move), whichever ends first;
 ``schedule=NAME`` takes the iterations of each decision from one of the game's named
 schedules (Nim: ``study-random`` and the like, the Nim study's play-out counts by pile).

@@ -3,7 +3,7 @@ MCTS-Solver's proofs.
 
 Payoffs (``q``): ``win-lose`` credits each node's mover with its return (+1/0/-1 at the
 end of a game, an evaluator's value in between); ``wins`` with 1 for a win and 0
-otherwise (seed 001's ``q = win``, for roll-outs to the end only).
+otherwise (source 001's ``q = win``, for roll-outs to the end only).
 """
 
 from __future__ import annotations

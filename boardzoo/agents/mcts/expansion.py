@@ -1,8 +1,8 @@
 """Expansion: when a leaf gets children, and how many.
 
-* :class:`OneChildPerIteration` (``nthr=0``, seed 000): a node's moves are listed in a
+* :class:`OneChildPerIteration` (``nthr=0``, source 000): a node's moves are listed in a
   random order when it is first reached; each iteration that reaches it adds one child.
-* :class:`AllChildren` (``nthr=N``, seed 004): a leaf is evaluated as it is until it has
+* :class:`AllChildren` (``nthr=N``, source 004): a leaf is evaluated as it is until it has
   ``N`` visits, then gets a child for every move at once, each with its prior.
 
 Under determinization a node may also gain a child later, when a sample first allows a

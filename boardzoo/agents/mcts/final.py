@@ -2,7 +2,7 @@
 
 * ``visits`` — the most visited child (ties: the better mean);
 * ``value`` — the best ``mean + c_final * sqrt(ln N / n)`` (``c_final=0``: the best mean;
-  seed 001 picks its move this way).
+  source 001 picks its move this way).
 """
 
 from __future__ import annotations

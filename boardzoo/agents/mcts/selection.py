@@ -58,7 +58,7 @@ def ucb1(c: float = math.sqrt(2)) -> Select:
 
 @SELECTION.register("ucbv")
 def ucbv(c: float = math.sqrt(2), zeta: float = 1.0) -> Select:
-    """UCB-V (seed 003): mean + sqrt(2 var eps / n) + c * 3 eps / n, eps = zeta * ln N."""
+    """UCB-V (source 003): mean + sqrt(2 var eps / n) + c * 3 eps / n, eps = zeta * ln N."""
     c, zeta = check_constant("c", c), check_constant("zeta", zeta)
 
     def select(children: list[Node], parent_visits: int) -> Node:
@@ -80,7 +80,7 @@ def ucbv(c: float = math.sqrt(2), zeta: float = 1.0) -> Select:
 
 @SELECTION.register("ucb-minimal")
 def ucb_minimal(c1: float = 1.0, c2: float = 1.0) -> Select:
-    """UCB-Minimal (seed 003): mean + c1 / n ** c2."""
+    """UCB-Minimal (source 003): mean + c1 / n ** c2."""
     c1, c2 = check_constant("c1", c1), check_constant("c2", c2)
 
     def select(children: list[Node], parent_visits: int) -> Node:

@@ -1,5 +1,5 @@
 """Geister: 6x6, two players with 4 blue and 4 red ghosts each, the colours of the
-opponent's ghosts hidden (``shared/docs/rules-geister.md``, seed 004).
+opponent's ghosts hidden (``docs/rules-geister.md``, source 004).
 
 Frames. Squares are ``y * 6 + x`` in **player_0's frame** (x to the east, y to the
 south, player_0's home rows y = 4, 5). Each seat sees itself at the bottom, as on the

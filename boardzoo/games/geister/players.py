@@ -1,4 +1,4 @@
-"""Geister players the generic agents borrow: seed 004's rushing player (the greedy
+"""Geister players the generic agents borrow: source 004's rushing player (the greedy
 rule) and its forward-biased random play (a roll-out policy)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ def _exit_distance(seat: int, square: int) -> int:
 
 
 def rushing_action(state, rng: random.Random) -> int:
-    """Seed 004's rushing player (猪突AI), on a full state or a seat's view.
+    """Source 004's rushing player (猪突AI), on a full state or a seat's view.
 
     Places its reds at random. Then: escape when it can; capture an adjacent opponent ghost
     when that is safe by its own guess (no other opponent ghost can take back on that square,
@@ -67,7 +67,7 @@ def rushing_action(state, rng: random.Random) -> int:
 
 
 def forward_policy(state, rng: random.Random, bias: float = 0.5) -> int:
-    """Seed 004's forward-biased random play: with probability ``bias`` a random forward
+    """Source 004's forward-biased random play: with probability ``bias`` a random forward
     move (when there is one), else any random move."""
     actions = state.legal_actions()
     if not state.placing and rng.random() < bias:

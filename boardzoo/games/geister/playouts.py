@@ -23,7 +23,7 @@ from boardzoo.games.geister.rules import (
 def playout(state: GeisterState, rng: random.Random, limit: int = 0, forward: float = 0.0) -> tuple[float, float]:
     """Random play of ``state`` to the end in place. ``limit``: after that many moves a
     draw. ``forward``: the probability of choosing among the forward moves only (when the
-    mover has one), seed 004's cure for back-and-forth play-outs."""
+    mover has one), source 004's cure for back-and-forth play-outs."""
     if state.placing:
         rand = rng.random
         while state.placing:
