@@ -158,7 +158,7 @@ def _experiment_list(args: argparse.Namespace) -> int:
 
     for experiment in EXPERIMENTS.values():
         print(f"{experiment.name}\n  source:   {experiment.source}\n  compares: {experiment.compares}\n"
-              f"  default:  {experiment.default_size} ({experiment.expected_time} on 2 cores)\n"
+              f"  default:  {experiment.default_size} ({experiment.expected_time})\n"
               f"  --full:   {experiment.full_size}\n"
               + (f"  --full time: {experiment.full_time}\n" if experiment.full_time else ""))
     return 0

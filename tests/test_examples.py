@@ -16,8 +16,8 @@ def test_example_runs(path, capsys):
     assert "game over" in capsys.readouterr().out
 
 
-def test_the_readme_worked_examples_of_mcts_parts_run():
-    """The README's "add a selection policy" and "add an evaluator" examples, run as
+def test_the_mcts_tutorial_worked_examples_run():
+    """The MCTS tutorial's "add a selection policy" and "add an evaluator" examples, run as
     written, give agents that search and play legal moves."""
     import pathlib
     import re
@@ -25,15 +25,14 @@ def test_the_readme_worked_examples_of_mcts_parts_run():
     from boardzoo.agents.mcts import SELECTION
     from boardzoo.games import ConnectFourState
 
-    readme = (pathlib.Path(__file__).parent.parent / "README.md").read_text()
-    section = readme[readme.index("### MCTS as parts"):readme.index("### Solving Connect Four")]
-    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    page = pathlib.Path(__file__).parent.parent / "docs" / "tutorials" / "mcts-as-parts.md"
+    blocks = re.findall(r"```python\n(.*?)```", page.read_text(), re.S)
     assert len(blocks) == 2
     for block in blocks:
         namespace: dict = {}
         if "ucb1-tuned" in block and "ucb1-tuned" in SELECTION:
             continue  # registered by an earlier run in this process
-        exec(compile(block, "README.md", "exec"), namespace)
+        exec(compile(block, str(page), "exec"), namespace)
         agent = namespace["agent"]
         state = ConnectFourState()
         assert agent.act(None, state) in state.legal_actions()
