@@ -269,33 +269,49 @@ def _run(ledger, env_spec, spec_a, spec_b, games, seed, workers, env, agents, is
         for note in ledger.notes:
             log(f"note: {note}")
         done = {game: record for game, record in ledger.records.items() if game < games}
-    todo = [g for g in range(games) if g not in done]
+    todo = [(spec_a, spec_b, g) for g in range(games) if g not in done]
     bar = None if progress is False else ProgressBar(games, "arena", "games", initial=len(done),
                                                       interactive=progress)
     tally = {"a": 0, "b": 0, None: 0}
+
+    def finished(record: dict) -> None:
+        done[record["game"]] = record
+        if bar:
+            tally[record["winner"]] += 1
+            bar.update(status=f"a {tally['a']}  b {tally['b']}  ties {tally[None]}")
+
+    if workers > 1 and len(todo) > 1:
+        close_agents(agents)  # the workers build their own; these were for the checks
     try:
-        if workers == 1 or len(todo) <= 1:
-            played = (play_game(env_spec, spec_a, spec_b, game, seed, env, agents) for game in todo)
-        else:
-            close_agents(agents)  # the workers build their own; these were for the checks
-            jobs = [(env_spec, spec_a, spec_b, game, seed, isolate) for game in todo]
-            played = run_parallel(_play_in_worker, jobs, min(workers, len(todo)))
-        try:
-            for record in played:
-                done[record["game"]] = record
-                if ledger is not None:
-                    ledger.append(record)
-                if bar:
-                    tally[record["winner"]] += 1
-                    bar.update(status=f"a {tally['a']}  b {tally['b']}  ties {tally[None]}")
-        except WorkerError as error:
-            saved = (f"; the games finished so far ({len(done)}) are in {ledger.path}: run the same command "
-                     "to play the rest") if ledger is not None else ""
-            raise WorkerError(f"{error}{saved}") from None
+        play_jobs(env_spec, todo, seed, workers, env, lambda a, b: agents, isolate, ledger, finished)
     finally:
         if bar:
             bar.close()
     return [done[g] for g in sorted(done)]
+
+
+def play_jobs(env_spec: str, jobs: list[tuple[str, str, int]], seed: int, workers: int, env: BoardGameEnv,
+              agents_for, isolate: bool, ledger: Ledger | None, finished) -> None:
+    """Play every ``(spec_a, spec_b, game)`` of ``jobs`` from base seed ``seed``: in this
+    process with ``agents_for(spec_a, spec_b)`` on ``env``, or in ``workers`` processes
+    that build their own. Each record is appended to ``ledger`` (if any), then handed to
+    ``finished(record)``, in the order games finish. A dead worker ends the run with the
+    finished games on disk (the arena and the league share this)."""
+    if workers == 1 or len(jobs) <= 1:
+        played: Iterable[dict] = (play_game(env_spec, a, b, game, seed, env, agents_for(a, b))
+                                  for a, b, game in jobs)
+    else:
+        tasks = [(env_spec, a, b, game, seed, isolate) for a, b, game in jobs]
+        played = run_parallel(_play_in_worker, tasks, min(workers, len(jobs)))
+    try:
+        for record in played:
+            if ledger is not None:
+                ledger.append(record)
+            finished(record)
+    except WorkerError as error:
+        saved = (f"; the games finished so far ({len(ledger.records)}) are in {ledger.path}: run the same "
+                 "command to play the rest") if ledger is not None else ""
+        raise WorkerError(f"{error}{saved}") from None
 
 
 def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:

@@ -99,6 +99,18 @@ def _arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _league(args: argparse.Namespace) -> int:
+    from boardzoo import league
+
+    result = league.run(args.env, args.agents, args.games, seed=args.seed, workers=args.workers, out=args.out,
+                        isolate=args.isolate)
+    print(league.format_json(result) if args.json else league.format_text(result))
+    if args.plot:
+        league.plot(result, args.plot)
+        print(f"plot: {args.plot}", file=sys.stderr)
+    return 0
+
+
 def _solve(args: argparse.Namespace) -> int:
     from boardzoo.games.connect_four_solver import make_solver, read_lines, solve_lines
 
@@ -205,6 +217,7 @@ examples:
   boardzoo play connect_four_v0 mcts alphabeta:depth=5 --render --delay 0.5
   boardzoo play geister_v0 human mcts:iterations=300,belief=behaviour
   boardzoo arena nim_v0 greedy random --games 1000 --workers 2 --out games.jsonl
+  boardzoo league connect_four_v0 random greedy alphabeta:depth=4 --games 50 --out league.jsonl
   echo 4453 | boardzoo solve connect_four                exact score of a position
   boardzoo serve                                         play and watch in the browser (web extra)
   boardzoo experiment list                               the studies of the source documents
@@ -257,6 +270,24 @@ def parser() -> argparse.ArgumentParser:
     match.add_argument("--json", action="store_true",
                        help="print the summary as one JSON object (games, a_wins, b_wins, ties, ...)")
     match.set_defaults(run=_arena)
+
+    league = commands.add_parser(
+        "league", help="a round robin among agents, with ratings and a win-rate matrix",
+        description="Every pair of agents plays --games games, seats alternating, each pair exactly as "
+                    "'boardzoo arena ENV A B' would play it from the same seed. Prints Bradley-Terry ratings "
+                    "(Elo scale) with 95%% intervals, the win-rate matrix with 95%% intervals, draw rates and "
+                    "each agent's time per move. With --out the games go to a results file (arena records) "
+                    "that the same command resumes, and that a league with more agents extends.")
+    league.add_argument("env", help="env spec")
+    league.add_argument("agents", metavar="AGENT", nargs="+", help="two or more agent specs")
+    league.add_argument("--games", type=int, default=20, help="games per pair (default 20)")
+    league.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
+    league.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    league.add_argument("--out", help="JSON-lines file of game records; an existing one is resumed")
+    league.add_argument("--isolate", action="store_true", help="run each agent in a process of its own")
+    league.add_argument("--json", action="store_true", help="print the tables as one JSON object")
+    league.add_argument("--plot", metavar="PNG", help="also draw the ratings and the matrix (plot extra)")
+    league.set_defaults(run=_league)
 
     solve = commands.add_parser(
         "solve", help="exact scores of Connect Four positions (moves as 1-based column digits)",

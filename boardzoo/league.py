@@ -1,0 +1,269 @@
+"""The league (layer 4): a round robin among agent specs on one env, with ratings.
+
+    boardzoo league geister_v0 random greedy "flatmc:playouts=5" "mcts:iterations=300" --games 200
+
+Every pair of specs plays ``games`` games, seats alternating, exactly as
+``boardzoo arena ENV A B --games N --seed S`` would play them: game ``i`` of every pair
+comes from ``(S, i)``, so the pairs meet the same deals and placements (common random
+numbers, which makes their comparison fairer), and a league's games of one pair are that
+pair's arena games, record for record. Results go to one results file of arena records
+(``--out``; :mod:`boardzoo.ledger`: appended, validated, locked), so a league resumes
+after any interruption, grows when specs are added (the pairs already played are kept),
+and can start from an arena run's file. Records of pairs outside the league are kept in
+the file and left out of the tables.
+
+The report: Bradley-Terry ratings on the Elo scale with 95 % bootstrap intervals (a draw
+half a win; :func:`boardzoo.experiments.stats.ratings`), the matrix of win rates (row
+against column, 95 % Wilson intervals), draw rates, and each spec's mean time per move;
+as text or as JSON, and as a picture with the ``plot`` extra.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from itertools import combinations
+from typing import Any
+
+from boardzoo import arena
+from boardzoo.agents import Agent
+from boardzoo.errors import SpecError
+from boardzoo.experiments.stats import Rating, ratings, wilson
+from boardzoo.ledger import Ledger, check_writable_path
+from boardzoo.progress import ProgressBar
+from boardzoo.workers import MAX_WORKERS
+
+#: The most specs in one league (the pairs grow as the square).
+MAX_SPECS = 32
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """How ``a`` fared against ``b`` (a's point of view)."""
+
+    a: str
+    b: str
+    games: int
+    a_wins: int
+    b_wins: int
+    draws: int
+    forfeits: int
+
+    @property
+    def a_score(self) -> float:
+        return (self.a_wins + 0.5 * self.draws) / self.games if self.games else math.nan
+
+    def win_rate(self, spec: str) -> tuple[float, float, float]:
+        """``spec``'s win rate in this pair with its 95 % Wilson interval."""
+        wins = self.a_wins if spec == self.a else self.b_wins
+        low, high = wilson(wins, self.games)
+        return wins / self.games, low, high
+
+
+@dataclass(frozen=True)
+class LeagueResult:
+    env: str
+    base_seed: int
+    games_per_pair: int
+    specs: tuple[str, ...]
+    pairs: tuple[PairResult, ...]
+    ratings: tuple[Rating, ...]
+    ms_per_move: dict[str, float]
+
+    def pair(self, x: str, y: str) -> PairResult:
+        return next(p for p in self.pairs if {p.a, p.b} == {x, y})
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "env": self.env, "base_seed": self.base_seed, "games_per_pair": self.games_per_pair,
+            "ratings": [asdict(r) for r in self.ratings],
+            "pairs": [{**asdict(p), "a_score": p.a_score, "draw_rate": p.draws / p.games if p.games else None,
+                       "a_win_rate": p.win_rate(p.a), "b_win_rate": p.win_rate(p.b)} for p in self.pairs],
+            "ms_per_move": self.ms_per_move,
+        }
+
+
+def pairings(specs: Sequence[str]) -> list[tuple[str, str]]:
+    """Every pair of specs once, in the order given (the first named is agent A)."""
+    return list(combinations(specs, 2))
+
+
+def check_specs(specs: Sequence[str]) -> list[str]:
+    specs = [spec.strip() if isinstance(spec, str) else spec for spec in specs]
+    if not 2 <= len(specs) <= MAX_SPECS:
+        raise SpecError(f"league: give 2 to {MAX_SPECS} agent specs, got {len(specs)}")
+    repeated = sorted({spec for spec in specs if specs.count(spec) > 1})
+    if repeated:
+        raise SpecError(f"league: {repeated[0]!r} is named twice; each agent spec enters the league once")
+    return specs
+
+
+def run(env_spec: str, specs: Sequence[str], games: int, seed: int = 0, workers: int = 1,
+        out: str | None = None, progress: bool | None = None, isolate: bool = False,
+        log: Callable[[str], None] = lambda line: print(line, file=sys.stderr)) -> LeagueResult:
+    """Play the round robin (games already in ``out`` are not played again) and rate it."""
+    specs = check_specs(specs)
+    for name, value, most in (("games", games, arena.MAX_GAMES), ("workers", workers, MAX_WORKERS)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
+            raise SpecError(f"league: {name} must be an int from 1 to {most:,}, got {value!r}")
+    arena.check_seed(seed)
+    env = arena.make_env(env_spec)
+    if out is not None:
+        check_writable_path(out)
+    _check_agents(specs, env)
+    pairs = pairings(specs)
+    ledger = None
+    if out is not None:
+        ledger = Ledger(out, key=lambda r: (r["a"], r["b"], r["game"]),
+                        check=lambda r: _other_league(r, env_spec, seed))
+        ledger.open()
+    built: dict[tuple[str, str], dict[str, Agent]] = {}
+
+    def agents_for(a: str, b: str) -> dict[str, Agent]:
+        if (a, b) not in built:
+            built[(a, b)] = arena.make_agents(a, b, env, isolate)
+        return built[(a, b)]
+
+    try:
+        done = dict(ledger.records) if ledger is not None else {}
+        for note in ledger.notes if ledger is not None else ():
+            log(f"note: {note}")
+        todo = [(a, b, g) for a, b in pairs for g in range(games) if (a, b, g) not in done]
+        total = len(pairs) * games
+        bar = None if progress is False else ProgressBar(total, "league", "games", initial=total - len(todo),
+                                                          interactive=progress)
+
+        def finished(record: dict) -> None:
+            done[(record["a"], record["b"], record["game"])] = record
+            if bar:
+                bar.update(status=f"{record['a']} vs {record['b']}")
+
+        try:
+            arena.play_jobs(env_spec, todo, seed, workers, env, agents_for, isolate, ledger, finished)
+        finally:
+            if bar:
+                bar.close()
+    finally:
+        for agents in built.values():
+            arena.close_agents(agents)
+        if ledger is not None:
+            ledger.close()
+    records = [done[(a, b, g)] for a, b in pairs for g in range(games)]
+    return summarize(env_spec, seed, games, specs, records)
+
+
+def _check_agents(specs: Sequence[str], env) -> None:
+    """Build each spec once and check it against the game, before any game is played."""
+    from boardzoo.agents import make
+
+    for spec in specs:
+        agent = make(spec)
+        try:
+            if agent.interactive:
+                raise SpecError(f"league: {spec} needs a person; use 'boardzoo play'")
+            arena.check_agents([agent], env)
+        finally:
+            agent.close()
+
+
+def _other_league(record: dict, env: str, base_seed: int) -> str | None:
+    if (record["env"], record["base_seed"]) == (env, base_seed):
+        return None
+    return (f"game {record['game']} ({record['a']} vs {record['b']}) belongs to another run ({record['env']}, "
+            f"seed {record['base_seed']}; this league is {env}, seed {base_seed})")
+
+
+def summarize(env: str, base_seed: int, games: int, specs: Sequence[str], records: list[dict]) -> LeagueResult:
+    """The league's tables from its records (every pair's games, a as the first spec named)."""
+    by_pair: dict[tuple[str, str], list[dict]] = {pair: [] for pair in pairings(specs)}
+    for record in records:
+        by_pair[(record["a"], record["b"])].append(record)
+    pairs = tuple(PairResult(a, b, len(rs), sum(r["winner"] == "a" for r in rs), sum(r["winner"] == "b" for r in rs),
+                             sum(r["winner"] is None for r in rs), sum(r["forfeit"] is not None for r in rs))
+                  for (a, b), rs in by_pair.items())
+    scores = {(a, b): [1.0 if r["winner"] == "a" else 0.0 if r["winner"] == "b" else 0.5 for r in rs]
+              for (a, b), rs in by_pair.items()}
+    times: dict[str, list[float]] = {spec: [] for spec in specs}
+    for record in records:
+        for label in ("a", "b"):
+            times[record[label]].extend(record["decision_seconds"][label])
+    ms = {spec: 1000 * sum(t) / len(t) if t else math.nan for spec, t in times.items()}
+    return LeagueResult(env, base_seed, games, tuple(specs), pairs, tuple(ratings(scores)), ms)
+
+
+def format_text(result: LeagueResult) -> str:
+    """Ratings, then the win-rate matrix (row's wins against column), then each pair."""
+    order = [r.name for r in result.ratings]
+    number = {spec: i + 1 for i, spec in enumerate(order)}
+    width = max(len(spec) for spec in order) + 5
+    lines = [f"{result.env}: {len(result.specs)} agents, {result.games_per_pair} games a pair, seats alternating, "
+             f"seed {result.base_seed}", "",
+             f"{'agent':<{width}} {'rating (95% CI)':>22} {'score':>6} {'games':>6} {'ms/move':>9}"]
+    for rating in result.ratings:
+        label = f"{number[rating.name]:>2}. {rating.name}"
+        interval = f"{rating.elo:+.0f} ({rating.low:+.0f}..{rating.high:+.0f})"
+        lines.append(f"{label:<{width}} {interval:>22} {rating.score:>6.3f} {rating.games:>6} "
+                     f"{result.ms_per_move[rating.name]:>9.2f}")
+    lines += ["", "win rate of the row against the column (95% CI); draws are neither",
+              f"{'':>4}" + "".join(f"{n:>20}" for n in range(1, len(order) + 1))]
+    for row in order:
+        cells = []
+        for column in order:
+            if row == column:
+                cells.append(f"{'-':>20}")
+            else:
+                rate, low, high = result.pair(row, column).win_rate(row)
+                cells.append(f"{rate:.2f} ({low:.2f}..{high:.2f})".rjust(20))
+        lines.append(f"{number[row]:>3}." + "".join(cells))
+    lines += ["", f"{'pair':<{2 * width}} {'W/D/L':>13} {'draws':>6}"]
+    for p in result.pairs:
+        pair = f"{number[p.a]}. {p.a} vs {number[p.b]}. {p.b}"
+        lines.append(f"{pair:<{2 * width}} {f'{p.a_wins}/{p.draws}/{p.b_wins}':>13} "
+                     f"{p.draws / p.games if p.games else math.nan:>6.3f}"
+                     + (f"  ({p.forfeits} forfeits)" if p.forfeits else ""))
+    return "\n".join(lines)
+
+
+def format_json(result: LeagueResult) -> str:
+    return json.dumps(result.as_json())
+
+
+def plot(result: LeagueResult, path: str) -> None:
+    """Ratings with their intervals beside the win-rate matrix, as a PNG (the plot extra)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise SpecError("league: --plot needs matplotlib: pip install 'boardzoo[plot]'") from None
+    check_writable_path(path)
+    order = [r.name for r in result.ratings]
+    k = len(order)
+    figure, (left, right) = plt.subplots(1, 2, figsize=(6 + 0.6 * k, 1.5 + 0.45 * k),
+                                         gridspec_kw={"width_ratios": [1, 1.2]})
+    positions = list(range(k))[::-1]
+    elo = [r.elo for r in result.ratings]
+    below = [r.elo - r.low for r in result.ratings]
+    above = [r.high - r.elo for r in result.ratings]
+    left.errorbar(elo, positions, xerr=[below, above], fmt="o", capsize=3)
+    left.set_yticks(positions, [f"{i + 1}. {name}" for i, name in enumerate(order)], fontsize=8)
+    left.set_xlabel("Bradley-Terry rating (Elo scale, 95% CI)")
+    left.grid(axis="x", alpha=0.3)
+    matrix = [[math.nan if r == c else result.pair(r, c).win_rate(r)[0] for c in order] for r in order]
+    image = right.imshow(matrix, vmin=0, vmax=1, cmap="RdYlGn")
+    right.set_xticks(range(k), [str(i + 1) for i in range(k)])
+    right.set_yticks(range(k), [str(i + 1) for i in range(k)])
+    for i in range(k):
+        for j in range(k):
+            if i != j:
+                right.text(j, i, f"{matrix[i][j]:.2f}", ha="center", va="center", fontsize=7)
+    right.set_title("win rate of row vs column", fontsize=9)
+    figure.colorbar(image, ax=right, fraction=0.046)
+    figure.suptitle(f"{result.env}: {result.games_per_pair} games a pair", fontsize=10)
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)

@@ -1,0 +1,123 @@
+"""League: a round robin whose pairs are the arena's games, resumable and extendable in one
+results file, rated by outcomes; the CLI on top."""
+
+import json
+
+import pytest
+
+from boardzoo import arena, league
+from boardzoo.cli import main
+from boardzoo.errors import ResultsFileError, SpecError
+
+
+def without_timing(records):
+    return [{k: v for k, v in r.items() if k not in arena.TIMING_FIELDS} for r in records]
+
+
+def lines_of(path):
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def quiet(line):
+    pass
+
+
+def test_each_pair_plays_exactly_the_arena_games(tmp_path):
+    out = tmp_path / "league.jsonl"
+    specs = ["greedy", "random", "mcts:iterations=30"]
+    league.run("connect_four_v0", specs, games=6, seed=4, out=str(out), progress=False, log=quiet)
+    records = lines_of(out)
+    assert len(records) == 3 * 6
+    for a, b in league.pairings(specs):
+        mine = sorted((r for r in records if (r["a"], r["b"]) == (a, b)), key=lambda r: r["game"])
+        assert without_timing(mine) == without_timing(arena.run("connect_four_v0", a, b, games=6, seed=4,
+                                                                progress=False))
+
+
+def test_serial_and_parallel_leagues_give_the_same_tables(tmp_path):
+    specs = ["greedy", "random", "mcts:iterations=20"]
+    serial = league.run("nim_v0", specs, games=8, seed=2, progress=False)
+    parallel = league.run("nim_v0", specs, games=8, seed=2, workers=2, progress=False)
+    assert serial.pairs == parallel.pairs and serial.ratings == parallel.ratings
+
+
+def test_a_league_resumes_and_grows_in_its_file_and_keeps_other_records(tmp_path):
+    out = tmp_path / "league.jsonl"
+    arena.run("nim_v0", "greedy", "random", games=5, seed=0, out=str(out), progress=False)  # an arena run's file
+    league.run("nim_v0", ["greedy", "random"], games=5, seed=0, out=str(out), progress=False, log=quiet)
+    assert len(lines_of(out)) == 5  # the arena's games are the league's: nothing replayed
+    league.run("nim_v0", ["greedy", "random", "mcts:iterations=20"], games=5, seed=0, out=str(out),
+               progress=False, log=quiet)
+    assert len(lines_of(out)) == 15  # only the two new pairs were played
+    before = out.read_text()
+    result = league.run("nim_v0", ["greedy", "mcts:iterations=20"], games=5, seed=0, out=str(out), progress=False,
+                        log=quiet)
+    assert out.read_text() == before  # every game was on file; the pairs with random are kept, not counted
+    assert [p.games for p in result.pairs] == [5] and {r.games for r in result.ratings} == {5}
+
+
+def test_ratings_follow_the_outcomes():
+    # Nim's greedy rule is perfect play: it must come first; random must come last.
+    result = league.run("nim_v0", ["random", "mcts:iterations=40", "greedy"], games=40, seed=1, progress=False)
+    assert [r.name for r in result.ratings] == ["greedy", "mcts:iterations=40", "random"]
+    best, _, worst = result.ratings
+    assert best.low > worst.high and best.score > 0.75 > 0.25 > worst.score
+    for pair in result.pairs:
+        a_rate, low, high = pair.win_rate(pair.a)
+        b_rate = pair.win_rate(pair.b)[0]
+        assert low <= a_rate <= high
+        assert a_rate + b_rate + pair.draws / pair.games == pytest.approx(1.0)
+    assert result.pair("greedy", "random").win_rate("greedy")[0] > 0.9
+
+
+def test_draws_are_counted_apart_from_wins():
+    # Two greedy-ish Connect Four players draw sometimes; the pair's counts must add up.
+    result = league.run("connect_four_v0", ["greedy", "alphabeta:depth=2"], games=20, seed=0, progress=False)
+    pair = result.pairs[0]
+    assert pair.a_wins + pair.b_wins + pair.draws == pair.games == 20
+    assert pair.draws > 0 and pair.a_score == pytest.approx((pair.a_wins + pair.draws / 2) / 20)
+    document = result.as_json()
+    assert document["pairs"][0]["draw_rate"] == pair.draws / 20
+
+
+def test_bad_leagues_are_refused_clearly(tmp_path):
+    with pytest.raises(SpecError, match="named twice"):
+        league.run("nim_v0", ["random", "random"], games=2, progress=False)
+    with pytest.raises(SpecError, match="give 2 to"):
+        league.run("nim_v0", ["random"], games=2, progress=False)
+    with pytest.raises(SpecError, match="needs a person"):
+        league.run("nim_v0", ["random", "human"], games=2, progress=False)
+    with pytest.raises(SpecError, match="games must be"):
+        league.run("nim_v0", ["random", "greedy"], games=0, progress=False)
+    out = tmp_path / "other.jsonl"
+    arena.run("nim_v0", "greedy", "random", games=2, seed=7, out=str(out), progress=False)
+    with pytest.raises(ResultsFileError, match="belongs to another run"):
+        league.run("nim_v0", ["greedy", "random"], games=2, seed=0, out=str(out), progress=False, log=quiet)
+
+
+def test_the_cli_prints_tables_json_and_errors(tmp_path, capsys):
+    out = tmp_path / "cli.jsonl"
+    assert main(["league", "nim_v0", "greedy", "random", "mcts:iterations=20", "--games", "6",
+                 "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "rating (95% CI)" in text and "win rate of the row against the column" in text and " 1. greedy" in text
+    assert main(["league", "nim_v0", "greedy", "random", "mcts:iterations=20", "--games", "6",
+                 "--out", str(out), "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert len(document["pairs"]) == 3 and [r["name"] for r in document["ratings"]][0] == "greedy"
+    assert set(document["ms_per_move"]) == {"greedy", "random", "mcts:iterations=20"}
+    assert main(["league", "nim_v0", "greedy"]) == 2
+    assert "give 2 to" in capsys.readouterr().err
+
+
+def test_the_plot_needs_its_extra_and_draws_with_it(tmp_path, monkeypatch):
+    import sys
+
+    result = league.run("nim_v0", ["greedy", "random"], games=4, progress=False)
+    with monkeypatch.context() as hidden:
+        hidden.setitem(sys.modules, "matplotlib", None)
+        with pytest.raises(SpecError, match="plot extra|boardzoo\\[plot\\]"):
+            league.plot(result, str(tmp_path / "x.png"))
+    pytest.importorskip("matplotlib")
+    league.plot(result, str(tmp_path / "league.png"))
+    assert (tmp_path / "league.png").stat().st_size > 5000
