@@ -35,7 +35,7 @@ import numpy as np
 
 from boardzoo.agents import Agent
 from boardzoo.agents import make as make_agent
-from boardzoo.envs import BoardGameEnv, env_module
+from boardzoo.envs import SPEC_HIDDEN, BoardGameEnv, env_module
 from boardzoo.errors import AgentError, BoardzooError, SpecError, WorkerError
 from boardzoo.ledger import Ledger, check_writable_path, other_run
 from boardzoo.progress import ProgressBar
@@ -52,7 +52,7 @@ def make_env(spec: str, raw: bool = False, render_mode: str | None = None, **ove
     ``overrides`` are further constructor arguments."""
     name, params = split_spec(spec)
     module = env_module(name)
-    kwargs = build(module.raw_env, name, params, hidden=("render_mode",))
+    kwargs = build(module.raw_env, name, params, hidden=SPEC_HIDDEN)
     factory = module.raw_env if raw else module.env
     try:
         return factory(render_mode=render_mode, **{**kwargs, **overrides})
@@ -68,6 +68,23 @@ def check_seed(seed) -> None:
     """A base seed is an int >= 0 (numpy's SeedSequence takes no negative entropy)."""
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise SpecError(f"the seed must be an int >= 0, got {seed!r}")
+
+
+def check_run(command: str, games: int, workers: int, seed: int) -> None:
+    """Raise SpecError for a run's bad sizes: ``games`` (per pair, in a league) and
+    ``workers`` ints in range, the base seed an int >= 0."""
+    for name, value, most in (("games", games, MAX_GAMES), ("workers", workers, MAX_WORKERS)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
+            raise SpecError(f"{command}: {name} must be an int from 1 to {most:,}, got {value!r}")
+    check_seed(seed)
+
+
+def refuse_interactive(command: str, agents: dict[str, Agent]) -> None:
+    """Raise SpecError for an agent that needs a person (those play in ``boardzoo play``);
+    ``agents`` maps how the message names each agent to the agent."""
+    for name, agent in agents.items():
+        if agent.interactive:
+            raise SpecError(f"{command}: {name} needs a person; use 'boardzoo play'")
 
 
 def game_seeds(base_seed: int, game: int) -> tuple[int, int, int]:
@@ -236,19 +253,14 @@ def run(env_spec: str, spec_a: str, spec_b: str, games: int, seed: int = 0, work
     their records. Records in ``out`` beyond ``games`` stay there untouched. ``progress``:
     None shows a bar on a terminal and a line a minute otherwise, True always the bar,
     False nothing (see boardzoo.progress)."""
-    for name, value, most in (("games", games, MAX_GAMES), ("workers", workers, MAX_WORKERS)):
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
-            raise SpecError(f"arena: {name} must be an int from 1 to {most:,}, got {value!r}")
-    check_seed(seed)
+    check_run("arena", games, workers, seed)
     # Build everything once up front so that bad specs fail here, not inside a worker.
     env = make_env(env_spec)
     if out is not None:
         check_writable_path(out)
     agents = make_agents(spec_a, spec_b, env, isolate)
     try:
-        for label, agent in agents.items():
-            if agent.interactive:
-                raise SpecError(f"arena: agent {label} ({agent.spec}) needs a person; use 'boardzoo play'")
+        refuse_interactive("arena", {f"agent {label} ({agent.spec})": agent for label, agent in agents.items()})
         config = {"env": env_spec, "a": spec_a, "b": spec_b, "base_seed": seed}
         ledger = open_ledger(out, config) if out else None
         if ledger is not None:

@@ -15,20 +15,17 @@ import traceback
 from boardzoo import __version__, arena
 from boardzoo.agents import catalogue
 from boardzoo.agents import make as make_agent
-from boardzoo.envs import ENVS, env_module
+from boardzoo.envs import ENVS, parameters_text
 from boardzoo.errors import BoardzooError, SpecError, excerpt
 from boardzoo.fast import ENGINES
 from boardzoo.games.connect_four_solver import DEFAULT_MEMORY_MB, MEMORY_LIMIT_MB
 from boardzoo.progress import ProgressBar
-from boardzoo.spec import describe
 
 
 def _list(args: argparse.Namespace) -> int:
     print("envs (ENV, optionally name:key=value,...):")
     for name, summary in ENVS.items():
-        raw_env = env_module(name).raw_env
-        params = describe(raw_env, hidden=("render_mode",), notes=raw_env.default_notes)
-        print(f"  {name:<18} {summary}\n  {'':<18} parameters: {params}")
+        print(f"  {name:<18} {summary}\n  {'':<18} parameters: {parameters_text(name)}")
     print("\nagents (SPEC, optionally name:key=value,...):")
     for name, params, summary in catalogue():
         print(f"  {name:<18} {summary}" + (f"\n  {'':<18} parameters: {params}" if params else ""))

@@ -34,7 +34,6 @@ from boardzoo.errors import SpecError
 from boardzoo.experiments.stats import Rating, ratings, wilson
 from boardzoo.ledger import Ledger, check_writable_path
 from boardzoo.progress import ProgressBar
-from boardzoo.workers import MAX_WORKERS
 
 #: The most specs in one league (the pairs grow as the square).
 MAX_SPECS = 32
@@ -106,10 +105,7 @@ def run(env_spec: str, specs: Sequence[str], games: int, seed: int = 0, workers:
         log: Callable[[str], None] = lambda line: print(line, file=sys.stderr)) -> LeagueResult:
     """Play the round robin (games already in ``out`` are not played again) and rate it."""
     specs = check_specs(specs)
-    for name, value, most in (("games", games, arena.MAX_GAMES), ("workers", workers, MAX_WORKERS)):
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
-            raise SpecError(f"league: {name} must be an int from 1 to {most:,}, got {value!r}")
-    arena.check_seed(seed)
+    arena.check_run("league", games, workers, seed)
     env = arena.make_env(env_spec)
     if out is not None:
         check_writable_path(out)
@@ -162,8 +158,7 @@ def _check_agents(specs: Sequence[str], env) -> None:
     for spec in specs:
         agent = make(spec)
         try:
-            if agent.interactive:
-                raise SpecError(f"league: {spec} needs a person; use 'boardzoo play'")
+            arena.refuse_interactive("league", {spec: agent})
             arena.check_agents([agent], env)
         finally:
             agent.close()

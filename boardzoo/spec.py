@@ -252,6 +252,14 @@ def spec_text(value: Any) -> str:
     return str(value)
 
 
+def default_text(default: Any, note: str | None = None) -> str | None:
+    """A parameter's default as listings show it: its note when it has one, else the
+    default in spec syntax; None when the parameter has no default (it is required)."""
+    if note is not None:
+        return note
+    return None if default is inspect.Parameter.empty else spec_text(default)
+
+
 def describe(factory: Callable, hidden: tuple[str, ...] = (), parts: Mapping[str, Registry] | None = None,
              notes: Mapping[str, str] | None = None) -> str:
     """``"iterations=1000, c=1.414"``: the parameters and defaults in spec syntax, for
@@ -262,10 +270,8 @@ def describe(factory: Callable, hidden: tuple[str, ...] = (), parts: Mapping[str
     for name, default in parameters(factory).items():
         if name in hidden:
             continue
-        if notes and name in notes:
-            text = f"{name}={notes[name]}"
-        else:
-            text = name if default is inspect.Parameter.empty else f"{name}={spec_text(default)}"
+        shown = default_text(default, (notes or {}).get(name))
+        text = name if shown is None else f"{name}={shown}"
         if parts and name in parts:
             text += f" [{parts[name].describe()}]"
         items.append(text)

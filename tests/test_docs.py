@@ -35,6 +35,7 @@ def test_every_env_page_is_its_docstring_and_its_spec():
 
 
 def test_every_agent_page_lists_every_spec_parameter_and_part():
+    from boardzoo.agents import SPEC_HIDDEN
     from boardzoo.spec import parameters
 
     hook = load_hook()
@@ -42,7 +43,7 @@ def test_every_agent_page_lists_every_spec_parameter_and_part():
         page = hook.agent_page(name)
         assert page.startswith(f"# `{name}`"), name
         for parameter in parameters(cls):
-            if parameter not in hook.HIDDEN_AGENT_PARAMETERS:
+            if parameter not in SPEC_HIDDEN:
                 assert f"| `{parameter}` |" in page, (name, parameter)
         for chooser, registry in cls.parts.items():
             for part in registry.names():

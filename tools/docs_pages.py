@@ -19,14 +19,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-from boardzoo.agents import AGENTS
-from boardzoo.envs import ENVS, env_module
+from boardzoo.agents import AGENTS, SPEC_HIDDEN
+from boardzoo.envs import ENVS, env_module, parameters_text
 from boardzoo.experiments import EXPERIMENTS
 from boardzoo.games.knowledge import all_knowledge
-from boardzoo.spec import declared_types, describe, parameters, spec_text
+from boardzoo.spec import declared_types, default_text, parameters
 
-#: Parameters a spec cannot set (the same ones ``boardzoo list`` leaves out).
-HIDDEN_AGENT_PARAMETERS = ("seed", "stdin", "stdout", "evaluator")
 _SPHINX_ROLE = re.compile(r":(?:class|mod|func|meth|attr):`~?([^`]+)`")
 
 
@@ -55,7 +53,9 @@ def _parameter_rows(defaults: dict[str, Any], types: dict[str, tuple[type, ...]]
     for name, default in defaults.items():
         if name in hidden:
             continue
-        shown = notes.get(name, "(required)" if default is inspect.Parameter.empty else spec_text(default))
+        shown = default_text(default, notes.get(name))
+        if shown is None:
+            shown = "(required)"
         accepts = choices.get(name) or _type_names(types.get(name, ()))
         rows.append(f"| `{name}` | `{shown}` | {accepts} |")
     return rows
@@ -76,8 +76,7 @@ def _knowledge_table(names: list[str]) -> list[str]:
 
 def env_page(name: str) -> str:
     module = env_module(name)
-    raw_env = module.raw_env
-    spec = describe(raw_env, hidden=("render_mode",), notes=raw_env.default_notes)
+    spec = parameters_text(name)
     text = as_markdown(module.__doc__)
     if not text.startswith("# "):
         text = f"# `{name}`\n\n{text}"
@@ -96,7 +95,7 @@ def agent_page(name: str) -> str:
                for chooser, registry in cls.parts.items()}
     known = [name for name in KNOWLEDGE_PARAMETERS if name in defaults]
     choices.update({name: "a name the game registers (below)" for name in known})
-    rows = _parameter_rows(defaults, declared_types(cls), HIDDEN_AGENT_PARAMETERS, notes, choices)
+    rows = _parameter_rows(defaults, declared_types(cls), SPEC_HIDDEN, notes, choices)
     if rows:
         lines += ["## Parameters", "", "| parameter | default | accepts |", "|---|---|---|", *rows, ""]
     for chooser, registry in cls.parts.items():

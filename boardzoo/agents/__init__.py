@@ -22,8 +22,8 @@ AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (RandomAgent, GreedyA
                                                             FlatMonteCarloAgent,
                                                    MinimaxAgent, AlphaBetaAgent, SB3Agent)}
 
-# Parameters that a spec string can't meaningfully set.
-_HIDDEN = ("seed", "stdin", "stdout", "evaluator")
+#: Constructor parameters that a spec string can't meaningfully set (left out of listings).
+SPEC_HIDDEN = ("seed", "stdin", "stdout", "evaluator")
 
 
 def register(cls: type[Agent]) -> type[Agent]:
@@ -38,7 +38,7 @@ def make(spec: str, seed: int | None = None, **overrides) -> Agent:
     if name not in AGENTS:
         raise SpecError(f"unknown agent {name!r}; agents are: {', '.join(AGENTS)}")
     cls = AGENTS[name]
-    kwargs = build(cls, name, raw, hidden=_HIDDEN, parts=cls.parts)
+    kwargs = build(cls, name, raw, hidden=SPEC_HIDDEN, parts=cls.parts)
     try:
         agent = cls(seed=seed, **kwargs, **overrides)
     except ValueError as error:
@@ -49,10 +49,12 @@ def make(spec: str, seed: int | None = None, **overrides) -> Agent:
 
 def catalogue() -> list[tuple[str, str, str]]:
     """(name, parameters with defaults, summary) of every agent, for listings."""
-    return [(name, describe(cls, _HIDDEN, cls.parts, cls.default_notes), cls.summary) for name, cls in AGENTS.items()]
+    return [(name, describe(cls, SPEC_HIDDEN, cls.parts, cls.default_notes), cls.summary)
+            for name, cls in AGENTS.items()]
 
 
-__all__ = ["AGENTS", "AlphaBetaAgent", "Agent", "FlatMonteCarloAgent", "GreedyAgent", "HumanAgent", "MCTSAgent",
+__all__ = ["AGENTS", "SPEC_HIDDEN",
+           "AlphaBetaAgent", "Agent", "FlatMonteCarloAgent", "GreedyAgent", "HumanAgent", "MCTSAgent",
            "MinimaxAgent",
            "RandomAgent", "catalogue",
            "legal_from_mask", "make", "register"]

@@ -40,6 +40,19 @@ def env_module(name: str) -> ModuleType:
     return importlib.import_module(f"boardzoo.envs.{name}")
 
 
+#: Constructor parameters a spec string can't set (left out of listings).
+SPEC_HIDDEN = ("render_mode",)
+
+
+def parameters_text(name: str) -> str:
+    """Env ``name``'s spec parameters with their defaults, as listings show them:
+    ``n=20..50, k=3, coin=false``."""
+    from boardzoo.spec import describe
+
+    raw_env = env_module(name).raw_env
+    return describe(raw_env, hidden=SPEC_HIDDEN, notes=raw_env.default_notes)
+
+
 #: Game core name -> its env, for code that needs a game's observations (learned evaluators).
 ENV_OF_GAME = {"connect_four": "connect_four_v0", "nim": "nim_v0", "cantris": "cantris_v1", "geister": "geister_v0"}
 
@@ -84,4 +97,4 @@ def __getattr__(name: str) -> ModuleType:
     raise AttributeError(f"module 'boardzoo.envs' has no attribute {name!r}")
 
 
-__all__ = ["ENVS", "BoardGameEnv", "env_module", "make", *ENVS]
+__all__ = ["ENVS", "SPEC_HIDDEN", "BoardGameEnv", "env_module", "make", "parameters_text", *ENVS]
