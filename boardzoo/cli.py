@@ -99,6 +99,8 @@ def _arena(args: argparse.Namespace) -> int:
 def _league(args: argparse.Namespace) -> int:
     from boardzoo import league
 
+    if args.plot:
+        league.check_plot(args.plot)
     result = league.run(args.env, args.agents, args.games, seed=args.seed, workers=args.workers, out=args.out,
                         isolate=args.isolate)
     print(league.format_json(result) if args.json else league.format_text(result))

@@ -106,11 +106,14 @@ def run(env_spec: str, specs: Sequence[str], games: int, seed: int = 0, workers:
     """Play the round robin (games already in ``out`` are not played again) and rate it."""
     specs = check_specs(specs)
     arena.check_run("league", games, workers, seed)
+    pairs = pairings(specs)
+    if len(pairs) * games > arena.MAX_GAMES:  # the list of games to play is held in memory
+        raise SpecError(f"league: {len(pairs)} pairs x {games:,} games is more than {arena.MAX_GAMES:,} games; "
+                        "play fewer games a pair")
     env = arena.make_env(env_spec)
     if out is not None:
         check_writable_path(out)
     _check_agents(specs, env)
-    pairs = pairings(specs)
     ledger = None
     if out is not None:
         ledger = Ledger(out, key=lambda r: (r["a"], r["b"], r["game"]),
@@ -226,8 +229,10 @@ def format_json(result: LeagueResult) -> str:
     return json.dumps(result.as_json())
 
 
-def plot(result: LeagueResult, path: str) -> None:
-    """Ratings with their intervals beside the win-rate matrix, as a PNG (the plot extra)."""
+def check_plot(path: str):
+    """matplotlib's pyplot, once ``path`` is known to be writable (a CLI checks this before
+    the games, so a bad --plot does not wait for the end of a long run)."""
+    check_writable_path(path)
     try:
         import matplotlib
 
@@ -235,7 +240,12 @@ def plot(result: LeagueResult, path: str) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         raise SpecError("league: --plot needs matplotlib: pip install 'boardzoo[plot]'") from None
-    check_writable_path(path)
+    return plt
+
+
+def plot(result: LeagueResult, path: str) -> None:
+    """Ratings with their intervals beside the win-rate matrix, as a PNG (the plot extra)."""
+    plt = check_plot(path)
     order = [r.name for r in result.ratings]
     k = len(order)
     figure, (left, right) = plt.subplots(1, 2, figsize=(6 + 0.6 * k, 1.5 + 0.45 * k),

@@ -89,6 +89,8 @@ def test_bad_leagues_are_refused_clearly(tmp_path):
         league.run("nim_v0", ["random", "human"], games=2, progress=False)
     with pytest.raises(SpecError, match="games must be"):
         league.run("nim_v0", ["random", "greedy"], games=0, progress=False)
+    with pytest.raises(SpecError, match="more than 10,000,000 games"):
+        league.run("nim_v0", ["random", "greedy", "mcts"], games=arena.MAX_GAMES // 2, progress=False)
     out = tmp_path / "other.jsonl"
     arena.run("nim_v0", "greedy", "random", games=2, seed=7, out=str(out), progress=False)
     with pytest.raises(ResultsFileError, match="belongs to another run"):
@@ -108,6 +110,11 @@ def test_the_cli_prints_tables_json_and_errors(tmp_path, capsys):
     assert set(document["ms_per_move"]) == {"greedy", "random", "mcts:iterations=20"}
     assert main(["league", "nim_v0", "greedy"]) == 2
     assert "give 2 to" in capsys.readouterr().err
+    # a plot that cannot be written is refused before any game is played
+    fresh = tmp_path / "fresh.jsonl"
+    assert main(["league", "nim_v0", "greedy", "random", "--out", str(fresh),
+                 "--plot", str(tmp_path / "missing" / "x.png")]) == 2
+    assert "does not exist" in capsys.readouterr().err and not fresh.exists()
 
 
 def test_the_plot_needs_its_extra_and_draws_with_it(tmp_path, monkeypatch):
