@@ -142,18 +142,32 @@ class Connection:
 
 def connect(host: str, port: int, retries: int, backoff: float, timeout: float,
             sleep: Callable[[float], None] = time.sleep) -> Connection:
-    """Connect, retrying refused connections with exponential back-off (the server
-    refuses for a moment between games)."""
+    """Connect, retrying with exponential back-off while the server is not ready: it
+    refuses connections for a moment between games, and a connection it accepted while
+    closing the previous game is reset (or closed) before it says a word. So a
+    connection counts only once the server's first bytes arrive."""
     delay = backoff
-    last = None
+    last: Exception | None = None
     for attempt in range(retries + 1):
+        sock = None
         try:
-            return Connection(socket.create_connection((host, port), timeout=timeout), timeout)
-        except OSError as error:  # refused, unreachable, timed out
+            sock = socket.create_connection((host, port), timeout=timeout)
+            if sock.recv(1, socket.MSG_PEEK):  # waits (up to timeout) for the game's first line
+                return Connection(sock, timeout)
+            last = ConnectionResetError("the server closed the connection before the game began")
+        except TimeoutError:
+            if sock is not None:  # connected, then silence: that is the server's problem, not a retry
+                sock.close()
+                raise ClientError(f"{host}:{port} accepted the connection but sent nothing within "
+                                  f"{timeout:g} s") from None
+            last = TimeoutError(f"no answer within {timeout:g} s")
+        except OSError as error:  # refused, unreachable, reset
             last = error
-            if attempt < retries:
-                sleep(delay)
-                delay = min(delay * 2, 5.0)
+        if sock is not None:
+            sock.close()
+        if attempt < retries:
+            sleep(delay)
+            delay = min(delay * 2, 5.0)
     raise ClientError(f"could not connect to {host}:{port} after {retries + 1} attempts: {last}")
 
 
@@ -169,6 +183,8 @@ class GameTracker:
         self.previous: list | None = None
         self.advance = [0] * (2 * GHOSTS)
         self.declined = [0] * (2 * GHOSTS)
+        self.moved = [0] * (2 * GHOSTS)
+        self.offered = [0] * (2 * GHOSTS)
 
     def view(self, board: str) -> GeisterView:
         pieces = parse_board_string(board)  # raises ValueError on a malformed string
@@ -181,7 +197,8 @@ class GameTracker:
         plies = 2 * self.turns + (0 if self.first else 1)
         self.turns += 1
         state = position_from_board_string(board, plies, self.max_turns)
-        state.advance, state.declined = self.advance[:], self.declined[:]
+        state.advance, state.declined, state.moved = self.advance[:], self.declined[:], self.moved[:]
+        state.offered = self.offered[:]
         return GeisterView(state, 0)
 
     def _evidence(self, before: list, after: list) -> None:
@@ -191,8 +208,11 @@ class GameTracker:
             (x0, y0, _), (x1, y1, _) = before[g], after[g]
             if (x0, y0) in exits and x1 < 6:
                 self.declined[g] += 1  # it could have left (if blue) and is still here
-            if x0 < 6 and x1 < 6:
+            if x0 < 6 and x1 < 6 and (x0, y0) != (x1, y1):
                 self.advance[g] += y1 - y0  # the opponent's forward is our south
+                self.moved[g] += 1
+                ours = {(x, y) for x, y, _ in after[:GHOSTS] if x < 6}
+                self.offered[g] += any((x1 + dx, y1 + dy) in ours for dx, dy in ((0, 1), (1, 0), (0, -1), (-1, 0)))
 
 
 def _xy(square: int) -> tuple[int, int]:

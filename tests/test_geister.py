@@ -423,8 +423,8 @@ def test_mcts_tree_reuse_and_nthr_work_on_information_sets():
         make("mcts:solver=true").act(env.observe(env.agent_selection), env.unwrapped.model(env.agent_selection))
 
 
-@given(st.integers(0, 2**32 - 1), st.integers(0, 40), st.sampled_from([0.0, 0.5, 1.0]))
-def test_fast_playouts_follow_the_rules(seed, opening, forward):
+@given(st.integers(0, 2**32 - 1), st.integers(0, 40), st.sampled_from([0.0, 0.5, 1.0]), st.booleans())
+def test_fast_playouts_follow_the_rules(seed, opening, forward, tactics):
     rng = random.Random(seed)
     game = started("ABCD", "EFGH", max_turns=150)
     for _ in range(opening):
@@ -432,7 +432,7 @@ def test_fast_playouts_follow_the_rules(seed, opening, forward):
             break
         game.apply(rng.choice(game.legal_actions()))
     reference = game.clone()
-    returns = game.playout(rng, forward=forward)
+    returns = game.playout(rng, forward=forward, tactics=tactics)
     assert game.is_terminal() and returns == game.returns()
     for g, square in enumerate(game.pos):
         assert square < 0 or game.board[square] == g
@@ -442,8 +442,32 @@ def test_fast_playouts_follow_the_rules(seed, opening, forward):
     assert reference.plies <= game.plies
     limited = reference.clone()
     if not limited.is_terminal():
-        assert limited.playout(rng, limit=1, forward=forward) in ((0.0, 0.0), limited.returns())
+        assert limited.playout(rng, limit=1, forward=forward, tactics=tactics) in ((0.0, 0.0), limited.returns())
         assert limited.plies == reference.plies + 1
+
+
+def test_tactical_playouts_escape_and_guard_the_exits():
+    # player_0's blue E stands on its exit (0, 0): the tactical play-out leaves at once
+    text = "14R24R34R44R00B25B35B45B41u31u21u11u40u30u20u10u"
+    for seed in range(20):
+        game = position(text)
+        game.red[8:] = [True] * 4 + [False] * 4
+        assert game.playout(random.Random(seed), limit=1, tactics=True) == (1.0, -1.0)
+    # player_1's ghost a stands on (0, 5), its exit and player_0's corner; player_0's E on
+    # (1, 5) takes it, every time, where a random play-out rarely does
+    text = "14R24R34R44R15B25B35B45B05u31u21u11u40u30u20u10u"
+    for seed in range(20):
+        game = position(text)
+        game.red[8:] = [False] * 4 + [True] * 4
+        game.playout(random.Random(seed), limit=1, tactics=True)
+        assert game.pos[8] == CAPTURED and game.pos[4] == 5 * 6
+    taken = 0
+    for seed in range(20):
+        game = position(text)
+        game.red[8:] = [False] * 4 + [True] * 4
+        game.playout(random.Random(seed), limit=1)
+        taken += game.pos[8] == CAPTURED
+    assert taken < 10
 
 
 def test_the_fast_playout_draws_uniformly_among_legal_moves():
@@ -501,3 +525,63 @@ def test_a_human_is_told_how_to_write_each_phase_s_moves_once():
     # the move help comes when moves start, and again after a move it could not read
     assert told.count("N = up (toward the opponent), S = down, E = right, W = left") == 2
     assert "'A,X' is not a Geister move" in told
+
+
+# --- the learned colour model ------------------------------------------------------------------
+def test_the_shipped_colour_model_loads_with_numpy_and_matches_its_features():
+    from boardzoo.games.geister.learned import FEATURES, VERSION, load_weights, weights_path
+
+    path = weights_path()
+    assert path.name == f"colours-v{VERSION}.npz" and path.stat().st_size < 100_000
+    weights = load_weights(path)
+    assert len(weights) == len(FEATURES)
+    with np.load(path) as data:
+        assert tuple(data["features"]) == FEATURES and int(data["version"]) == VERSION
+
+
+def test_colour_weights_for_other_features_are_refused(tmp_path):
+    from boardzoo.games.geister.learned import FEATURES, load_weights
+
+    stale = tmp_path / "old.npz"
+    np.savez(stale, weights=np.zeros(len(FEATURES) - 1), features=np.array(FEATURES[:-1]))
+    with pytest.raises(ValueError, match="retrain"):
+        load_weights(stale)
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not a numpy file")
+    with pytest.raises(ValueError, match="cannot read"):
+        load_weights(junk)
+
+
+def test_the_learned_belief_reads_a_rushing_opponent():
+    # player_1 moved a..d toward us (as the rushing player does with its blues, never
+    # next to our ghosts) and never moved e..h: the learned model makes a..d the likelier blues
+    state = started("ABCD", "EFGH")
+    rng = random.Random(0)
+    for i in range(4):
+        state.apply(rng.choice([a for a in state.legal_actions() if a // 4 >= 4 and a % 2]))  # sideways
+        state.apply(move("ABCD"[i], N))
+    assert state.advance[8:] == [1] * 4 + [0] * 4 and state.moved[12:] == [0] * 4 and not any(state.offered)
+    view = GeisterView(state, 0)
+    from boardzoo.games.geister.learned import belief_learned
+
+    odds = belief_learned(view, view.unknown_ghosts())
+    assert min(odds[:4]) > max(odds[4:])
+    blue = sum(not view.determinize(rng, "learned").red[8 + i] for _ in range(200) for i in range(4))
+    assert blue > 0.6 * 800  # uniform would give half
+
+
+def test_the_colour_training_fits_known_weights():
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).parent.parent / "tools" / "train_geister_colours.py"
+    spec = importlib.util.spec_from_file_location("train_geister_colours", path)
+    train = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train)
+    rng = np.random.default_rng(0)
+    x = np.column_stack([np.ones(20000), rng.normal(size=(20000, 2))])
+    truth = np.array([-0.5, 1.5, -2.0])
+    y = (rng.random(20000) < 1 / (1 + np.exp(-x @ truth))).astype(float)
+    assert np.allclose(train.fit(x, y, l2=0.0), truth, atol=0.1)
+    probabilities = train.calibrated([1.0, 3.0, 0.5, 2.0], 2)
+    assert abs(sum(probabilities) - 2) < 1e-6 and probabilities[1] == max(probabilities)

@@ -130,6 +130,49 @@ def test_the_client_waits_for_a_server_that_comes_up_late():
     assert server_ready.is_set() and records[0].result == "draw"
 
 
+def test_a_connection_reset_before_the_game_begins_is_retried():
+    # The real server, closing one game, accepts a connection and resets it before it
+    # says anything; the client must count that as "not ready yet", not as a broken game.
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(2)
+    port = listener.getsockname()[1]
+    resets = []
+
+    def flaky_server():
+        conn, _ = listener.accept()  # the first connection: reset at once, without a word
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+        conn.close()
+        resets.append(1)
+        conn, _ = listener.accept()  # the second one plays (a draw at once)
+        conn.sendall(b"SET?\r\n")
+        conn.makefile("rb").readline()
+        conn.sendall(b"OK \r\nDRW:14R24R34R44R15B25B35B45B41u31u21u11u40u30u20u10u\r\n")
+        conn.close()
+
+    thread = threading.Thread(target=flaky_server, daemon=True)
+    thread.start()
+    try:
+        records, _ = client(port, retries=4)
+    finally:
+        thread.join(timeout=10)
+        listener.close()
+    assert resets == [1] and records[0].result == "draw"
+
+
+def test_a_connection_that_stays_silent_is_an_error_not_a_retry():
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    port = listener.getsockname()[1]
+    try:
+        with pytest.raises(ClientError, match="accepted the connection but sent nothing"):
+            run("127.0.0.1", port, "greedy", 1, seed=0, out=lambda line: None, retries=3, backoff=0.05, timeout=0.5)
+    finally:
+        listener.close()
+
+
 def test_the_command_line_plays_and_reports(capsys):
     with FakeServer(games=2, bots={1: rushing_action}, seed=5) as server:
         status = main(["geister-client", "--host", "127.0.0.1", "--port", str(server.ports[0]), "--agent", "greedy",
@@ -159,3 +202,27 @@ def test_tracker_reads_seat_and_evidence_from_board_strings():
     assert not tracker.first and view.plies == 1
     view = tracker.view("14R23R34R44R15B25B35B45B43u31u21u11u40u30u20u10u")
     assert view.advance[8] == 1 and view.plies == 3
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_tracker_keeps_the_same_public_evidence_as_the_game(seed):
+    """What the client rebuilds from board strings (how often each opponent ghost moved,
+    how far forward, how often it declined an escape or stepped next to ours) is what the env's own state counts,
+    so a belief reads the same evidence on the server as in the arena."""
+    import random
+
+    from boardzoo.games.geister import GeisterState, board_string
+
+    rng = random.Random(seed)
+    state = GeisterState(200)
+    state.apply(32 + rng.randrange(70))
+    state.apply(32 + rng.randrange(70))
+    tracker = GameTracker(200)
+    while not state.is_terminal():
+        if state.player == 0:
+            view = tracker.view(board_string(state, 0))
+            for g in range(8, 16):
+                if state.pos[g] >= 0:
+                    assert (view.advance[g], view.declined[g], view.moved[g], view.offered[g]) == (
+                        state.advance[g], state.declined[g], state.moved[g], state.offered[g])
+        state.apply(rng.choice(state.legal_actions()))

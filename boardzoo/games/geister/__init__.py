@@ -32,8 +32,8 @@ sample full states consistent with it under a *belief* (:data:`BELIEFS`).
 
 
 from boardzoo.games.geister.information import BELIEFS, GeisterView, weighted_sample
-from boardzoo.games.geister.players import forward_policy, rushing_action
-from boardzoo.games.geister.playouts import fast_forward, fast_random
+from boardzoo.games.geister.players import baiting_action, forward_policy, rushing_action
+from boardzoo.games.geister.playouts import fast_forward, fast_random, fast_tactical
 from boardzoo.games.geister.protocol import board_string, parse_board_string, position_from_board_string
 from boardzoo.games.geister.rules import (
                                           CAPTURED,
@@ -63,13 +63,14 @@ from boardzoo.games.knowledge import GameKnowledge, register
 register(GameKnowledge(
     game=GeisterState.game_name,
     greedy=rushing_action,
-    rollouts={"forward": forward_policy, "rushing": rushing_action},
-    fast_rollouts={"random": fast_random, "forward": fast_forward},
+    rollouts={"forward": forward_policy, "rushing": rushing_action, "baiting": baiting_action},
+    fast_rollouts={"random": fast_random, "forward": fast_forward, "tactical": fast_tactical},
     beliefs=BELIEFS,
 ))
 
 __all__ = ["BELIEFS", "CAPTURED", "DIRECTIONS", "EMPTY", "ESCAPED", "EXITS", "GHOSTS", "LETTERS", "MOVE_ACTIONS",
            "NUM_ACTIONS", "OWN_STEPS", "RED_SETS", "RED_SET_INDEX", "SIZE", "SQUARES", "TARGET", "GeisterState",
            "GeisterView",
-           "board_string", "forward_policy", "home_square", "parse_board_string", "parse_red", "placement_action",
+           "baiting_action", "board_string", "forward_policy", "home_square", "parse_board_string", "parse_red",
+           "placement_action",
            "position_from_board_string", "red_letters", "rushing_action", "to_own", "weighted_sample"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from boardzoo.games.geister.learned import belief_learned
 from boardzoo.games.geister.rules import GHOSTS, SIZE, Capabilities, GeisterPosition, GeisterState, to_own
 
 
@@ -47,7 +48,7 @@ def belief_purple(view: GeisterView, unknown: list[int]) -> list[float]:
 
 
 BELIEFS = {"uniform": belief_uniform, "nearest-blue": belief_nearest_blue, "behaviour": belief_behaviour,
-           "purple": belief_purple}
+           "purple": belief_purple, "learned": belief_learned}
 
 
 def weighted_sample(items: list[int], weights: list[float], k: int, rng: random.Random) -> list[int]:
@@ -75,7 +76,7 @@ class GeisterView(GeisterPosition):
     """
 
     __slots__ = ("seat", "pos", "red", "board", "placed", "player", "plies", "max_turns", "over", "winner",
-                 "lost", "advance", "declined", "belief")
+                 "lost", "advance", "declined", "moved", "offered", "belief", "weights")
     #: A seat's information set: agents that need a full state sample one with :meth:`determinize`.
     capabilities = Capabilities(key=True, hidden_information=True)
     def __init__(self, state: GeisterState, seat: int, belief: str = "uniform"):
@@ -88,10 +89,14 @@ class GeisterView(GeisterPosition):
         self.player, self.plies, self.max_turns = state.player, state.plies, state.max_turns
         self.over, self.winner = state.over, state.winner
         self.lost = [state.lost[0][:], state.lost[1][:]]
-        self.advance, self.declined = state.advance[:], state.declined[:]
+        self.advance, self.declined, self.moved = state.advance[:], state.declined[:], state.moved[:]
+        self.offered = state.offered[:]
         if belief not in BELIEFS:
             raise ValueError(f"geister: unknown belief {belief!r}; beliefs are {', '.join(BELIEFS)}")
         self.belief = belief  # the default of determinize()
+        # A belief's weights depend on the view alone, which never changes: computed once
+        # per belief, not once per sample (a search samples thousands of times).
+        self.weights: dict[str, list[float]] = {}
 
     def clone(self) -> GeisterView:
         other = GeisterView.__new__(GeisterView)
@@ -99,6 +104,7 @@ class GeisterView(GeisterPosition):
             value = getattr(self, name)
             setattr(other, name, value[:] if isinstance(value, list) and name != "lost" else value)
         other.lost = [self.lost[0][:], self.lost[1][:]]
+        other.weights = {}
         return other
 
     def apply(self, action: int) -> None:
@@ -122,7 +128,8 @@ class GeisterView(GeisterPosition):
         state.player, state.plies, state.max_turns = self.player, self.plies, self.max_turns
         state.over, state.winner = self.over, self.winner
         state.lost = [self.lost[0][:], self.lost[1][:]]
-        state.advance, state.declined = self.advance[:], self.declined[:]
+        state.advance, state.declined, state.moved = self.advance[:], self.declined[:], self.moved[:]
+        state.offered = self.offered[:]
         belief = belief or self.belief
         if belief not in BELIEFS:
             raise ValueError(f"geister: unknown belief {belief!r}; beliefs are {', '.join(BELIEFS)}")
@@ -131,7 +138,9 @@ class GeisterView(GeisterPosition):
         if self.placed[opponent]:
             unknown = self.unknown_ghosts()
             blues_left = 4 - self.lost[opponent][0]
-            weights = BELIEFS[belief](self, unknown)
+            weights = self.weights.get(belief)
+            if weights is None:
+                weights = self.weights[belief] = BELIEFS[belief](self, unknown)
             blue = set(weighted_sample(unknown, weights, blues_left, rng))
             for g in unknown:
                 red[g] = g not in blue

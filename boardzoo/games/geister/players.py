@@ -1,5 +1,6 @@
 """Geister players the generic agents borrow: source 004's rushing player (the greedy
-rule) and its forward-biased random play (a roll-out policy)."""
+rule), its forward-biased random play (a roll-out policy), and a bluffing player that
+offers its reds (a roll-out policy, and a style the colour model learns to read)."""
 
 from __future__ import annotations
 
@@ -74,4 +75,53 @@ def forward_policy(state, rng: random.Random, bias: float = 0.5) -> int:
         ahead = [a for a in actions if a < MOVE_ACTIONS and not a & 3]
         if ahead:
             actions = ahead
+    return actions[int(rng.random() * len(actions))]
+
+
+def baiting_action(state, rng: random.Random) -> int:
+    """A bluffing player: it offers its red ghosts and keeps its blues back.
+
+    Places its reds at random. Then: escape when it can; take an opponent ghost standing
+    on its own corners (about to escape); run a blue ghost toward an exit when no opponent
+    ghost is next to its path's next square; otherwise step a red ghost next to an
+    opponent ghost (inviting a capture that counts toward the 4 reds the opponent must
+    not take), or toward the nearest opponent ghost; a random move when none of these is
+    possible. Strong Geister players bluff this way, and the colour model must see it in
+    its training games to read it.
+    """
+    if state.placing:
+        return MOVE_ACTIONS + int(rng.random() * len(RED_SETS))
+    seat = state.player
+    actions = state.legal_actions()
+    base = GHOSTS * seat
+    pos, board, red = state.pos, state.board, state.red
+    targets = TARGET[seat]
+    theirs = [pos[g] for g in range(GHOSTS * (1 - seat), GHOSTS * (2 - seat)) if pos[g] >= 0]
+
+    def next_to_theirs(square: int) -> bool:
+        return any(n is not None and n >= 0 and board[n] >= 0 and board[n] // GHOSTS != seat for n in targets[square])
+
+    def distance_to_theirs(square: int) -> int:
+        return min((abs(square % SIZE - q % SIZE) + abs(square // SIZE - q // SIZE) for q in theirs), default=0)
+
+    guards, runs, offers, approaches = [], [], [], []
+    for action in actions:
+        g = base + action // 4
+        target = targets[pos[g]][action % 4]
+        if target == ESCAPED:
+            return action
+        victim = board[target]
+        if victim >= 0 and to_own(seat, target) // SIZE == SIZE - 1 and to_own(seat, target) % (SIZE - 1) == 0:
+            guards.append(action)
+        elif victim < 0 and not red[g]:
+            if _exit_distance(seat, target) < _exit_distance(seat, pos[g]) and not next_to_theirs(target):
+                runs.append(action)
+        elif victim < 0 and red[g]:
+            if next_to_theirs(target):
+                offers.append(action)
+            elif distance_to_theirs(target) < distance_to_theirs(pos[g]):
+                approaches.append(action)
+    for group in (guards, runs, offers, approaches):
+        if group:
+            return group[int(rng.random() * len(group))]
     return actions[int(rng.random() * len(actions))]

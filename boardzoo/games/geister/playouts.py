@@ -11,19 +11,42 @@ import random
 
 from boardzoo.games.geister.rules import (
     ESCAPED,
+    EXITS,
     GHOSTS,
     MOVE_ACTIONS,
     RED_SETS,
+    SQUARES,
     TARGET,
     GeisterState,
     returns_of_winner,
 )
 
 
-def playout(state: GeisterState, rng: random.Random, limit: int = 0, forward: float = 0.0) -> tuple[float, float]:
+def _guards() -> list[list[tuple[int, list[tuple[int, int]]]]]:
+    """GUARDS[seat]: for each of the opponent's exits (``seat``'s home corners), the
+    (square, direction) moves by which a ghost of ``seat`` steps onto that corner."""
+    guards = []
+    for seat in (0, 1):
+        corners = []
+        for corner in EXITS[1 - seat]:
+            steps = [(square, d) for square in range(SQUARES) for d in range(4) if TARGET[seat][square][d] == corner]
+            corners.append((corner, steps))
+        guards.append(corners)
+    return guards
+
+
+GUARDS = _guards()
+
+
+def playout(state: GeisterState, rng: random.Random, limit: int = 0, forward: float = 0.0,
+            tactics: bool = False) -> tuple[float, float]:
     """Random play of ``state`` to the end in place. ``limit``: after that many moves a
     draw. ``forward``: the probability of choosing among the forward moves only (when the
-    mover has one), source 004's cure for back-and-forth play-outs."""
+    mover has one), source 004's cure for back-and-forth play-outs. ``tactics``: both
+    players also see one move ahead, as any sensible player does -- a blue ghost on an
+    exit escapes, and an opponent ghost standing on one's own corner (about to escape) is
+    taken when a ghost can reach it. Without it a play-out lets a ghost sit on the exit it
+    could leave by, and lets the opponent's do the same, which hides the game's main threat."""
     if state.placing:
         rand = rng.random
         while state.placing:
@@ -37,7 +60,24 @@ def playout(state: GeisterState, rng: random.Random, limit: int = 0, forward: fl
         seat = state.player
         base, targets = GHOSTS * seat, TARGET[seat]
         action = -1
-        if forward and rand() < forward:
+        if tactics:
+            for exit_square in EXITS[seat]:
+                g = board[exit_square]
+                if g >= 0 and g // GHOSTS == seat and not red[g]:
+                    action = 4 * (g - base)  # NORTH leaves the board from either exit
+                    break
+            else:
+                for corner, steps in GUARDS[seat]:
+                    g = board[corner]
+                    if g >= 0 and g // GHOSTS != seat:
+                        for square, d in steps:
+                            guard = board[square]
+                            if guard >= 0 and guard // GHOSTS == seat:
+                                action = 4 * (guard - base) + d
+                                break
+                    if action >= 0:
+                        break
+        if action < 0 and forward and rand() < forward:
             ahead = []
             for i in range(GHOSTS):
                 square = pos[base + i]
@@ -75,3 +115,7 @@ def fast_random(state: GeisterState, rng: random.Random, limit: int = 0) -> tupl
 
 def fast_forward(state: GeisterState, rng: random.Random, limit: int = 0) -> tuple[float, float]:
     return playout(state, rng, limit, forward=0.5)
+
+
+def fast_tactical(state: GeisterState, rng: random.Random, limit: int = 0) -> tuple[float, float]:
+    return playout(state, rng, limit, forward=0.5, tactics=True)

@@ -117,6 +117,8 @@ class GeisterPosition(GameState):
     lost: list[list[int]]
     advance: list[int]
     declined: list[int]
+    moved: list[int]
+    offered: list[int]
 
     @property
     def placing(self) -> bool:
@@ -235,7 +237,7 @@ class GeisterState(GeisterPosition):
     """The whole truth of a Geister game: positions, every colour, whose turn."""
 
     __slots__ = ("pos", "red", "board", "placed", "player", "plies", "max_turns", "winner", "over",
-                 "lost", "advance", "declined")
+                 "lost", "advance", "declined", "moved", "offered")
     capabilities = Capabilities(fast_playout=True, key=True)
 
     def __init__(self, max_turns: int = 200, red: dict[int, tuple[int, ...]] | None = None):
@@ -254,10 +256,13 @@ class GeisterState(GeisterPosition):
         self.winner = -1  # 0 or 1 once someone won; -1 while playing and for a draw
         self.over = False
         self.lost = [[0, 0], [0, 0]]  # lost[seat] = [blue, red] ghosts of seat captured
-        # Public evidence about each ghost, for beliefs: net forward steps, and how often it
-        # stood on an exit at its owner's turn and did not escape.
+        # Public evidence about each ghost, for beliefs: net forward steps, how often it
+        # stood on an exit at its owner's turn and did not escape, how often it moved, and
+        # how often it stepped next to an opponent ghost (offering itself to be taken).
         self.advance = [0] * (2 * GHOSTS)
         self.declined = [0] * (2 * GHOSTS)
+        self.moved = [0] * (2 * GHOSTS)
+        self.offered = [0] * (2 * GHOSTS)
 
     def _place(self, seat: int, reds) -> None:
         reds = tuple(sorted(reds))
@@ -274,7 +279,8 @@ class GeisterState(GeisterPosition):
         other.player, other.plies, other.max_turns = self.player, self.plies, self.max_turns
         other.winner, other.over = self.winner, self.over
         other.lost = [self.lost[0][:], self.lost[1][:]]
-        other.advance, other.declined = self.advance[:], self.declined[:]
+        other.advance, other.declined, other.moved = self.advance[:], self.declined[:], self.moved[:]
+        other.offered = self.offered[:]
         return other
 
     # --- rules ----------------------------------------------------------------------------
@@ -302,6 +308,7 @@ class GeisterState(GeisterPosition):
                 self.declined[ghost] += 1
         board[square] = EMPTY
         self.plies += 1
+        self.moved[g] += 1
         if target == ESCAPED:
             pos[g] = ESCAPED
             self.winner, self.over = seat, True
@@ -314,6 +321,12 @@ class GeisterState(GeisterPosition):
         board[target] = g
         pos[g] = target
         self.player = 1 - seat
+        for neighbour in TARGET[seat][target]:
+            if neighbour is not None and neighbour >= 0:
+                other_ghost = board[neighbour]
+                if other_ghost >= 0 and other_ghost // GHOSTS != seat:
+                    self.offered[g] += 1
+                    break
         if victim >= 0:
             pos[victim] = CAPTURED
             other = 1 - seat
@@ -331,11 +344,12 @@ class GeisterState(GeisterPosition):
         if self.plies >= self.max_turns:
             self.over = True
 
-    def playout(self, rng: random.Random, limit: int = 0, forward: float = 0.0) -> tuple[float, float]:
+    def playout(self, rng: random.Random, limit: int = 0, forward: float = 0.0,
+                tactics: bool = False) -> tuple[float, float]:
         """Random play to the end in place (see :func:`~boardzoo.games.geister.playouts.playout`)."""
         from boardzoo.games.geister.playouts import playout
 
-        return playout(self, rng, limit, forward)
+        return playout(self, rng, limit, forward, tactics)
 
     def key(self) -> tuple:
         return (tuple(self.pos), tuple(self.red), tuple(self.placed), self.player, self.plies)
