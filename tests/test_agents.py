@@ -117,8 +117,76 @@ def test_every_registered_agent_plays_legal_moves_on_every_env():
                         lambda: geister_v0.env(max_turns=16)):
             env = factory()  # env() would turn an illegal move into a forfeit; check none happen
             env.reset(seed=0)
-            agent = make(name, seed=0)
+            agent = make("solver:time=0.05,depth=2" if name == "solver" else name, seed=0)
+            try:
+                agent.check(env.unwrapped.model(env.agent_selection))
+            except ValueError:
+                assert name in ("solver", "policy") and env.unwrapped.metadata["name"] != "connect_four_v0"
+                continue
             for seat in env.agent_iter():
                 observation, _, termination, truncation, info = env.last()
                 assert "forfeit" not in info
                 env.step(None if termination or truncation else agent.act(observation, env.unwrapped.model(seat)))
+
+
+# --- the solver agent, the policy agent and presets --------------------------------------------
+def test_the_solver_agent_plays_perfectly_on_a_small_board():
+    """4x5 Connect Four is a draw: the solver agent never loses it, from either seat,
+    against alpha-beta or random; each move it plays keeps the position's exact value."""
+    from boardzoo import arena
+    from boardzoo.games.connect_four_solver import Solver
+
+    referee = Solver(rows=4, cols=5, memory_mb=8)
+    for opponent in ("random", "alphabeta:depth=2"):
+        records = arena.run("connect_four_v0:rows=4,cols=5", "solver:time=30", opponent, games=4, seed=1,
+                            progress=False)
+        assert all(record["winner"] != "b" for record in records)
+    agent = make("solver:time=30", seed=0)
+    state = ConnectFourState(4, 5)
+    for move in (2, 2, 1):
+        state.apply(move)
+    best = agent.act(None, state)
+    assert agent.stats["solved"]
+    child = state.clone()
+    child.apply(best)
+    assert -referee.solve(child) == referee.solve(state) == agent.stats["value"]
+
+
+def test_the_solver_agent_falls_back_to_alpha_beta_and_refuses_other_games():
+    agent = make("solver:time=0.000001,depth=2", seed=0)
+    env = connect_four_v0.env()
+    env.reset(seed=0)
+    action = agent.act(env.observe("player_0"), env.unwrapped.model("player_0"))
+    assert agent.stats["solved"] is False and action in range(7)
+    nim = nim_v0.env()
+    nim.reset(seed=0)
+    with pytest.raises(ValueError, match="nim has no exact solver"):
+        agent.check(nim.unwrapped.model("player_0"))
+    with pytest.raises(SpecError, match="time must be a positive number"):
+        make("solver:time=0")
+
+
+def test_the_policy_agent_plays_a_games_rollout_policy():
+    from boardzoo import arena
+
+    records = arena.run("geister_v0", "policy:rollout=baiting", "random", games=10, seed=0, progress=False)
+    assert sum(record["winner"] == "a" for record in records) >= 7
+    env = connect_four_v0.env()
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="connect_four has no move-by-move roll-out policy 'baiting'"):
+        make("policy:rollout=baiting").check(env.unwrapped.model("player_0"))
+    with pytest.raises(SpecError, match="rollout"):
+        make("policy:rollout=nonsense")
+
+
+def test_a_preset_is_its_spec_with_overrides():
+    from boardzoo.agents import PRESETS, catalogue, expand
+
+    expert = make("geister-expert", seed=0)
+    assert expert.name == "mcts" and expert.spec == "geister-expert"
+    assert expand("geister-expert") == PRESETS["geister-expert"].spec
+    tuned = make("geister-expert:iterations=50", seed=0)
+    assert tuned.iterations == 50 and expand("geister-expert:iterations=50").count("iterations=") == 1
+    assert any(name == "geister-expert" and params.startswith("= mcts:") for name, params, _ in catalogue())
+    with pytest.raises(SpecError, match="unknown parameter 'depth'"):
+        make("geister-expert:depth=3")

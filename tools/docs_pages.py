@@ -19,11 +19,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from boardzoo.agents import AGENTS, SPEC_HIDDEN
+from boardzoo.agents import AGENTS, PRESETS, SPEC_HIDDEN
 from boardzoo.envs import ENVS, env_module, parameters_text
 from boardzoo.experiments import EXPERIMENTS
 from boardzoo.games.knowledge import all_knowledge
-from boardzoo.spec import declared_types, default_text, parameters
+from boardzoo.spec import declared_types, default_text, parameters, split_spec
 
 _SPHINX_ROLE = re.compile(r":(?:class|mod|func|meth|attr):`~?([^`]+)`")
 
@@ -108,6 +108,13 @@ def agent_page(name: str) -> str:
         lines.append("")
     if known:
         lines += _knowledge_table(known)
+    presets = [(preset_name, preset) for preset_name, preset in PRESETS.items()
+               if split_spec(preset.spec)[0] == name]
+    if presets:
+        lines += ["## Presets", "", "Named, tuned settings of this agent; parameters written after the name "
+                  "override the preset's own (`NAME:iterations=2000`).", "",
+                  "| preset | stands for | what it is |", "|---|---|---|",
+                  *(f"| `{preset_name}` | `{preset.spec}` | {preset.summary} |" for preset_name, preset in presets), ""]
     about = as_markdown(cls.__doc__) if cls.__doc__ else ""
     module_doc = as_markdown(inspect.getmodule(cls).__doc__)
     lines += ["## About", "", *(part for part in (about, module_doc) if part)]

@@ -8,22 +8,54 @@ search model. Build one from a spec string:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from boardzoo.agents.base import Agent, legal_from_mask
 from boardzoo.agents.flat_monte_carlo import FlatMonteCarloAgent
 from boardzoo.agents.mcts import MCTSAgent
 from boardzoo.agents.minimax import AlphaBetaAgent, MinimaxAgent
 from boardzoo.agents.sb3 import SB3Agent
-from boardzoo.agents.simple import GreedyAgent, HumanAgent, RandomAgent
+from boardzoo.agents.simple import GreedyAgent, HumanAgent, PolicyAgent, RandomAgent
+from boardzoo.agents.solver import SolverAgent
 from boardzoo.errors import SpecError
 from boardzoo.spec import build, describe, split_spec
 
 #: Registered agents: spec name -> class.
-AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (RandomAgent, GreedyAgent, HumanAgent, MCTSAgent,
-                                                            FlatMonteCarloAgent,
-                                                   MinimaxAgent, AlphaBetaAgent, SB3Agent)}
+AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (
+    RandomAgent, GreedyAgent, HumanAgent, PolicyAgent, MCTSAgent, FlatMonteCarloAgent, MinimaxAgent, AlphaBetaAgent,
+    SolverAgent, SB3Agent)}
 
 #: Constructor parameters that a spec string can't meaningfully set (left out of listings).
 SPEC_HIDDEN = ("seed", "stdin", "stdout", "evaluator")
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named, tuned composition of an agent's parts: ``name`` stands for ``spec``, and
+    parameters written after it (``name:iterations=2000``) override the spec's own."""
+
+    spec: str
+    summary: str
+
+
+#: Presets: spec name -> the agent spec it stands for.
+PRESETS: dict[str, Preset] = {
+    "geister-expert": Preset(
+        "mcts:iterations=800,time=0.19,rollout=tactical,max_rollout=80,belief=learned",
+        "Geister's strongest player (the geister-client default): determinized MCTS with the learned colour "
+        "model and tactical roll-outs, within 0.19 s a move"),
+}
+
+
+def expand(spec: str) -> str:
+    """``spec`` with a preset's name replaced by the spec it stands for (its own
+    parameters overriding the preset's); any other spec unchanged."""
+    name, raw = split_spec(spec)
+    if name not in PRESETS:
+        return spec
+    base, params = split_spec(PRESETS[name].spec)
+    params.update(raw)
+    return f"{base}:" + ",".join(f"{key}={value}" for key, value in params.items())
 
 
 def register(cls: type[Agent]) -> type[Agent]:
@@ -33,10 +65,11 @@ def register(cls: type[Agent]) -> type[Agent]:
 
 
 def make(spec: str, seed: int | None = None, **overrides) -> Agent:
-    """Build an agent from ``"name:key=value,..."``; unknown names/parameters raise SpecError."""
-    name, raw = split_spec(spec)
+    """Build an agent from ``"name:key=value,..."`` (an agent or a preset's name);
+    unknown names/parameters raise SpecError."""
+    name, raw = split_spec(expand(spec))
     if name not in AGENTS:
-        raise SpecError(f"unknown agent {name!r}; agents are: {', '.join(AGENTS)}")
+        raise SpecError(f"unknown agent {name!r}; agents are: {', '.join(AGENTS)}; presets: {', '.join(PRESETS)}")
     cls = AGENTS[name]
     kwargs = build(cls, name, raw, hidden=SPEC_HIDDEN, parts=cls.parts)
     try:
@@ -48,13 +81,14 @@ def make(spec: str, seed: int | None = None, **overrides) -> Agent:
 
 
 def catalogue() -> list[tuple[str, str, str]]:
-    """(name, parameters with defaults, summary) of every agent, for listings."""
+    """(name, parameters with defaults, summary) of every agent and preset, for listings."""
     return [(name, describe(cls, SPEC_HIDDEN, cls.parts, cls.default_notes), cls.summary)
-            for name, cls in AGENTS.items()]
+            for name, cls in AGENTS.items()] + [(name, f"= {preset.spec}", preset.summary)
+                                                for name, preset in PRESETS.items()]
 
 
-__all__ = ["AGENTS", "SPEC_HIDDEN",
+__all__ = ["AGENTS", "PRESETS", "SPEC_HIDDEN", "Preset", "expand",
            "AlphaBetaAgent", "Agent", "FlatMonteCarloAgent", "GreedyAgent", "HumanAgent", "MCTSAgent",
-           "MinimaxAgent",
-           "RandomAgent", "catalogue",
+           "MinimaxAgent", "PolicyAgent",
+           "RandomAgent", "SolverAgent", "catalogue",
            "legal_from_mask", "make", "register"]

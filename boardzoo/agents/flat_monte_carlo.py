@@ -5,7 +5,7 @@ the same number of roll-outs and the best mean payoff is played.
     make("flatmc:time=0.1,rollout=forward")         # as many rounds as 0.1 s allows
 
 On a hidden-information model each roll-out starts from its own full state sampled under
-``belief`` (Geister: ``uniform``, ``nearest-blue``, ``behaviour``), so the estimate
+``belief`` (Geister: ``uniform``, ``nearest-blue``, ``behaviour``, ``purple``, ``learned``), so the estimate
 averages over the opponent's possible hidden colours.
 """
 

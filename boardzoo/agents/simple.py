@@ -6,6 +6,7 @@ import sys
 from typing import TextIO
 
 from boardzoo.agents.base import Agent, legal_from_mask
+from boardzoo.games import check_known
 from boardzoo.games.knowledge import MovePolicy, knowledge_of
 from boardzoo.games.model import GameState
 
@@ -37,6 +38,38 @@ class GreedyAgent(Agent):
 
     def act(self, observation: dict, model: GameState) -> int:
         return self._rule(model)(model, self.rng)
+
+
+class PolicyAgent(Agent):
+    """One of the game's roll-out policies, played move by move: a search's model of a
+    player made a player of its own (Geister's ``rushing``, ``forward``, ``baiting``)."""
+
+    name = "policy"
+    summary = "plays one of the game's roll-out policies move by move (Geister: forward, rushing, baiting)"
+
+    def __init__(self, seed: int | None = None, rollout: str = "random"):
+        super().__init__(seed)
+        check_known("policy", "rollout", rollout)
+        self.rollout = rollout
+
+    def _policy(self, model: GameState) -> MovePolicy | None:
+        if self.rollout == "random":
+            return None
+        policy = knowledge_of(model).rollouts.get(self.rollout)
+        if policy is None:
+            raise ValueError(f"policy: {model.game_name} has no move-by-move roll-out policy {self.rollout!r}; "
+                             f"it has: {', '.join(['random', *knowledge_of(model).rollouts])}")
+        return policy
+
+    def check(self, model: GameState) -> None:
+        self._policy(model)
+
+    def act(self, observation: dict, model: GameState) -> int:
+        policy = self._policy(model)
+        if policy is None:
+            legal = legal_from_mask(observation)
+            return int(legal[int(self.rng.random() * len(legal))])
+        return policy(model, self.rng)
 
 
 class HumanAgent(Agent):

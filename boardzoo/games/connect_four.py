@@ -330,8 +330,16 @@ def three_in_window_v2_score(state: ConnectFourState, player: int, max_depth: in
     return float(_best_threat(state, player, max_depth) - _best_threat(state, 1 - player, max_depth))
 
 
+def solve_moves(state: ConnectFourState, seconds: float) -> dict[int, int]:
+    """Each legal move's exact score by the solver (imported on first use: it imports this module)."""
+    from boardzoo.games.connect_four_solver import move_values
+
+    return move_values(state, seconds)
+
+
 register(GameKnowledge(
     game=ConnectFourState.game_name,
     greedy=ConnectFourState.greedy_action,
     evaluators={"three": three_in_window_score, "three2": three_in_window_v2_score},
+    solve_moves=solve_moves,
 ))

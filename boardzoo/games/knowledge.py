@@ -15,6 +15,7 @@ up with :func:`knowledge_of` instead of probing the state object for attributes.
         beliefs={},                                     # name -> f(view, unknown) -> weights
         searcher_only=frozenset(),                      # roll-outs steering the searcher's moves only
         schedules={},                                   # name -> f(state) -> iterations
+        solve_moves=None,                               # f(state, seconds) -> {action: value}
     ))
 
 A new game gets every generic agent with no registration at all (random, minimax,
@@ -60,6 +61,10 @@ class GameKnowledge:
     #: Named iteration budgets, ``f(state) -> iterations`` for a decision at ``state``
     #: (``mcts:schedule=NAME``): a study's own play-out counts, which vary along a game.
     schedules: Mapping[str, Callable[[Any], int]] = field(default_factory=dict)
+    #: An exact solver for the ``solver`` agent: ``f(state, seconds) -> {action: value}``
+    #: with each legal move's game-theoretic value for the player to move (higher is
+    #: better), raising :class:`~boardzoo.errors.BudgetError` when ``seconds`` run out.
+    solve_moves: Callable[[Any, float], dict[int, int]] | None = None
 
     def rollout_names(self) -> list[str]:
         return ["random", *[name for name in {**self.rollouts, **self.fast_rollouts} if name != "random"]]

@@ -29,12 +29,12 @@ from boardzoo.spec import describe
 from boardzoo.web.sessions import (
     MAX_PLAY_SESSIONS,
     MAX_WATCH_SESSIONS,
-    WEB_AGENTS,
     PlaySession,
     Replays,
     RequestError,
     Store,
     WatchSession,
+    web_allowed,
 )
 
 #: The largest request body read, in bytes (requests are a few short fields).
@@ -81,7 +81,7 @@ def create_app(replays: str = ".") -> Starlette:
                  "parameters": describe(env_module(name).raw_env, hidden=("render_mode", "view"))}
                 for name, summary in ENVS.items()]
         agents = [{"name": name, "summary": summary, "parameters": params}
-                  for name, params, summary in catalogue() if name in WEB_AGENTS]
+                  for name, params, summary in catalogue() if web_allowed(name)]
         return JSONResponse({"version": __version__, "envs": envs, "agents": agents,
                              "replays": str(library.root)})
 

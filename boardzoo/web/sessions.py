@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from boardzoo import arena
-from boardzoo.agents import Agent, AlphaBetaAgent, MCTSAgent, MinimaxAgent
+from boardzoo.agents import Agent, AlphaBetaAgent, MCTSAgent, MinimaxAgent, expand
 from boardzoo.agents import make as make_agent
 from boardzoo.envs import BoardGameEnv
 from boardzoo.errors import BoardzooError, SpecError
@@ -31,7 +31,7 @@ from boardzoo.spec import split_spec
 
 SEATS = arena.SEATS
 #: Agents a browser may choose: none loads a file (``sb3``, ``mcts:model=``) or needs a terminal.
-WEB_AGENTS = ("random", "greedy", "mcts", "flatmc", "minimax", "alphabeta")
+WEB_AGENTS = ("random", "greedy", "policy", "mcts", "flatmc", "minimax", "alphabeta", "solver")
 #: The largest budgets a browser may ask for (a move of the server's agent stays within seconds).
 WEB_BUDGETS = {"iterations": 50_000, "playouts": 200_000, "depth": 10, "time": 10.0}
 #: Parameters a browser may not set: they name files.
@@ -59,9 +59,15 @@ class RequestError(BoardzooError):
         self.status = status
 
 
+def web_allowed(name: str) -> bool:
+    """Whether a browser may choose agent or preset ``name``."""
+    return split_spec(expand(name))[0] in WEB_AGENTS
+
+
 def web_agent(spec: str, seed: int) -> Agent:
-    """An agent a browser asked for, within :data:`WEB_AGENTS` and :data:`WEB_BUDGETS`."""
-    name, params = split_spec(spec)
+    """An agent a browser asked for (a preset by what it stands for), within
+    :data:`WEB_AGENTS` and :data:`WEB_BUDGETS`."""
+    name, params = split_spec(expand(spec))
     if name not in WEB_AGENTS:
         raise SpecError(f"agent {name!r} cannot play in the browser; choose one of {', '.join(WEB_AGENTS)}")
     for key, value in params.items():

@@ -10,6 +10,8 @@
     make("mcts:value=three")                            # a game's evaluator as the leaf value
     make("mcts:solver=true")                            # MCTS-Solver
     make("mcts:belief=behaviour,rollout=forward")       # Geister: determinized MCTS
+    make("mcts:belief=learned,rollout=tactical")        # ... with the learned colour model
+    make("geister-expert")                              # a preset: Geister's strongest setting
     make("mcts:policy=puct,model=runs/ppo_connect_four.zip")   # a trained policy and value
     make("mcts:policy=puct", evaluator=my_evaluator)    # any evaluate()/prior() object
     make("mcts:engine=compiled,iterations=15000")       # the compiled engine (fast extra)

@@ -1,0 +1,59 @@
+"""A perfect player, for games that register an exact solver (Connect Four).
+
+    make("solver")                          # 1 s a move to solve, else alpha-beta depth 6
+    make("solver:time=5,depth=8,eval=three2")   # more time; a deeper fallback
+
+Each move's exact game-theoretic value comes from the game's ``solve_moves`` (see
+:mod:`boardzoo.games.knowledge`); the agent plays a best one (ties at random: every
+best move keeps the value). Early positions can take the solver minutes (the empty
+Connect Four board takes about 9 minutes compiled), so a move whose values are not all
+known within ``time`` seconds is played by alpha-beta (``depth``, ``eval``) instead; ``stats``
+says which (``solved``). From the middle game on every move is perfect; with the
+compiled solver (the ``fast`` extra) that point comes several plies sooner.
+"""
+
+from __future__ import annotations
+
+from boardzoo.agents.base import MAX_SECONDS, Agent
+from boardzoo.agents.minimax import AlphaBetaAgent
+from boardzoo.errors import BudgetError
+from boardzoo.games.knowledge import knowledge_of
+from boardzoo.games.model import GameState
+
+
+class SolverAgent(Agent):
+    name = "solver"
+    summary = ("a perfect player by the game's exact solver (Connect Four); moves the solver cannot finish "
+               "within time= are played by alpha-beta")
+
+    def __init__(self, seed: int | None = None, time: float = 1.0, depth: int = 6, eval: str = "three2"):
+        super().__init__(seed)
+        if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time <= MAX_SECONDS:
+            raise ValueError(f"solver: time must be a positive number of seconds, at most {MAX_SECONDS:g}, "
+                             f"got {time!r}")
+        self.time_budget = float(time)
+        self.fallback = AlphaBetaAgent(seed=seed, depth=depth, eval=eval)
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.fallback.reset(seed)
+
+    def check(self, model: GameState) -> None:
+        if knowledge_of(model).solve_moves is None:
+            raise ValueError(f"solver: {model.game_name} has no exact solver registered")
+        self.fallback.check(model)
+
+    def act(self, observation: dict, model: GameState) -> int:
+        solve_moves = knowledge_of(model).solve_moves
+        if solve_moves is None:
+            raise ValueError(f"solver: {model.game_name} has no exact solver registered")
+        try:
+            values = solve_moves(model, self.time_budget)
+        except BudgetError:
+            action = self.fallback.act(observation, model)
+            self.stats = {"solved": False, **self.fallback.stats}
+            return action
+        best = max(values.values())
+        choices = [action for action, value in values.items() if value == best]
+        self.stats = {"solved": True, "value": best, "values": values}
+        return choices[int(self.rng.random() * len(choices))]
