@@ -19,6 +19,8 @@ One JSON line per finished game::
      "truncated": false, "forfeit": null, "scores": null}
 
 ``forfeit`` is ``{"by": "a" or "b", "reason": ...}`` when an agent played an illegal move.
+A side named by a preset (``geister-expert``) adds ``"presets": {"a": "mcts:..."}``, the
+spec the preset stood for: a results file refuses to resume once the preset changes.
 
 ``moves`` lists every event as ``[seat, action]`` with seat -1 for chance outcomes.
 """
@@ -33,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from boardzoo.agents import Agent
+from boardzoo.agents import Agent, expand
 from boardzoo.agents import make as make_agent
 from boardzoo.envs import SPEC_HIDDEN, BoardGameEnv, env_module
 from boardzoo.errors import AgentError, BoardzooError, SpecError, WorkerError
@@ -171,6 +173,9 @@ def play_game(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int
         "decision_seconds": times, "truncated": truncated, "forfeit": forfeit,
         "scores": None if scores is None else {label_of[s]: v for s, v in scores.items()},
     }
+    presets = {label: expand(spec) for label, spec in (("a", spec_a), ("b", spec_b)) if expand(spec) != spec}
+    if presets:  # what a preset stood for, so that a retuned preset's games are never mixed with these
+        record["presets"] = presets
     if probe is not None:
         record["probes"] = probes
     return record

@@ -103,7 +103,8 @@ def _league(args: argparse.Namespace) -> int:
         league.check_plot(args.plot)
     result = league.run(args.env, args.agents, args.games, seed=args.seed, workers=args.workers, out=args.out,
                         isolate=args.isolate)
-    print(league.format_json(result) if args.json else league.format_text(result))
+    formats = {"json": league.format_json, "markdown": league.format_markdown, "text": league.format_text}
+    print(formats[args.format](result))
     if args.plot:
         league.plot(result, args.plot)
         print(f"plot: {args.plot}", file=sys.stderr)
@@ -274,7 +275,7 @@ def parser() -> argparse.ArgumentParser:
         "league", help="a round robin among agents, with ratings and a win-rate matrix",
         description="Every pair of agents plays --games games, seats alternating, each pair exactly as "
                     "'boardzoo arena ENV A B' would play it from the same seed. Prints Bradley-Terry ratings "
-                    "(Elo scale) with 95%% intervals, the win-rate matrix with 95%% intervals, draw rates and "
+                    "(Elo scale) with 95% intervals, the win-rate matrix with 95% intervals, draw rates and "
                     "each agent's time per move. With --out the games go to a results file (arena records) "
                     "that the same command resumes, and that a league with more agents extends.")
     league.add_argument("env", help="env spec")
@@ -284,7 +285,11 @@ def parser() -> argparse.ArgumentParser:
     league.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     league.add_argument("--out", help="JSON-lines file of game records; an existing one is resumed")
     league.add_argument("--isolate", action="store_true", help="run each agent in a process of its own")
-    league.add_argument("--json", action="store_true", help="print the tables as one JSON object")
+    shown = league.add_mutually_exclusive_group()
+    shown.add_argument("--json", dest="format", action="store_const", const="json", default="text",
+                       help="print the tables as one JSON object")
+    shown.add_argument("--markdown", dest="format", action="store_const", const="markdown",
+                       help="print the ratings and the win-rate matrix as Markdown tables")
     league.add_argument("--plot", metavar="PNG", help="also draw the ratings and the matrix (plot extra)")
     league.set_defaults(run=_league)
 

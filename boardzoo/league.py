@@ -32,7 +32,7 @@ from boardzoo import arena
 from boardzoo.agents import Agent
 from boardzoo.errors import SpecError
 from boardzoo.experiments.stats import Rating, ratings, wilson
-from boardzoo.ledger import Ledger, check_writable_path
+from boardzoo.ledger import Ledger, check_writable_path, preset_change
 from boardzoo.progress import ProgressBar
 
 #: The most specs in one league (the pairs grow as the square).
@@ -169,7 +169,7 @@ def _check_agents(specs: Sequence[str], env) -> None:
 
 def _other_league(record: dict, env: str, base_seed: int) -> str | None:
     if (record["env"], record["base_seed"]) == (env, base_seed):
-        return None
+        return preset_change(record)
     return (f"game {record['game']} ({record['a']} vs {record['b']}) belongs to another run ({record['env']}, "
             f"seed {record['base_seed']}; this league is {env}, seed {base_seed})")
 
@@ -222,6 +222,35 @@ def format_text(result: LeagueResult) -> str:
         lines.append(f"{pair:<{2 * width}} {f'{p.a_wins}/{p.draws}/{p.b_wins}':>13} "
                      f"{p.draws / p.games if p.games else math.nan:>6.3f}"
                      + (f"  ({p.forfeits} forfeits)" if p.forfeits else ""))
+    return "\n".join(lines)
+
+
+def format_markdown(result: LeagueResult) -> str:
+    """The ratings and the win-rate matrix as Markdown tables (for a README or a report):
+    each agent's rating with its interval, score, draw rate and time per move, then the
+    row's win rate against each column with its 95 % interval."""
+    order = [r.name for r in result.ratings]
+    number = {spec: i + 1 for i, spec in enumerate(order)}
+    lines = [f"`{result.env}`, {result.games_per_pair} games a pair, seats alternating, seed {result.base_seed}",
+             "", "| # | agent | rating (95% CI) | score | draws | games | ms/move |", "|---|---|---|---|---|---|---|"]
+    for rating in result.ratings:
+        drawn = sum(p.draws for p in result.pairs if rating.name in (p.a, p.b))
+        interval = f"{rating.elo:+.0f} ({rating.low:+.0f}..{rating.high:+.0f})"
+        draw_rate = drawn / rating.games if rating.games else math.nan
+        lines.append(f"| {number[rating.name]} | `{rating.name}` | {interval} | {rating.score:.3f} | {draw_rate:.3f}"
+                     f" | {rating.games} | {result.ms_per_move[rating.name]:.1f} |")
+    lines += ["", "Win rate of the row against the column (95% interval); a draw is neither.", "",
+              "| | " + " | ".join(str(n) for n in range(1, len(order) + 1)) + " |",
+              "|---" * (len(order) + 1) + "|"]
+    for row in order:
+        cells = []
+        for column in order:
+            if row == column:
+                cells.append("-")
+            else:
+                rate, low, high = result.pair(row, column).win_rate(row)
+                cells.append(f"{rate:.2f} ({low:.2f}..{high:.2f})")
+        lines.append(f"| **{number[row]}** | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 

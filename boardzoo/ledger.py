@@ -34,6 +34,7 @@ import time
 from collections.abc import Callable, Hashable
 from typing import IO, Any
 
+from boardzoo.agents import expand
 from boardzoo.errors import ResultsFileError, excerpt
 
 try:  # POSIX; on Windows msvcrt's byte-range lock does the same job
@@ -80,6 +81,23 @@ def record_problem(record: Any) -> str | None:
     for field in ("returns", "decision_seconds"):
         if set(record[field]) != {"a", "b"}:
             return f"{field!r} must have the keys 'a' and 'b'"
+    presets = record.get("presets")
+    if presets is not None and (not isinstance(presets, dict) or not set(presets) <= {"a", "b"}
+                                or not all(isinstance(spec, str) for spec in presets.values())):
+        return "'presets' must map 'a' and/or 'b' to the agent spec a preset stood for"
+    return None
+
+
+def preset_change(record: dict) -> str | None:
+    """Why ``record``'s games cannot be counted with games played now, when one of its
+    agents is a preset that stood for another spec when the game was played (a preset is
+    retuned between versions); None when nothing changed. Records carry ``presets``,
+    ``{"a": spec}``, for each side named by a preset."""
+    for label, then in (record.get("presets") or {}).items():
+        now = expand(record[label])
+        if now != then:
+            return (f"game {record['game']} was played by {record[label]} when it stood for {then}; it now "
+                    f"stands for {now} (to add games to these, name {then} itself)")
     return None
 
 
@@ -87,7 +105,7 @@ def other_run(record: dict, env: str, a: str, b: str, base_seed: int) -> str | N
     """Why a valid ``record`` is not a game of the run ``env`` ``a`` vs ``b`` from
     ``base_seed``, or None when it is one."""
     if (record["env"], record["a"], record["b"], record["base_seed"]) == (env, a, b, base_seed):
-        return None
+        return preset_change(record)
     return (f"game {record['game']} belongs to another run ({record['env']} {record['a']} vs {record['b']}, "
             f"seed {record['base_seed']}; this run is {env} {a} vs {b}, seed {base_seed})")
 

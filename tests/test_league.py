@@ -108,6 +108,19 @@ def test_the_cli_prints_tables_json_and_errors(tmp_path, capsys):
     document = json.loads(capsys.readouterr().out)
     assert len(document["pairs"]) == 3 and [r["name"] for r in document["ratings"]][0] == "greedy"
     assert set(document["ms_per_move"]) == {"greedy", "random", "mcts:iterations=20"}
+    assert main(["league", "nim_v0", "greedy", "random", "mcts:iterations=20", "--games", "6",
+                 "--out", str(out), "--markdown"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("|")]
+    assert rows[2].startswith("| 1 | `greedy` |") and len(rows) == 2 + 3 + 2 + 3
+    matrix = {line.split(" | ")[0]: line.split(" | ")[1:] for line in rows[-3:]}
+    greedy_against_random = next(p for p in document["pairs"] if {p["a"], p["b"]} == {"greedy", "random"})
+    rate = greedy_against_random["a_win_rate" if greedy_against_random["a"] == "greedy" else "b_win_rate"]
+    column = 1 + [r["name"] for r in document["ratings"]].index("random")
+    assert matrix["| **1**"][column - 1].startswith(f"{rate[0]:.2f} ({rate[1]:.2f}..{rate[2]:.2f})")
+    with pytest.raises(SystemExit) as refused:
+        main(["league", "nim_v0", "greedy", "random", "--json", "--markdown"])
+    assert refused.value.code == 2
+    assert "not allowed with" in capsys.readouterr().err
     assert main(["league", "nim_v0", "greedy"]) == 2
     assert "give 2 to" in capsys.readouterr().err
     # a plot that cannot be written is refused before any game is played
@@ -128,3 +141,29 @@ def test_the_plot_needs_its_extra_and_draws_with_it(tmp_path, monkeypatch):
     pytest.importorskip("matplotlib")
     league.plot(result, str(tmp_path / "league.png"))
     assert (tmp_path / "league.png").stat().st_size > 5000
+
+
+def test_a_retuned_preset_never_mixes_its_games_with_the_old_ones(tmp_path, monkeypatch):
+    from boardzoo.agents import PRESETS, Preset
+
+    monkeypatch.setitem(PRESETS, "nim-quick", Preset("mcts:iterations=20", "a test preset"))
+    out = tmp_path / "games.jsonl"
+    arena.run("nim_v0", "nim-quick", "random", games=4, out=str(out), progress=False)
+    records = lines_of(out)
+    assert [r["presets"] for r in records] == [{"a": "mcts:iterations=20"}] * 4
+    plain = arena.run("nim_v0", "mcts:iterations=20", "random", games=4, progress=False)
+    assert [r["moves"] for r in records] == [r["moves"] for r in plain]  # the preset is its spec
+    assert "presets" not in plain[0]
+    before = out.read_bytes()
+    monkeypatch.setitem(PRESETS, "nim-quick", Preset("mcts:iterations=40", "retuned"))
+    with pytest.raises(ResultsFileError, match="stood for mcts:iterations=20; it now stands for mcts:iterations=40"):
+        arena.run("nim_v0", "nim-quick", "random", games=6, out=str(out), progress=False)
+    with pytest.raises(ResultsFileError, match="stood for mcts:iterations=20"):
+        league.run("nim_v0", ["nim-quick", "random"], games=6, out=str(out), progress=False, log=quiet)
+    assert out.read_bytes() == before
+    monkeypatch.setitem(PRESETS, "nim-quick", Preset("mcts:iterations=20", "as it was"))
+    record = {**records[0], "game": 9, "presets": {"c": 3}}
+    with out.open("a") as handle:
+        handle.write(json.dumps(record) + "\n")
+    with pytest.raises(ResultsFileError, match="'presets' must map 'a' and/or 'b'"):
+        league.run("nim_v0", ["nim-quick", "random"], games=6, out=str(out), progress=False, log=quiet)

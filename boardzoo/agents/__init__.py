@@ -41,9 +41,9 @@ class Preset:
 #: Presets: spec name -> the agent spec it stands for.
 PRESETS: dict[str, Preset] = {
     "geister-expert": Preset(
-        "mcts:iterations=800,time=0.19,rollout=tactical,max_rollout=80,belief=learned",
+        "mcts:iterations=800,time=0.17,rollout=tactical,max_rollout=80,belief=learned",
         "Geister's strongest player (the geister-client default): determinized MCTS with the learned colour "
-        "model and tactical roll-outs, within 0.19 s a move"),
+        "model and tactical roll-outs, within 0.17 s a move"),
 }
 
 

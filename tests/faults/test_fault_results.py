@@ -93,7 +93,9 @@ def test_ctrl_c_loses_nothing_and_the_run_resumes(tmp_path, extra):
     process.send_signal(signal.SIGINT)
     interrupted = time.monotonic()
     _, err = process.communicate(timeout=30)
-    assert time.monotonic() - interrupted < 5  # workers are stopped, not waited for
+    # Workers are stopped, not waited for: the 400 games would take minutes. (The bound
+    # leaves room for a loaded machine: 5 s was exceeded with other jobs on both cores.)
+    assert time.monotonic() - interrupted < 15
     assert process.returncode == 130 and "interrupted" in err and "Traceback" not in err
     if os.path.isdir("/proc"):  # no worker or agent process outlives the run
         deadline = time.monotonic() + 5
