@@ -6,7 +6,7 @@ how far it moved, whether it sat on an exit without escaping, where it stands, h
 compares with its owner's other unknown ghosts, how often it stepped next to ours) and of
 its owner's style (bluffing with ghosts offered to be taken, or rushing a few). The weights are trained by
 ``tools/train_geister_colours.py`` on games among boardzoo's own agents and shipped as
-package data (``data/colours-v{VERSION}.npz``, a few hundred bytes); playing needs numpy
+package data (``data/colours-v{VERSION}.npz``, about 5 KB); playing needs numpy
 only to load them. The file records the feature names it was trained with, and loading
 refuses a file whose features differ from :data:`FEATURES`, so weights and the code that
 computes their inputs cannot drift apart: change a feature, bump :data:`VERSION` and
