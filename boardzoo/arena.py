@@ -173,7 +173,8 @@ def play_game(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int
         "decision_seconds": times, "truncated": truncated, "forfeit": forfeit,
         "scores": None if scores is None else {label_of[s]: v for s, v in scores.items()},
     }
-    presets = {label: expand(spec) for label, spec in (("a", spec_a), ("b", spec_b)) if expand(spec) != spec}
+    expanded = {"a": (spec_a, expand(spec_a)), "b": (spec_b, expand(spec_b))}
+    presets = {label: full for label, (spec, full) in expanded.items() if full != spec}
     if presets:  # what a preset stood for, so that a retuned preset's games are never mixed with these
         record["presets"] = presets
     if probe is not None:

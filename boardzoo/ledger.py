@@ -323,15 +323,21 @@ def _lock(handle: IO[bytes], path: str) -> None:
                                "choose another file") from None
 
 
-def write_atomic(path: str, text: str) -> None:
-    """Replace ``path`` by ``text`` all at once (temporary file, fsync, rename)."""
+def write_atomic(path: str, text: str | bytes) -> None:
+    """Replace ``path`` by ``text`` (or bytes) all at once (temporary file, fsync, rename)."""
     folder = os.path.dirname(os.path.abspath(path))
     descriptor, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
+        if isinstance(text, bytes):
+            with os.fdopen(descriptor, "wb") as binary:
+                binary.write(text)
+                binary.flush()
+                os.fsync(binary.fileno())
+        else:
+            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
         os.replace(temporary, path)
     except BaseException as error:
         try:

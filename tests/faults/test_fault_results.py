@@ -257,3 +257,23 @@ def test_reports_and_run_json_are_replaced_atomically(tmp_path, monkeypatch):
         run(get("nim-mcts"), str(out), games=1, resume=True, log=quiet, progress=False)
     assert (out / "report.md").read_text() == report  # the old report is whole
     assert not [name for name in os.listdir(out) if name.endswith(".tmp")]  # no temporary left behind
+
+
+def test_an_atomic_replacement_is_whole_or_absent_for_text_and_bytes(tmp_path, monkeypatch):
+    from boardzoo.ledger import write_atomic
+
+    path = tmp_path / "weights.npz"
+    write_atomic(str(path), b"\x00old\xff")
+    write_atomic(str(path), b"\x00new\xff")
+    assert path.read_bytes() == b"\x00new\xff"
+    write_atomic(str(tmp_path / "report.md"), "résumé\n")
+    assert (tmp_path / "report.md").read_text(encoding="utf-8") == "résumé\n"
+
+    def fail(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", fail)
+    with pytest.raises(ResultsFileError, match="cannot write .*No space left"):
+        write_atomic(str(path), b"torn")
+    assert path.read_bytes() == b"\x00new\xff" and sorted(p.name for p in tmp_path.iterdir()) == [
+        "report.md", "weights.npz"]  # the old file stands, no temporary file is left
