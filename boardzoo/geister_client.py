@@ -30,6 +30,7 @@ from boardzoo.envs.geister_v0 import observation_of as encode_observation
 from boardzoo.errors import BoardzooError, excerpt
 from boardzoo.games.geister import (
     DIRECTIONS,
+    ESCAPED,
     GHOSTS,
     LETTERS,
     MOVE_ACTIONS,
@@ -239,14 +240,21 @@ def observation_of(view: GeisterView) -> dict:
 ACKS = {"OK": None, "OKR": "red", "OKB": "blue"}
 
 
-def _ack(line: str, pending: str, may_capture: bool) -> str | None:
+def _ack(line: str, pending: str, may_capture: bool, escaping: bool = False) -> str | None:
     """The colour an acknowledgement reports captured (None for a plain OK); a
-    ClientError for NG or anything that is not exactly an acknowledgement."""
+    ClientError for NG or anything that is not exactly an acknowledgement.
+
+    An escape captures nothing, but the reference server (geister_server.java) answers
+    it with the colour of the last ghost the escaping ghost ever captured (it keeps that
+    on the ghost and does not clear it when the ghost leaves the board), so after an
+    escape any acknowledgement is accepted and its colour ignored."""
     word = line.rstrip(" ")  # the protocol pads OK to three characters: "OK "
     if word == "NG":
         raise ClientError(f"the server refused {pending!r} (NG)")
     if word not in ACKS:
         raise ClientError(f"expected OK, OKR, OKB or NG after {pending!r}, got {_excerpt(line)}")
+    if escaping:
+        return None
     if ACKS[word] is not None and not may_capture:
         raise ClientError(f"the server answered {word} (a capture) to {pending!r}, which captures nothing")
     return ACKS[word]
@@ -294,7 +302,7 @@ def play_game(connection: Connection, agent: Agent, red: str | None, max_turns: 
     most_moves = (max_turns + 1) // 2  # moves of the first mover in max_turns plies
     captured: list[str] = []
     pending: str | None = None  # the command waiting for its acknowledgement
-    may_capture = False
+    may_capture = escaping = False
     placed = False
     last: tuple[list, int] | None = None  # (pieces, our action) of our previous move
     while True:
@@ -305,7 +313,7 @@ def play_game(connection: Connection, agent: Agent, red: str | None, max_turns: 
         log(f"< {line}")
         head, body = line[:4], line[4:]
         if pending is not None:
-            colour = _ack(line, pending, may_capture)
+            colour = _ack(line, pending, may_capture, escaping)
             if colour is not None:
                 captured.append(colour)
             pending = None
@@ -313,7 +321,8 @@ def play_game(connection: Connection, agent: Agent, red: str | None, max_turns: 
         if line == "SET?":
             if placed:
                 raise ClientError("the server asked for the red ghosts twice in one game")
-            pending, placed, may_capture = f"SET:{placement(agent, red, max_turns)}", True, False
+            pending, placed = f"SET:{placement(agent, red, max_turns)}", True
+            may_capture = escaping = False
         elif head == "MOV?":
             if not placed:
                 raise ClientError("the server asked for a move before asking for the red ghosts")
@@ -341,6 +350,7 @@ def play_game(connection: Connection, agent: Agent, red: str | None, max_turns: 
             ghost = view.pos[action // 4]
             target = TARGET[0][ghost][action % 4]
             may_capture = target is not None and target >= 0 and view.board[target] >= GHOSTS
+            escaping = target == ESCAPED
             pending = f"MOV:{LETTERS[action // 4]},{DIRECTIONS[action % 4]}"
         elif head[:3] in RESULTS and head[3:] == ":":
             result = RESULTS[head[:3]]

@@ -4,6 +4,8 @@ description in ``docs/rules-geister.md`` (not from our client).
 Two listening ports: the first mover's and the second mover's. Each game accepts one
 connection per remote seat; a seat can instead be played by the server itself (``bots``).
 Faults on demand: ``NG`` for a move, a dropped connection, a malformed board string.
+``stale_escape_ack`` answers an escape as the reference server (geister_server.java)
+does: with the colour of the last ghost the escaping ghost captured, if any.
 """
 
 from __future__ import annotations
@@ -12,7 +14,16 @@ import random
 import socket
 import threading
 
-from boardzoo.games.geister import DIRECTIONS, GHOSTS, LETTERS, TARGET, GeisterState, board_string, placement_action
+from boardzoo.games.geister import (
+    DIRECTIONS,
+    ESCAPED,
+    GHOSTS,
+    LETTERS,
+    TARGET,
+    GeisterState,
+    board_string,
+    placement_action,
+)
 
 
 def _listener() -> socket.socket:
@@ -53,13 +64,15 @@ class FakeServer:
 
     def __init__(self, games: int = 1, max_turns: int = 300, bots: dict | None = None,
                  ng_on_move: int | None = None, drop_after_moves: int | None = None,
-                 malformed_board: bool = False, seed: int = 0):
+                 malformed_board: bool = False, stale_escape_ack: bool = False, seed: int = 0):
         self.listeners = [_listener(), _listener()]
         self.ports = [s.getsockname()[1] for s in self.listeners]
         self.games, self.max_turns = games, max_turns
         self.bots = bots or {}  # seat -> f(state, rng) -> action
         self.ng_on_move, self.drop_after_moves = ng_on_move, drop_after_moves
         self.malformed_board = malformed_board
+        self.stale_escape_ack = stale_escape_ack
+        self.escape_acks: list[str] = []  # what each escape was acknowledged with
         self.rng = random.Random(seed)
         self.results: list[dict] = []
         self.errors: list[BaseException] = []
@@ -100,6 +113,7 @@ class FakeServer:
             else:
                 state.apply(placement_action(self.rng.sample(range(8), 4)))
         moves = 0
+        last_taken: dict[int, str] = {}  # ghost -> the acknowledgement of its last capture
         while not state.is_terminal():
             seat = state.current_player()
             if seat not in seats:
@@ -121,10 +135,18 @@ class FakeServer:
             if moves == self.ng_on_move or not state.is_legal(action):
                 client.send("NG ")
                 return {"ended": "NG"}
-            square = TARGET[seat][state.pos[GHOSTS * seat + action // 4]][action % 4]
+            mover = GHOSTS * seat + action // 4
+            square = TARGET[seat][state.pos[mover]][action % 4]
             target = state.board[square] if square is not None and square >= 0 else -1
             state.apply(action)
-            client.send("OK " if target < 0 else "OKR" if state.red[target] else "OKB")
+            if target >= 0:
+                last_taken[mover] = "OKR" if state.red[target] else "OKB"
+            escaped = state.pos[mover] == ESCAPED
+            ack = (last_taken.get(mover, "OK ") if escaped and self.stale_escape_ack
+                   else "OK " if target < 0 else "OKR" if state.red[target] else "OKB")
+            if escaped:
+                self.escape_acks.append(ack)
+            client.send(ack)
         r0, _ = state.returns()
         for seat, client in seats.items():
             mine = r0 if seat == 0 else -r0

@@ -61,11 +61,29 @@ def test_captures_are_acknowledged_with_their_colour():
     assert any(record.captured for record in records)
 
 
-def test_an_escape_wins():
-    with FakeServer(bots={1: idle_bot}, seed=3) as server:
+@pytest.mark.parametrize("stale_escape_ack", [False, True])
+def test_an_escape_wins(stale_escape_ack):
+    # The reference server acknowledges an escape with the escaping ghost's last capture
+    # (OKB/OKR): the client takes that as the escape's plain OK.
+    with FakeServer(bots={1: idle_bot}, seed=3, stale_escape_ack=stale_escape_ack) as server:
         records, lines = client(server.ports[0], "greedy")
     assert server.results[0]["escaped"] and records[0].result == "won"
     assert "88" in records[0].board and lines == [lines[0]] and lines[0].startswith("game 1: won")
+    assert records[0].captured.count("blue") == server.results[0]["lost"][1][0]
+
+
+def test_an_escape_after_a_capture_is_acknowledged_as_the_reference_server_does():
+    # greedy against a bot that walks into it: some escaping ghost has captured before
+    stale = 0
+    for seed in range(6):
+        with FakeServer(bots={1: lambda s, rng: rng.choice(s.legal_actions())}, seed=seed,
+                        stale_escape_ack=True) as server:
+            records, _ = client(server.ports[0], "greedy")
+        assert not server.errors and records[0].result in ("won", "lost", "draw")
+        assert records[0].captured.count("blue") == server.results[0]["lost"][1][0]
+        assert records[0].captured.count("red") == server.results[0]["lost"][1][1]
+        stale += any(ack in ("OKR", "OKB") for ack in server.escape_acks)
+    assert stale, "no game had an escape by a ghost that had captured: the test checked nothing"
 
 
 def test_the_second_seat_and_a_draw_at_the_ply_limit():
