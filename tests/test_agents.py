@@ -183,10 +183,10 @@ def test_a_preset_is_its_spec_with_overrides():
     from boardzoo.agents import PRESETS, catalogue, expand
 
     expert = make("geister-expert", seed=0)
-    assert expert.name == "mcts" and expert.spec == "geister-expert"
+    assert expert.name == "purple" and expert.spec == "geister-expert"
     assert expand("geister-expert") == PRESETS["geister-expert"].spec
-    tuned = make("geister-expert:iterations=50", seed=0)
-    assert tuned.iterations == 50 and expand("geister-expert:iterations=50").count("iterations=") == 1
-    assert any(name == "geister-expert" and params.startswith("= mcts:") for name, params, _ in catalogue())
-    with pytest.raises(SpecError, match="unknown parameter 'depth'"):
-        make("geister-expert:depth=3")
+    tuned = make("geister-expert:time=0.05", seed=0)
+    assert tuned.time_budget == 0.05 and expand("geister-expert:time=0.05").count("time=") == 1
+    assert any(name == "geister-expert" and params.startswith("= purple:") for name, params, _ in catalogue())
+    with pytest.raises(SpecError, match="unknown parameter 'iterations'"):
+        make("geister-expert:iterations=3")

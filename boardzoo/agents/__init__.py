@@ -14,6 +14,7 @@ from boardzoo.agents.base import Agent, legal_from_mask
 from boardzoo.agents.flat_monte_carlo import FlatMonteCarloAgent
 from boardzoo.agents.mcts import MCTSAgent
 from boardzoo.agents.minimax import AlphaBetaAgent, MinimaxAgent
+from boardzoo.agents.purple import PurpleAgent
 from boardzoo.agents.sb3 import SB3Agent
 from boardzoo.agents.simple import GreedyAgent, HumanAgent, PolicyAgent, RandomAgent
 from boardzoo.agents.solver import SolverAgent
@@ -23,7 +24,7 @@ from boardzoo.spec import build, describe, split_spec
 #: Registered agents: spec name -> class.
 AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (
     RandomAgent, GreedyAgent, HumanAgent, PolicyAgent, MCTSAgent, FlatMonteCarloAgent, MinimaxAgent, AlphaBetaAgent,
-    SolverAgent, SB3Agent)}
+    SolverAgent, SB3Agent, PurpleAgent)}
 
 #: Constructor parameters that a spec string can't meaningfully set (left out of listings).
 SPEC_HIDDEN = ("seed", "stdin", "stdout", "evaluator")
@@ -41,9 +42,9 @@ class Preset:
 #: Presets: spec name -> the agent spec it stands for.
 PRESETS: dict[str, Preset] = {
     "geister-expert": Preset(
-        "mcts:iterations=800,time=0.17,rollout=tactical,max_rollout=80,belief=learned",
-        "Geister's strongest player (the geister-client default): determinized MCTS with the learned colour "
-        "model and tactical roll-outs, within 0.17 s a move"),
+        "purple:time=0.17,belief=learned",
+        "Geister's strongest player (the geister-client default): alpha-beta on the purple abstraction, "
+        "captures valued by the learned colour model, within 0.17 s a move"),
 }
 
 

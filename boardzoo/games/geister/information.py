@@ -3,6 +3,7 @@ beliefs that sample the opponent's hidden colours from it."""
 
 from __future__ import annotations
 
+import math
 import random
 
 from boardzoo.games.geister.learned import belief_learned
@@ -47,8 +48,38 @@ def belief_purple(view: GeisterView, unknown: list[int]) -> list[float]:
     return [1e-9 if takeable(view.pos[g]) else 1000.0 ** (to_own(seat, view.pos[g]) // SIZE) for g in unknown]
 
 
+#: belief=adaptive's prior: steps next to one of our ghosts per ghost, for red and blue
+#: ghosts of a player that bluffs with reds and shields its blues, and how many ghosts'
+#: worth of evidence that prior counts for.
+OFFER_PRIOR = (1.5, 0.3, 2.0)
+
+
+def offer_rates(view: GeisterView) -> tuple[float, float]:
+    """The opponent's rates of steps next to our ghosts for its red and its blue ghosts:
+    the prior, updated with the ghosts whose colours our captures revealed."""
+    red_rate, blue_rate, weight = OFFER_PRIOR
+    base = GHOSTS * (1 - view.seat)
+    revealed = [g for g in range(base, base + GHOSTS) if view.pos[g] < 0 and view.red[g] is not None]
+    reds = [g for g in revealed if view.red[g]]
+    blues = [g for g in revealed if not view.red[g]]
+    return ((red_rate * weight + sum(view.offered[g] for g in reds)) / (weight + len(reds)),
+            (blue_rate * weight + sum(view.offered[g] for g in blues)) / (weight + len(blues)))
+
+
+def belief_adaptive(view: GeisterView, unknown: list[int]) -> list[float]:
+    """``behaviour``, and an opponent model learned during the game: how often a player's
+    red and blue ghosts step next to ours (a player that searches offers reds to be taken
+    and keeps blues out of reach; one that rushes does not care). The counts are Poisson
+    with rates :func:`offer_rates`, so ``n`` such steps multiply the odds of blue by
+    ``(blue_rate / red_rate) ** n * exp(red_rate - blue_rate)``."""
+    red_rate, blue_rate = offer_rates(view)
+    ratio, scale = blue_rate / red_rate, math.exp(red_rate - blue_rate)
+    return [w * scale * ratio ** min(view.offered[g], 8)
+            for w, g in zip(belief_behaviour(view, unknown), unknown)]
+
+
 BELIEFS = {"uniform": belief_uniform, "nearest-blue": belief_nearest_blue, "behaviour": belief_behaviour,
-           "purple": belief_purple, "learned": belief_learned}
+           "purple": belief_purple, "learned": belief_learned, "adaptive": belief_adaptive}
 
 
 def weighted_sample(items: list[int], weights: list[float], k: int, rng: random.Random) -> list[int]:

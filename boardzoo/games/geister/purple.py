@@ -1,0 +1,286 @@
+"""Alpha-beta search on Geister's "purple" abstraction (``purple`` agent).
+
+A seat knows its own colours but none of the opponent's ghosts on the board. The
+purple abstraction replaces that unknown by the worst case for the searcher, which is a
+perfect-information game a plain alpha-beta search can play:
+
+* every hidden opponent ghost is *purple*: one that reaches one of its exits threatens to
+  escape (it is blue there), and one we take is red (each capture brings us nearer to
+  losing by taking four reds: with ``r`` reds left on the board, the ``r``-th capture loses);
+* a ghost the seat's belief marks red (say, one that stood on its exit and did not
+  escape) never escapes, and is red when taken;
+* the searcher's own ghosts have their true colours: the opponent wins by taking all our
+  blues, and loses by taking all our reds.
+
+Nothing in the search can be fooled by a bluff: offered reds are never counted as
+gains, and no escape within the horizon is missed. What it gives up is what the beliefs
+know: the evaluation adds, for each capture, the belief's probability that the taken
+ghost was blue, so that well-read captures are still sought.
+
+The search is iterative deepening with a time budget, captures and escapes tried first
+and the previous iteration's best move first at the root. Positions are bitmasks of
+the 36 squares in the searcher's own frame (row 0 is the far side; our exits are squares
+0 and 5, the opponent's 30 and 35).
+"""
+
+from __future__ import annotations
+
+import time
+
+from boardzoo.games.geister.rules import GHOSTS, OWN_STEPS, SIZE, SQUARES, to_own
+
+#: A score beyond every evaluation: a decided game.
+WIN = 1_000_000
+#: The price of having ``k`` captures left before the pessimistic fourth red: the fewer
+#: left, the fewer escapes we can still stop by taking the ghost.
+TAKES_PENALTY = (0.0, 1300.0, 700.0, 300.0, 0.0)
+#: The price of having lost ``k`` blue ghosts: the same curve, since four of either lose.
+BLUES_LOST_PENALTY = (0.0, 300.0, 700.0, 1300.0, 1300.0)
+OUR_EXITS = (0, SIZE - 1)
+THEIR_EXITS = (SQUARES - SIZE, SQUARES - 1)
+
+
+def _neighbours() -> list[tuple[int, ...]]:
+    table = []
+    for square in range(SQUARES):
+        x, y = square % SIZE, square // SIZE
+        table.append(tuple((y + dy) * SIZE + x + dx for dx, dy in OWN_STEPS
+                           if 0 <= x + dx < SIZE and 0 <= y + dy < SIZE))
+    return table
+
+
+NEIGHBOURS = _neighbours()
+#: Steps from a square to the nearer of our exits, and of theirs, plus one to go off.
+OUR_DISTANCE = [square // SIZE + min(square % SIZE, SIZE - 1 - square % SIZE) + 1 for square in range(SQUARES)]
+THEIR_DISTANCE = [SIZE - 1 - square // SIZE + min(square % SIZE, SIZE - 1 - square % SIZE) + 1
+                  for square in range(SQUARES)]
+
+
+def squares_of(mask: int):
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class Position:
+    """One node of the purple game, in the searcher's frame.
+
+    ``red``/``blue``: our ghosts; ``purple``: the opponent's ghosts that may be blue;
+    ``marked``: the opponent's ghosts known (believed) red; ``takes``: captures we may
+    still make before the pessimistic fourth red; ``our_reds``/``our_blues``: our ghosts
+    left of each colour; ``gain``: the belief's expected blues among our captures so far."""
+
+    __slots__ = ("red", "blue", "purple", "marked", "takes", "our_reds", "our_blues", "gain", "blue_odds", "lost")
+
+    def __init__(self, red: int, blue: int, purple: int, marked: int, takes: int, our_reds: int, our_blues: int,
+                 gain: float = 0.0, blue_odds: dict[int, float] | None = None, lost: float = 0.0):
+        self.red, self.blue, self.purple, self.marked = red, blue, purple, marked
+        self.takes, self.our_reds, self.our_blues, self.gain = takes, our_reds, our_blues, gain
+        self.lost = lost
+        # square -> probability that the opponent ghost standing there is blue (root squares;
+        # ghosts that move in the search lose their reading, which is only an ordering aid)
+        self.blue_odds = blue_odds or {}
+
+
+class PurpleSearch:
+    """Iterative-deepening alpha-beta on :class:`Position`; ``best_move`` returns our
+    move as (from, to) own-frame squares, ``to`` = -1 for an escape."""
+
+    def __init__(self, weights: tuple[float, float, float, float] = (1000.0, 10.0, 4.0, 500.0)):
+        # (our blue ghost, a step of our blues toward an exit, a step of a purple toward
+        # its exit, an expected blue captured)
+        self.weights = weights
+        self.nodes = 0
+        self.deadline = 0.0
+        self.depth_done = 0
+        self.blind_cost = 0.5
+
+    # --- evaluation ------------------------------------------------------------------------
+    def evaluate(self, p: Position) -> float:
+        w_blue, w_ours, w_theirs, w_gain = self.weights
+        score = -BLUES_LOST_PENALTY[4 - p.our_blues] + w_gain * p.gain
+        if p.blue:
+            score -= w_ours * min(OUR_DISTANCE[s] for s in squares_of(p.blue))
+            score -= w_ours * 0.25 * sum(OUR_DISTANCE[s] for s in squares_of(p.blue))
+        score -= w_ours * 0.1 * sum(OUR_DISTANCE[s] for s in squares_of(p.red))
+        threats = p.purple & ~p.marked
+        if threats:
+            score += w_theirs * min(THEIR_DISTANCE[s] for s in squares_of(threats))
+            score += w_theirs * 0.25 * sum(THEIR_DISTANCE[s] for s in squares_of(threats))
+        return score - TAKES_PENALTY[p.takes]
+
+    # --- moves -----------------------------------------------------------------------------
+    def our_moves(self, p: Position) -> list[tuple[int, int]]:
+        mine = p.red | p.blue
+        captures, quiet = [], []
+        for s in squares_of(mine):
+            for t in NEIGHBOURS[s]:
+                bit = 1 << t
+                if mine & bit:
+                    continue
+                (captures if p.purple & bit else quiet).append((s, t))
+        # forward moves first among the quiet ones
+        quiet.sort(key=lambda m: m[1] - m[0])
+        return captures + quiet
+
+    def their_moves(self, p: Position) -> list[tuple[int, int]]:
+        mine = p.red | p.blue
+        captures, quiet = [], []
+        for s in squares_of(p.purple):
+            for t in NEIGHBOURS[s]:
+                bit = 1 << t
+                if p.purple & bit:
+                    continue
+                (captures if mine & bit else quiet).append((s, t))
+        quiet.sort(key=lambda m: m[0] - m[1])
+        return captures + quiet
+
+    def play_ours(self, p: Position, s: int, t: int) -> Position | None:
+        """Our move s -> t; None when it loses on the spot (the pessimistic fourth red)."""
+        sb, tb = 1 << s, 1 << t
+        red, blue = p.red, p.blue
+        if red & sb:
+            red = red ^ sb | tb
+        else:
+            blue = blue ^ sb | tb
+        purple, marked, takes, gain = p.purple, p.marked, p.takes, p.gain
+        if purple & tb:
+            if takes <= 1:
+                return None
+            takes -= 1
+            chance = 0.0 if marked & tb else p.blue_odds.get(t, 0.0)
+            gain += chance
+            purple &= ~tb
+            marked &= ~tb
+        return Position(red, blue, purple, marked, takes, p.our_reds, p.our_blues, gain, p.blue_odds, p.lost)
+
+    def play_theirs(self, p: Position, s: int, t: int) -> Position | None:
+        """Their move s -> t; None when it loses for them (they took our last red)."""
+        sb, tb = 1 << s, 1 << t
+        purple = p.purple ^ sb | tb
+        marked = p.marked ^ sb | tb if p.marked & sb else p.marked
+        red, blue, our_reds, our_blues, lost = p.red, p.blue, p.our_reds, p.our_blues, p.lost
+        if (red | blue) & tb:
+            if our_reds <= 1:
+                # the opponent is as pessimistic as we are: with one red of ours left, any
+                # capture may be its fourth red, so it does not capture
+                return None
+        if red & tb:
+            red &= ~tb
+            our_reds -= 1
+            if our_reds == 0:
+                return None
+        elif blue & tb:
+            blue &= ~tb
+            our_blues -= 1
+        odds = p.blue_odds
+        if s in odds:
+            odds = dict(odds)
+            odds[t] = odds.pop(s)
+        return Position(red, blue, purple, marked, p.takes, our_reds, our_blues, p.gain, odds, lost)
+
+    # --- search ----------------------------------------------------------------------------
+    def our_turn(self, p: Position, depth: int, alpha: float, beta: float, ply: int) -> float:
+        if p.blue & ((1 << OUR_EXITS[0]) | (1 << OUR_EXITS[1])):
+            return WIN - ply
+        if p.our_blues == 0:
+            return -WIN + ply
+        if depth == 0:
+            return self.evaluate(p)
+        self.nodes += 1
+        if self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
+            raise TimeoutError
+        best = -WIN
+        for s, t in self.our_moves(p):
+            child = self.play_ours(p, s, t)
+            value = -WIN + ply if child is None else self.their_turn(child, depth - 1, alpha, beta, ply + 1)
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        return best
+
+    def their_turn(self, p: Position, depth: int, alpha: float, beta: float, ply: int) -> float:
+        threats = p.purple & ~p.marked
+        if threats & ((1 << THEIR_EXITS[0]) | (1 << THEIR_EXITS[1])):
+            return -WIN + ply
+        if depth == 0:
+            return self.evaluate(p)
+        self.nodes += 1
+        if self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
+            raise TimeoutError
+        best = WIN
+        for s, t in self.their_moves(p):
+            child = self.play_theirs(p, s, t)
+            value = WIN - ply if child is None else self.our_turn(child, depth - 1, alpha, beta, ply + 1)
+            if value < best:
+                best = value
+                if value < beta:
+                    beta = value
+                    if alpha >= beta:
+                        break
+        return best
+
+    def best_move(self, p: Position, seconds: float, max_depth: int = 40) -> tuple[tuple[int, int], float]:
+        """Our best move (from, to; to = -1 escapes) and its value, searching deeper
+        until ``seconds`` run out; the deepest finished iteration decides."""
+        start = time.perf_counter()
+        self.deadline = start + seconds
+        self.nodes = 0
+        self.blind_cost = 0.0
+        for s in squares_of(p.blue):
+            if s in OUR_EXITS:
+                self.depth_done = 0
+                return (s, -1), WIN
+        moves = self.our_moves(p)
+        best_move, best_value = moves[0], -WIN
+        self.depth_done = 0
+        for depth in range(1, max_depth + 1):
+            try:
+                alpha, chosen, chosen_value = -WIN - 1, moves[0], -WIN - 1
+                for s, t in moves:
+                    child = self.play_ours(p, s, t)
+                    value = -WIN if child is None else self.their_turn(child, depth - 1, alpha, WIN + 1, 1)
+                    if value > chosen_value:
+                        chosen, chosen_value = (s, t), value
+                        alpha = max(alpha, value)
+            except TimeoutError:
+                break
+            best_move, best_value, self.depth_done = chosen, chosen_value, depth
+            moves.remove(chosen)
+            moves.insert(0, chosen)
+            if abs(chosen_value) > WIN // 2:
+                break
+        return best_move, best_value
+
+
+def position_of(view, marked_red: set[int] = frozenset(), blue_odds: dict[int, float] | None = None) -> Position:
+    """The purple position of ``view`` (a :class:`GeisterView` at its seat's turn), in
+    the seat's own frame; ``marked_red``: opponent ghosts the seat treats as red;
+    ``blue_odds``: ghost -> probability it is blue."""
+    seat = view.seat
+    red = blue = purple = marked = 0
+    odds = {}
+    for g in range(2 * GHOSTS):
+        square = view.pos[g]
+        if square < 0:
+            continue
+        bit = 1 << to_own(seat, square)
+        if g // GHOSTS == seat:
+            if view.red[g]:
+                red |= bit
+            else:
+                blue |= bit
+        else:
+            purple |= bit
+            if g in marked_red:
+                marked |= bit
+            if blue_odds and g in blue_odds:
+                odds[to_own(seat, square)] = blue_odds[g]
+    opponent = 1 - seat
+    takes = 4 - view.lost[opponent][1]
+    our_reds, our_blues = 4 - view.lost[seat][1], 4 - view.lost[seat][0]
+    return Position(red, blue, purple, marked, takes, our_reds, our_blues, 0.0, odds)
