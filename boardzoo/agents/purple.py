@@ -24,15 +24,12 @@ class PurpleAgent(Agent):
     summary = ("Geister: alpha-beta on the purple abstraction (hidden ghosts are the worst case), iterative "
                "deepening within time=, captures valued by a colour belief")
 
-    def __init__(self, seed: int | None = None, time: float = 0.17, belief: str = "adaptive", depth: int = 40,
-                 mark: float = 0.08):
+    def __init__(self, seed: int | None = None, time: float = 0.17, belief: str = "adaptive", depth: int = 40):
         super().__init__(seed)
         check_budget("purple", "depth", depth, time)
         if belief not in BELIEFS:
             raise ValueError(f"purple: unknown belief {belief!r}; beliefs are {', '.join(BELIEFS)}")
-        if not 0.0 <= mark < 1.0:
-            raise ValueError(f"purple: mark must be a probability below 1, not {mark}")
-        self.time_budget, self.belief, self.max_depth, self.mark = float(time), belief, depth, float(mark)
+        self.time_budget, self.belief, self.max_depth = float(time), belief, depth
         self.search = PurpleSearch()
 
     def check(self, model: GameState) -> None:
@@ -48,7 +45,7 @@ class PurpleAgent(Agent):
         blues_left = 4 - model.lost[1 - seat][0]
         total = sum(odds) or 1.0
         blue = {g: min(1.0, blues_left * w / total) for g, w in zip(unknown, odds)}
-        marked = {g for g in unknown if model.declined[g] > 0 or blue[g] < self.mark}
+        marked = {g for g in unknown if model.declined[g] > 0}
         (source, target), value = self.search.best_move(position_of(model, marked, blue), self.time_budget,
                                                         self.max_depth)
         self.stats = {"depth": self.search.depth_done, "nodes": self.search.nodes, "value": value}

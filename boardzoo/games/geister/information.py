@@ -48,34 +48,55 @@ def belief_purple(view: GeisterView, unknown: list[int]) -> list[float]:
     return [1e-9 if takeable(view.pos[g]) else 1000.0 ** (to_own(seat, view.pos[g]) // SIZE) for g in unknown]
 
 
-#: belief=adaptive's prior: steps next to one of our ghosts per ghost, for red and blue
-#: ghosts of a player that bluffs with reds and shields its blues, and how many ghosts'
-#: worth of evidence that prior counts for.
-OFFER_PRIOR = (1.5, 0.3, 2.0)
+#: belief=adaptive's two kinds of opponent: a *bluffer*, whose red ghosts step next to
+#: ours (offering themselves to be taken) far more often than its blues, which it keeps
+#: out of reach, and a *plain* player, whose steps next to ours say nothing of colour.
+#: Rates are the share of a ghost's moves that end next to one of ours: (red, blue).
+BLUFFER_RATES = (0.4, 0.05)
+#: The prior probability that an opponent bluffs.
+BLUFFER_PRIOR = 0.8
 
 
-def offer_rates(view: GeisterView) -> tuple[float, float]:
-    """The opponent's rates of steps next to our ghosts for its red and its blue ghosts:
-    the prior, updated with the ghosts whose colours our captures revealed."""
-    red_rate, blue_rate, weight = OFFER_PRIOR
+def _offer_log_likelihood(offers: int, moves: int, rate: float) -> float:
+    """log P(``offers`` of ``moves`` moves end next to ours), each with probability ``rate``."""
+    offers, quiet = min(offers, 8), min(max(moves - offers, 0), 16)
+    return offers * math.log(rate) + quiet * math.log(1 - rate)
+
+
+def bluffer_probability(view: GeisterView) -> float:
+    """How likely the opponent is a bluffer, from the ghosts whose colours our captures
+    revealed: how many of their moves ended next to ours, under either kind (a plain
+    player's rate for both colours is the mean of the bluffer's)."""
     base = GHOSTS * (1 - view.seat)
-    revealed = [g for g in range(base, base + GHOSTS) if view.pos[g] < 0 and view.red[g] is not None]
-    reds = [g for g in revealed if view.red[g]]
-    blues = [g for g in revealed if not view.red[g]]
-    return ((red_rate * weight + sum(view.offered[g] for g in reds)) / (weight + len(reds)),
-            (blue_rate * weight + sum(view.offered[g] for g in blues)) / (weight + len(blues)))
+    plain = sum(BLUFFER_RATES) / 2
+    log_ratio = math.log(BLUFFER_PRIOR / (1 - BLUFFER_PRIOR))
+    for g in range(base, base + GHOSTS):
+        if view.pos[g] < 0 and view.red[g] is not None:
+            rate = BLUFFER_RATES[0] if view.red[g] else BLUFFER_RATES[1]
+            log_ratio += (_offer_log_likelihood(view.offered[g], view.moved[g], rate)
+                          - _offer_log_likelihood(view.offered[g], view.moved[g], plain))
+    return 1 / (1 + math.exp(-max(-30.0, min(30.0, log_ratio))))
 
 
 def belief_adaptive(view: GeisterView, unknown: list[int]) -> list[float]:
-    """``behaviour``, and an opponent model learned during the game: how often a player's
-    red and blue ghosts step next to ours (a player that searches offers reds to be taken
-    and keeps blues out of reach; one that rushes does not care). The counts are Poisson
-    with rates :func:`offer_rates`, so ``n`` such steps multiply the odds of blue by
-    ``(blue_rate / red_rate) ** n * exp(red_rate - blue_rate)``."""
-    red_rate, blue_rate = offer_rates(view)
-    ratio, scale = blue_rate / red_rate, math.exp(red_rate - blue_rate)
-    return [w * scale * ratio ** min(view.offered[g], 8)
-            for w, g in zip(belief_behaviour(view, unknown), unknown)]
+    """A model of the opponent learned during the game: is it a bluffer or a plain
+    player (:func:`bluffer_probability`)? Each kind has its own tell. A bluffer sends its
+    reds forward as bait and keeps its blues out of reach: a ghost's odds of blue are the
+    likelihood ratio of its moves that ended next to ours (:data:`BLUFFER_RATES`), and
+    advancing says nothing. A plain player pushes its blues forward (``behaviour``'s
+    reading of advances) and its steps next to ours say nothing. The two readings are
+    mixed by the probability of each kind; a ghost that stood on an exit and did not
+    escape is red for both."""
+    bluffer = bluffer_probability(view)
+    red_rate, blue_rate = BLUFFER_RATES
+    weights = []
+    for g in unknown:
+        offers, moves = view.offered[g], view.moved[g]
+        bluff_odds = math.exp(_offer_log_likelihood(offers, moves, blue_rate)
+                              - _offer_log_likelihood(offers, moves, red_rate))
+        plain_odds = 1.5 ** max(min(view.advance[g], 8), -8)
+        weights.append(0.05 ** min(view.declined[g], 3) * (bluffer * bluff_odds + (1 - bluffer) * plain_odds))
+    return weights
 
 
 BELIEFS = {"uniform": belief_uniform, "nearest-blue": belief_nearest_blue, "behaviour": belief_behaviour,

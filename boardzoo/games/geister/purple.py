@@ -34,10 +34,20 @@ WIN = 1_000_000
 #: The price of having ``k`` captures left before the pessimistic fourth red: the fewer
 #: left, the fewer escapes we can still stop by taking the ghost.
 TAKES_PENALTY = (0.0, 1300.0, 700.0, 300.0, 0.0)
+#: The price of an opponent ghost that is surely blue at ``d`` steps from escaping (1: on
+#: our exit), times its probability of being blue: a blue near our exits is a threat
+#: long before the search's horizon can see it escape.
+DANGER = (0.0, 1500.0, 700.0, 300.0, 120.0, 40.0, 10.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 #: The price of having lost ``k`` blue ghosts: the same curve, since four of either lose.
 BLUES_LOST_PENALTY = (0.0, 300.0, 700.0, 1300.0, 1300.0)
 OUR_EXITS = (0, SIZE - 1)
 THEIR_EXITS = (SQUARES - SIZE, SQUARES - 1)
+EXIT_MASK = (1 << THEIR_EXITS[0]) | (1 << THEIR_EXITS[1])
+#: A ghost this likely blue on our exit at its owner's turn is taken to escape.
+SURE_ESCAPE = 0.3
+#: The price, per unit of probability, of a ghost of uncertain colour on our exit at its
+#: owner's turn (it escapes and wins if blue).
+ESCAPE_PRICE = 4_000.0
 
 
 def _neighbours() -> list[tuple[int, ...]]:
@@ -66,20 +76,23 @@ def squares_of(mask: int):
 class Position:
     """One node of the purple game, in the searcher's frame.
 
-    ``red``/``blue``: our ghosts; ``purple``: the opponent's ghosts that may be blue;
-    ``marked``: the opponent's ghosts known (believed) red; ``takes``: captures we may
-    still make before the pessimistic fourth red; ``our_reds``/``our_blues``: our ghosts
-    left of each colour; ``gain``: the belief's expected blues among our captures so far."""
+    ``red``/``blue``: our ghosts; ``purple``: the opponent's ghosts; ``marked``: those of
+    them known to be red (they stood on an exit and did not escape); ``takes``: the
+    opponent's reds left, counting every capture of a ghost that may be red as red (the
+    pessimistic count: when it reaches zero we have taken the fourth red and lost);
+    ``hidden_reds``: how many of the opponent's unmarked ghosts may still be red (none: the
+    rest are surely blue); ``our_reds``/``our_blues``: our ghosts left of each colour;
+    ``gain``: the expected blues among our captures so far; ``blue_odds``: square ->
+    probability that the opponent ghost there is blue (moved along with the ghost)."""
 
-    __slots__ = ("red", "blue", "purple", "marked", "takes", "our_reds", "our_blues", "gain", "blue_odds", "lost")
+    __slots__ = ("red", "blue", "purple", "marked", "takes", "hidden_reds", "our_reds", "our_blues", "gain",
+                 "blue_odds")
 
-    def __init__(self, red: int, blue: int, purple: int, marked: int, takes: int, our_reds: int, our_blues: int,
-                 gain: float = 0.0, blue_odds: dict[int, float] | None = None, lost: float = 0.0):
+    def __init__(self, red: int, blue: int, purple: int, marked: int, takes: int, hidden_reds: int,
+                 our_reds: int, our_blues: int, gain: float = 0.0, blue_odds: dict[int, float] | None = None):
         self.red, self.blue, self.purple, self.marked = red, blue, purple, marked
-        self.takes, self.our_reds, self.our_blues, self.gain = takes, our_reds, our_blues, gain
-        self.lost = lost
-        # square -> probability that the opponent ghost standing there is blue (root squares;
-        # ghosts that move in the search lose their reading, which is only an ordering aid)
+        self.takes, self.hidden_reds, self.our_reds, self.our_blues = takes, hidden_reds, our_reds, our_blues
+        self.gain = gain
         self.blue_odds = blue_odds or {}
 
 
@@ -87,27 +100,24 @@ class PurpleSearch:
     """Iterative-deepening alpha-beta on :class:`Position`; ``best_move`` returns our
     move as (from, to) own-frame squares, ``to`` = -1 for an escape."""
 
-    def __init__(self, weights: tuple[float, float, float, float] = (1000.0, 10.0, 4.0, 500.0)):
-        # (our blue ghost, a step of our blues toward an exit, a step of a purple toward
-        # its exit, an expected blue captured)
+    def __init__(self, weights: tuple[float, float] = (10.0, 500.0)):
+        # (a step of our blues toward an exit, an expected blue captured)
         self.weights = weights
         self.nodes = 0
         self.deadline = 0.0
         self.depth_done = 0
-        self.blind_cost = 0.5
 
     # --- evaluation ------------------------------------------------------------------------
     def evaluate(self, p: Position) -> float:
-        w_blue, w_ours, w_theirs, w_gain = self.weights
+        w_ours, w_gain = self.weights
         score = -BLUES_LOST_PENALTY[4 - p.our_blues] + w_gain * p.gain
         if p.blue:
             score -= w_ours * min(OUR_DISTANCE[s] for s in squares_of(p.blue))
             score -= w_ours * 0.25 * sum(OUR_DISTANCE[s] for s in squares_of(p.blue))
         score -= w_ours * 0.1 * sum(OUR_DISTANCE[s] for s in squares_of(p.red))
-        threats = p.purple & ~p.marked
-        if threats:
-            score += w_theirs * min(THEIR_DISTANCE[s] for s in squares_of(threats))
-            score += w_theirs * 0.25 * sum(THEIR_DISTANCE[s] for s in squares_of(threats))
+        odds = p.blue_odds
+        for s in squares_of(p.purple & ~p.marked):
+            score -= odds.get(s, 0.5) * DANGER[THEIR_DISTANCE[s]]
         return score - TAKES_PENALTY[p.takes]
 
     # --- moves -----------------------------------------------------------------------------
@@ -144,41 +154,44 @@ class PurpleSearch:
             red = red ^ sb | tb
         else:
             blue = blue ^ sb | tb
-        purple, marked, takes, gain = p.purple, p.marked, p.takes, p.gain
+        purple, marked, takes, hidden_reds, gain = p.purple, p.marked, p.takes, p.hidden_reds, p.gain
         if purple & tb:
-            if takes <= 1:
+            if marked & tb:  # a known red
+                takes -= 1
+            elif hidden_reds:  # may be red: counted as red, valued by its odds of blue
+                takes -= 1
+                hidden_reds -= 1
+                gain += p.blue_odds.get(t, 0.0)
+            else:  # every red left is known: this one is blue
+                gain += 1.0
+            if takes <= 0:
                 return None
-            takes -= 1
-            chance = 0.0 if marked & tb else p.blue_odds.get(t, 0.0)
-            gain += chance
             purple &= ~tb
             marked &= ~tb
-        return Position(red, blue, purple, marked, takes, p.our_reds, p.our_blues, gain, p.blue_odds, p.lost)
+        return Position(red, blue, purple, marked, takes, hidden_reds, p.our_reds, p.our_blues, gain, p.blue_odds)
 
     def play_theirs(self, p: Position, s: int, t: int) -> Position | None:
-        """Their move s -> t; None when it loses for them (they took our last red)."""
+        """Their move s -> t; None when it loses for them."""
         sb, tb = 1 << s, 1 << t
         purple = p.purple ^ sb | tb
         marked = p.marked ^ sb | tb if p.marked & sb else p.marked
-        red, blue, our_reds, our_blues, lost = p.red, p.blue, p.our_reds, p.our_blues, p.lost
+        red, blue, our_reds, our_blues = p.red, p.blue, p.our_reds, p.our_blues
         if (red | blue) & tb:
             if our_reds <= 1:
                 # the opponent is as pessimistic as we are: with one red of ours left, any
                 # capture may be its fourth red, so it does not capture
                 return None
-        if red & tb:
-            red &= ~tb
-            our_reds -= 1
-            if our_reds == 0:
-                return None
-        elif blue & tb:
-            blue &= ~tb
-            our_blues -= 1
+            if red & tb:
+                red &= ~tb
+                our_reds -= 1
+            else:
+                blue &= ~tb
+                our_blues -= 1
         odds = p.blue_odds
         if s in odds:
             odds = dict(odds)
             odds[t] = odds.pop(s)
-        return Position(red, blue, purple, marked, p.takes, our_reds, our_blues, p.gain, odds, lost)
+        return Position(red, blue, purple, marked, p.takes, p.hidden_reds, our_reds, our_blues, p.gain, odds)
 
     # --- search ----------------------------------------------------------------------------
     def our_turn(self, p: Position, depth: int, alpha: float, beta: float, ply: int) -> float:
@@ -204,15 +217,26 @@ class PurpleSearch:
         return best
 
     def their_turn(self, p: Position, depth: int, alpha: float, beta: float, ply: int) -> float:
-        threats = p.purple & ~p.marked
-        if threats & ((1 << THEIR_EXITS[0]) | (1 << THEIR_EXITS[1])):
-            return -WIN + ply
+        on_exit = p.purple & ~p.marked & EXIT_MASK
+        risk = 0.0
+        if on_exit:
+            # a ghost on our exit at its owner's turn escapes if it is blue
+            risk = max(p.blue_odds.get(s, 1.0) for s in squares_of(on_exit))
+            if risk >= SURE_ESCAPE:
+                return -WIN + ply
+            if depth == 0:
+                return self.evaluate(p) - ESCAPE_PRICE * risk
         if depth == 0:
             return self.evaluate(p)
         self.nodes += 1
         if self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
             raise TimeoutError
         best = WIN
+        if risk:  # the escape, should the ghost be blue, is not a move of this purple game
+            best = self.evaluate(p) - ESCAPE_PRICE * risk
+            if best <= alpha:
+                return best
+            beta = min(beta, best)
         for s, t in self.their_moves(p):
             child = self.play_theirs(p, s, t)
             value = WIN - ply if child is None else self.our_turn(child, depth - 1, alpha, beta, ply + 1)
@@ -230,7 +254,6 @@ class PurpleSearch:
         start = time.perf_counter()
         self.deadline = start + seconds
         self.nodes = 0
-        self.blind_cost = 0.0
         for s in squares_of(p.blue):
             if s in OUR_EXITS:
                 self.depth_done = 0
@@ -282,5 +305,6 @@ def position_of(view, marked_red: set[int] = frozenset(), blue_odds: dict[int, f
                 odds[to_own(seat, square)] = blue_odds[g]
     opponent = 1 - seat
     takes = 4 - view.lost[opponent][1]
+    hidden_reds = max(0, takes - bin(marked).count("1"))
     our_reds, our_blues = 4 - view.lost[seat][1], 4 - view.lost[seat][0]
-    return Position(red, blue, purple, marked, takes, our_reds, our_blues, 0.0, odds)
+    return Position(red, blue, purple, marked, takes, hidden_reds, our_reds, our_blues, 0.0, odds)
