@@ -19,7 +19,7 @@ One JSON line per finished game::
      "truncated": false, "forfeit": null, "scores": null}
 
 ``forfeit`` is ``{"by": "a" or "b", "reason": ...}`` when an agent played an illegal move.
-A side named by a preset (``geister-expert``) adds ``"presets": {"a": "mcts:..."}``, the
+A side named by a preset (``geister-expert``) adds ``"presets": {"a": "purple:..."}``, the
 spec the preset stood for: a results file refuses to resume once the preset changes.
 
 ``moves`` lists every event as ``[seat, action]`` with seat -1 for chance outcomes.

@@ -62,6 +62,7 @@ class GameRecord:
     board: str  # the final board string
     seat: str  # first or second mover
     captured: list[str] = field(default_factory=list)  # colours this client captured (OKR/OKB)
+    ruled: bool = False  # the server's verdict, which the final board does not show (a loss on time)
 
 
 #: The longest line the client accepts: protocol lines are about 52 bytes (``MOV?`` and a
@@ -312,7 +313,9 @@ def play_game(connection: Connection, agent: Agent, red: str | None, max_turns: 
                               + (f" (after we sent {pending!r})" if pending else ""))
         log(f"< {line}")
         head, body = line[:4], line[4:]
-        if pending is not None:
+        if pending is not None and not (head[:3] in RESULTS and head[3:] == ":"):
+            # (a verdict may come instead of the acknowledgement: the server ends a game
+            # on a clock, and the reference server's clocks can outlive their game)
             colour = _ack(line, pending, may_capture, escaping)
             if colour is not None:
                 captured.append(colour)
@@ -361,11 +364,12 @@ def play_game(connection: Connection, agent: Agent, red: str | None, max_turns: 
             except ValueError as error:
                 raise ClientError(f"malformed final board from the server: {error}") from None
             shown = final.winner if final.over else None
-            if shown != _VERDICT_WINNER[result]:
+            ruled = shown is None and result != "draw"  # decided on the clock, not on the board
+            if shown != _VERDICT_WINNER[result] and not ruled:
                 what = "no winner" if shown is None else "a win for us" if shown == 0 else "a win for the opponent"
                 raise ClientError(f"the server says we {result}, but its final board {body} shows {what}")
             return GameRecord(result, tracker.turns, body,
-                              "first" if tracker.first in (True, None) else "second", captured)
+                              "first" if tracker.first in (True, None) else "second", captured, ruled)
         else:
             raise ClientError(f"malformed line from the server: {_excerpt(line)}")
         log(f"> {pending}")
@@ -412,6 +416,8 @@ def run(host: str, port: int, agent_spec: str, games: int, red: str | None = Non
             connection.close()
         records.append(record)
         extra = f", captured {'/'.join(record.captured)}" if record.captured else ""
+        if record.ruled:
+            extra += ", the server's ruling: the final board shows no winner (a clock ran out)"
         out(f"game {number}: {record.result} ({record.seat} mover, {record.moves} moves{extra})")
     return records
 

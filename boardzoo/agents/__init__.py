@@ -42,9 +42,9 @@ class Preset:
 #: Presets: spec name -> the agent spec it stands for.
 PRESETS: dict[str, Preset] = {
     "geister-expert": Preset(
-        "purple:time=0.17,belief=learned",
-        "Geister's strongest player (the geister-client default): alpha-beta on the purple abstraction, "
-        "captures valued by the learned colour model, within 0.17 s a move"),
+        "purple:time=0.17,belief=adaptive",
+        "Geister's strongest player (the geister-client default): alpha-beta on the purple abstraction "
+        "with an opponent model learned during the game (does it bluff?), within 0.17 s a move"),
 }
 
 

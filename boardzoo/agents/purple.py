@@ -1,22 +1,31 @@
-"""Geister's purple alpha-beta player (``purple``): see :mod:`boardzoo.games.geister.purple`.
+"""Geister's purple alpha-beta player (``purple``; the ``geister-expert`` preset).
 
-    make("purple")                              # 0.17 s a move, learned colour odds
-    make("purple:time=1,belief=uniform")
+    make("purple")                              # 0.17 s a move, the adaptive belief
+    make("purple:time=1,belief=behaviour")
+    make("purple:time=none,depth=4")            # no clock: the same seed plays the same game
 
-At its turn it builds the purple abstraction of its view (hidden opponent ghosts are the
-worst case; ghosts that stood on an exit without escaping are red) and plays the best move
-of an iterative-deepening alpha-beta search within ``time`` seconds. ``belief`` gives the
-probability that each hidden ghost is blue, which the evaluation uses to value captures.
-Placements are at random.
+At its turn it builds the purple abstraction of its view
+(:mod:`boardzoo.games.geister.purple`: hidden opponent ghosts are the worst case,
+softened by their odds of blue) and plays the best move of an iterative-deepening
+alpha-beta search within ``time`` seconds (or to ``depth`` plies). ``belief`` gives each
+hidden ghost's odds of blue; the default, ``adaptive``, learns during the game whether
+the opponent bluffs (offers its reds to be taken and keeps its blues out of reach) or
+plays plainly, from the colours our captures reveal. Ghosts that stood on an exit without
+escaping are known red. Placements are at random.
 """
 
 from __future__ import annotations
 
+from typing import cast
+
 from boardzoo.agents.base import Agent, check_budget
-from boardzoo.games.geister.information import BELIEFS
+from boardzoo.games.geister.information import BELIEFS, GeisterView
 from boardzoo.games.geister.purple import PurpleSearch, position_of
 from boardzoo.games.geister.rules import ESCAPED, GHOSTS, MOVE_ACTIONS, OWN_STEPS, RED_SETS, SIZE, TARGET, to_own
 from boardzoo.games.model import GameState
+
+#: The deepest search allowed without a time budget (depth 8 takes minutes a move).
+UNTIMED_DEPTH = 8
 
 
 class PurpleAgent(Agent):
@@ -24,12 +33,17 @@ class PurpleAgent(Agent):
     summary = ("Geister: alpha-beta on the purple abstraction (hidden ghosts are the worst case), iterative "
                "deepening within time=, captures valued by a colour belief")
 
-    def __init__(self, seed: int | None = None, time: float = 0.17, belief: str = "adaptive", depth: int = 40):
+    def __init__(self, seed: int | None = None, time: float | None = 0.17, belief: str = "adaptive",
+                 depth: int = 40):
         super().__init__(seed)
         check_budget("purple", "depth", depth, time)
+        if time is None and depth > UNTIMED_DEPTH:
+            raise ValueError(f"purple: time=none needs depth= at most {UNTIMED_DEPTH} (the search stops at the "
+                             f"depth alone), got depth={depth}")
         if belief not in BELIEFS:
             raise ValueError(f"purple: unknown belief {belief!r}; beliefs are {', '.join(BELIEFS)}")
-        self.time_budget, self.belief, self.max_depth = float(time), belief, depth
+        self.time_budget = None if time is None else float(time)
+        self.belief, self.max_depth = belief, depth
         self.search = PurpleSearch()
 
     def check(self, model: GameState) -> None:
@@ -37,20 +51,21 @@ class PurpleAgent(Agent):
             raise ValueError(f"purple: plays Geister only, not {model.game_name}")
 
     def act(self, observation: dict, model: GameState) -> int:
-        if model.placing:
+        view = cast(GeisterView, model)  # check() made sure it is Geister
+        if view.placing:
             return MOVE_ACTIONS + int(self.rng.random() * len(RED_SETS))
-        seat = model.player
-        unknown = model.unknown_ghosts()
-        odds = BELIEFS[self.belief](model, unknown) if unknown else []
-        blues_left = 4 - model.lost[1 - seat][0]
+        seat = view.player
+        unknown = view.unknown_ghosts()
+        odds = BELIEFS[self.belief](view, unknown) if unknown else []
+        blues_left = 4 - view.lost[1 - seat][0]
         total = sum(odds) or 1.0
         blue = {g: min(1.0, blues_left * w / total) for g, w in zip(unknown, odds)}
-        marked = {g for g in unknown if model.declined[g] > 0}
-        (source, target), value = self.search.best_move(position_of(model, marked, blue), self.time_budget,
+        marked = {g for g in unknown if view.declined[g] > 0}
+        (source, target), value = self.search.best_move(position_of(view, marked, blue), self.time_budget,
                                                         self.max_depth)
         self.stats = {"depth": self.search.depth_done, "nodes": self.search.nodes, "value": value}
         square = to_own(seat, source)
-        ghost = model.board[square] - GHOSTS * seat
+        ghost = view.board[square] - GHOSTS * seat
         if target < 0:  # an escape: the direction that leaves the board here
             return next(ghost * 4 + d for d in range(4) if TARGET[seat][square][d] == ESCAPED)
         sx, sy, tx, ty = source % SIZE, source // SIZE, target % SIZE, target // SIZE

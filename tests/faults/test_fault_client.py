@@ -124,9 +124,26 @@ def test_a_verdict_before_the_game_began_is_a_protocol_error():
     assert "before it began" in message
 
 
-def test_a_verdict_the_board_does_not_support_is_a_protocol_error():
-    message, _ = play(lambda conn, stop: (placed(conn), conn.sendall(f"WON:{START}\r\n".encode())))
-    assert "shows no winner" in message
+def test_a_verdict_the_board_contradicts_is_a_protocol_error():
+    message, _ = play(lambda conn, stop: (placed(conn), conn.sendall(f"LST:{DECIDED}\r\n".encode())))
+    assert "shows a win for us" in message
+
+
+def test_a_verdict_on_an_undecided_board_is_the_servers_ruling_even_instead_of_an_acknowledgement():
+    # The reference server ends a game on a clock (and its clocks can outlive their game):
+    # the verdict may come at any time, even where the acknowledgement of our move was due.
+    def clock(conn, stop):
+        replies = placed(conn)
+        conn.sendall(f"MOV?{START}\r\n".encode())
+        next(replies)
+        conn.sendall(f"LST:{START}\r\n".encode())
+    server = HostileServer(clock)
+    server.thread.start()
+    lines_out: list[str] = []
+    records = run("127.0.0.1", server.port, "greedy", 1, seed=0, out=lines_out.append, retries=0, timeout=10)
+    server.stop.set()
+    assert records[0].result == "lost" and records[0].ruled and records[0].moves == 1
+    assert "the server's ruling: the final board shows no winner" in lines_out[0]
 
 
 def test_acknowledgements_are_parsed_exactly():

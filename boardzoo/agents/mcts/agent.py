@@ -11,7 +11,7 @@
     make("mcts:solver=true")                            # MCTS-Solver
     make("mcts:belief=behaviour,rollout=forward")       # Geister: determinized MCTS
     make("mcts:belief=learned,rollout=tactical")        # ... with the learned colour model
-    make("geister-expert")                              # a preset: Geister's strongest setting
+    make("mcts:iterations=800,time=0.17,rollout=tactical,max_rollout=80,belief=learned")  # the first Geister expert
     make("mcts:policy=puct,model=runs/ppo_connect_four.zip")   # a trained policy and value
     make("mcts:policy=puct", evaluator=my_evaluator)    # any evaluate()/prior() object
     make("mcts:engine=compiled,iterations=15000")       # the compiled engine (fast extra)

@@ -1,38 +1,43 @@
-"""Alpha-beta search on Geister's "purple" abstraction (``purple`` agent).
+"""Alpha-beta search on Geister's "purple" abstraction (the ``purple`` agent's search).
 
-A seat knows its own colours but none of the opponent's ghosts on the board. The
-purple abstraction replaces that unknown by the worst case for the searcher, which is a
-perfect-information game a plain alpha-beta search can play:
+A seat knows its own colours but not the opponent's. The purple abstraction plays the
+opponent's ghosts as *purple*, the worst case for the searcher, which leaves a
+perfect-information game that plain alpha-beta can search:
 
-* every hidden opponent ghost is *purple*: one that reaches one of its exits threatens to
-  escape (it is blue there), and one we take is red (each capture brings us nearer to
-  losing by taking four reds: with ``r`` reds left on the board, the ``r``-th capture loses);
-* a ghost the seat's belief marks red (say, one that stood on its exit and did not
-  escape) never escapes, and is red when taken;
-* the searcher's own ghosts have their true colours: the opponent wins by taking all our
-  blues, and loses by taking all our reds.
+* an opponent ghost that stands on one of its exits at its owner's turn escapes (it may
+  be blue). The colour belief softens this: a ghost whose odds of blue are below
+  :data:`SURE_ESCAPE` costs its probability times :data:`ESCAPE_PRICE` instead (a bluffer
+  walks its reds onto our exits as bait, and taking them all would lose);
+* a capture of a ghost that may be red counts as red (:attr:`Position.takes`), so the
+  capture that may be the fourth red loses. Ghosts *known* red (they stood on an exit
+  and did not escape) are set apart: once every red left is a known one, the others are
+  surely blue and taking them is safe;
+* the opponent is just as pessimistic: it cannot see our colours, so once we have one
+  red left, any capture may be its fourth red and it does not capture;
+* our own ghosts have their true colours.
 
-Nothing in the search can be fooled by a bluff: offered reds are never counted as
-gains, and no escape within the horizon is missed. What it gives up is what the beliefs
-know: the evaluation adds, for each capture, the belief's probability that the taken
-ghost was blue, so that well-read captures are still sought.
+The evaluation adds what the belief knows: each capture's probability of blue, each
+opponent ghost's danger (its probability of blue times a price that rises steeply as it
+nears our exits, :data:`DANGER`), and prices for blues we lost and for risky captures
+we made that follow one curve, since four of either lose.
 
-The search is iterative deepening with a time budget, captures and escapes tried first
-and the previous iteration's best move first at the root. Positions are bitmasks of
-the 36 squares in the searcher's own frame (row 0 is the far side; our exits are squares
-0 and 5, the opponent's 30 and 35).
+The search is iterative deepening with a time budget, captures tried first and the
+previous iteration's best move first at the root. Positions are bitmasks of the 36
+squares in the searcher's own frame (row 0 is the far side; our exits are squares 0 and
+5, the opponent's 30 and 35).
 """
 
 from __future__ import annotations
 
+import math
 import time
 
 from boardzoo.games.geister.rules import GHOSTS, OWN_STEPS, SIZE, SQUARES, to_own
 
 #: A score beyond every evaluation: a decided game.
-WIN = 1_000_000
-#: The price of having ``k`` captures left before the pessimistic fourth red: the fewer
-#: left, the fewer escapes we can still stop by taking the ghost.
+WIN = 1_000_000.0
+#: The price of having ``k`` of the opponent's reds left by the pessimistic count: three
+#: risky captures made cost as much as three blues lost.
 TAKES_PENALTY = (0.0, 1300.0, 700.0, 300.0, 0.0)
 #: The price of an opponent ghost that is surely blue at ``d`` steps from escaping (1: on
 #: our exit), times its probability of being blue: a blue near our exits is a threat
@@ -123,7 +128,8 @@ class PurpleSearch:
     # --- moves -----------------------------------------------------------------------------
     def our_moves(self, p: Position) -> list[tuple[int, int]]:
         mine = p.red | p.blue
-        captures, quiet = [], []
+        captures: list[tuple[int, int]] = []
+        quiet: list[tuple[int, int]] = []
         for s in squares_of(mine):
             for t in NEIGHBOURS[s]:
                 bit = 1 << t
@@ -136,7 +142,8 @@ class PurpleSearch:
 
     def their_moves(self, p: Position) -> list[tuple[int, int]]:
         mine = p.red | p.blue
-        captures, quiet = [], []
+        captures: list[tuple[int, int]] = []
+        quiet: list[tuple[int, int]] = []
         for s in squares_of(p.purple):
             for t in NEIGHBOURS[s]:
                 bit = 1 << t
@@ -204,7 +211,7 @@ class PurpleSearch:
         self.nodes += 1
         if self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
             raise TimeoutError
-        best = -WIN
+        best: float = -WIN
         for s, t in self.our_moves(p):
             child = self.play_ours(p, s, t)
             value = -WIN + ply if child is None else self.their_turn(child, depth - 1, alpha, beta, ply + 1)
@@ -231,7 +238,7 @@ class PurpleSearch:
         self.nodes += 1
         if self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
             raise TimeoutError
-        best = WIN
+        best: float = WIN
         if risk:  # the escape, should the ghost be blue, is not a move of this purple game
             best = self.evaluate(p) - ESCAPE_PRICE * risk
             if best <= alpha:
@@ -248,11 +255,12 @@ class PurpleSearch:
                         break
         return best
 
-    def best_move(self, p: Position, seconds: float, max_depth: int = 40) -> tuple[tuple[int, int], float]:
+    def best_move(self, p: Position, seconds: float | None, max_depth: int = 40) -> tuple[tuple[int, int], float]:
         """Our best move (from, to; to = -1 escapes) and its value, searching deeper
-        until ``seconds`` run out; the deepest finished iteration decides."""
+        until ``seconds`` run out (None: until ``max_depth``); the deepest finished
+        iteration decides."""
         start = time.perf_counter()
-        self.deadline = start + seconds
+        self.deadline = math.inf if seconds is None else start + seconds
         self.nodes = 0
         for s in squares_of(p.blue):
             if s in OUR_EXITS:
@@ -263,7 +271,7 @@ class PurpleSearch:
         self.depth_done = 0
         for depth in range(1, max_depth + 1):
             try:
-                alpha, chosen, chosen_value = -WIN - 1, moves[0], -WIN - 1
+                alpha, chosen, chosen_value = -WIN - 1.0, moves[0], -WIN - 1.0
                 for s, t in moves:
                     child = self.play_ours(p, s, t)
                     value = -WIN if child is None else self.their_turn(child, depth - 1, alpha, WIN + 1, 1)
@@ -275,12 +283,13 @@ class PurpleSearch:
             best_move, best_value, self.depth_done = chosen, chosen_value, depth
             moves.remove(chosen)
             moves.insert(0, chosen)
-            if abs(chosen_value) > WIN // 2:
+            if abs(chosen_value) > WIN / 2:
                 break
         return best_move, best_value
 
 
-def position_of(view, marked_red: set[int] = frozenset(), blue_odds: dict[int, float] | None = None) -> Position:
+def position_of(view, marked_red: frozenset[int] | set[int] = frozenset(),
+                blue_odds: dict[int, float] | None = None) -> Position:
     """The purple position of ``view`` (a :class:`GeisterView` at its seat's turn), in
     the seat's own frame; ``marked_red``: opponent ghosts the seat treats as red;
     ``blue_odds``: ghost -> probability it is blue."""

@@ -1,0 +1,182 @@
+"""Geister's purple alpha-beta player and the adaptive opponent model: the purple game's
+rules on worked positions, the belief's inference from offers and revealed colours, the
+search's decisions where one answer is right, and outcomes against other players."""
+
+import pytest
+
+from boardzoo import arena
+from boardzoo.agents import make
+from boardzoo.errors import SpecError
+from boardzoo.games.geister import GeisterView, position_from_board_string
+from boardzoo.games.geister.information import BLUFFER_PRIOR, belief_adaptive, bluffer_probability
+from boardzoo.games.geister.purple import WIN, Position, PurpleSearch, position_of
+
+N, E, S, W = range(4)
+
+
+def move(ghost: str, direction: int) -> int:
+    return 4 * "ABCDEFGH".index(ghost) + direction
+
+
+def view_of(text: str, **history) -> GeisterView:
+    """Player_0's view of a full board string, with per-ghost history counters set
+    (``offered={8: 3}`` ...) as if the game had gone that way."""
+    state = position_from_board_string(text, 0, 200)
+    for name, counts in history.items():
+        for ghost, value in counts.items():
+            getattr(state, name)[ghost] = value
+    return GeisterView(state, 0)
+
+
+def bit(*squares: int) -> int:
+    return sum(1 << s for s in squares)
+
+
+# --- the purple game's rules --------------------------------------------------------------
+def test_a_capture_that_may_be_the_fourth_red_loses_but_not_once_every_red_left_is_known():
+    search = PurpleSearch()
+    # our ghost on 14, theirs on 8: one red of theirs left (takes=1)
+    unknown = Position(red=0, blue=bit(14), purple=bit(8), marked=0, takes=1, hidden_reds=1,
+                       our_reds=4, our_blues=1, blue_odds={8: 0.9})
+    assert search.play_ours(unknown, 14, 8) is None  # it may be the last red: we lose
+    # the only red left is known (marked) elsewhere: the ghost on 8 is surely blue
+    known = Position(red=0, blue=bit(14), purple=bit(8, 20), marked=bit(20), takes=1, hidden_reds=0,
+                     our_reds=4, our_blues=1, blue_odds={8: 0.9})
+    after = search.play_ours(known, 14, 8)
+    assert after is not None and after.gain == 1.0 and after.takes == 1 and after.purple == bit(20)
+    # taking the known red is the fourth red
+    assert search.play_ours(known, 14, 20) is None
+    # a capture that may be red counts as red and is valued by its odds of blue
+    two_left = Position(red=0, blue=bit(14), purple=bit(8), marked=0, takes=2, hidden_reds=2,
+                        our_reds=4, our_blues=1, blue_odds={8: 0.25})
+    after = search.play_ours(two_left, 14, 8)
+    assert after.takes == 1 and after.hidden_reds == 1 and after.gain == 0.25
+
+
+def test_the_opponent_does_not_capture_when_it_may_take_our_last_red():
+    search = PurpleSearch()
+    position = Position(red=bit(14), blue=bit(20), purple=bit(8, 26), marked=0, takes=4, hidden_reds=4,
+                        our_reds=1, our_blues=1)
+    assert search.play_theirs(position, 8, 14) is None  # our last red: it loses
+    assert search.play_theirs(position, 26, 20) is None  # a blue, but it cannot know that
+    position.our_reds = 2
+    after = search.play_theirs(position, 26, 20)
+    assert after is not None and after.our_blues == 0 and after.blue == 0
+
+
+def test_a_ghost_moves_with_its_odds_of_blue():
+    search = PurpleSearch()
+    position = Position(red=0, blue=bit(14), purple=bit(8), marked=0, takes=4, hidden_reds=4,
+                        our_reds=4, our_blues=1, blue_odds={8: 0.7})
+    after = search.play_theirs(position, 8, 9)
+    assert after.blue_odds == {9: 0.7} and position.blue_odds == {8: 0.7}
+
+
+# --- the adaptive opponent model ------------------------------------------------------------
+# player_0 (us) at the bottom; player_1's ghosts a..h are 8..15
+OPEN = "14R24R34R44R15B25B35B45B41r31r21r11r40b30b20b10b"
+
+
+def test_revealed_reds_that_offered_themselves_make_the_opponent_a_bluffer():
+    prior = bluffer_probability(view_of(OPEN))
+    assert prior == pytest.approx(BLUFFER_PRIOR)
+    # we took two of its reds; each had stepped next to our ghosts on most of its moves
+    taken = OPEN.replace("41r31r", "99r99r")
+    bluffer = bluffer_probability(view_of(taken, offered={8: 4, 9: 3}, moved={8: 5, 9: 5}))
+    # we took two of its blues, and they too had stepped next to ours all the time
+    taken = OPEN.replace("40b30b", "99b99b")
+    plain = bluffer_probability(view_of(taken, offered={12: 4, 13: 3}, moved={12: 5, 13: 5}))
+    assert plain < 0.1 < prior < bluffer and bluffer > 0.99
+
+
+def test_a_bluffers_offered_ghosts_are_red_and_a_plain_players_advanced_ghosts_are_blue():
+    # a (8) stepped next to ours on each of its 4 moves; b (9) moved 4 times, never next to
+    # ours and 4 rows forward; the rest never moved
+    history = {"offered": {8: 4}, "moved": {8: 4, 9: 4}, "advance": {8: 2, 9: 4}}
+    bluffing = OPEN.replace("21r11r", "99r99r")  # c, d were reds that had offered themselves
+    view = view_of(bluffing, **history | {"offered": {8: 4, 10: 3, 11: 3}, "moved": {8: 4, 9: 4, 10: 3, 11: 3}})
+    unknown = view.unknown_ghosts()
+    odds = dict(zip(unknown, belief_adaptive(view, unknown)))
+    assert odds[8] < 0.05 * min(odds[g] for g in unknown if g != 8)
+    rushing = OPEN.replace("40b30b", "99b99b")  # e, f were blues that had rushed past ours
+    view = view_of(rushing, **history | {"offered": {8: 4, 12: 2, 13: 2}, "moved": {8: 4, 9: 4, 12: 4, 13: 4}})
+    unknown = view.unknown_ghosts()
+    odds = dict(zip(unknown, belief_adaptive(view, unknown)))
+    assert odds[9] > 3 * odds[14] and odds[8] > 0.3 * odds[14]  # offering says nothing here
+
+
+def test_a_ghost_that_declined_to_escape_is_red_to_both_kinds_of_opponent():
+    view = view_of(OPEN, declined={8: 1})
+    unknown = view.unknown_ghosts()
+    odds = dict(zip(unknown, belief_adaptive(view, unknown)))
+    assert odds[8] < 0.1 * min(odds[g] for g in unknown if g != 8)
+
+
+# --- the search's decisions ----------------------------------------------------------------
+def test_it_escapes_and_walks_a_blue_out_when_nothing_can_stop_it():
+    agent = make("purple:time=1", seed=0)
+    on_exit = view_of("14R24R34R44R00B25B35B45B41r31r21r11r40b30b20b13b")
+    assert agent.act(None, on_exit) in (move("E", N), move("E", W))
+    next_to_exit = view_of("14R24R34R44R01B25B35B45B41r31r21r11r43b33b23b13b")
+    assert agent.act(None, next_to_exit) == move("E", N)  # onto the exit square (0, 0); nothing reaches it
+
+
+def test_it_takes_a_likely_blue_on_our_exit_and_leaves_a_bluffers_bait():
+    # player_1's ghost e stands on player_1's exit (0, 5) next to our F at (1, 5)
+    text = "12R22R32R42R02B15B35B45B99r99r21r11r05b30b20b10b"
+    plain = view_of(text, moved={12: 5}, advance={12: 5})
+    assert make("purple:time=1", seed=0).act(None, plain) == move("F", W)
+    # a bluffer (its taken reds a, b had offered themselves), and e stepped next to ours
+    # on every one of its 5 moves: bait, not a threat worth a capture that may be red
+    bait = view_of(text, moved={8: 4, 9: 4, 12: 5}, offered={8: 4, 9: 4, 12: 5}, advance={12: 5})
+    assert make("purple:time=1", seed=0).act(None, bait) != move("F", W)
+
+
+def test_it_stops_a_blue_that_would_escape_in_two_moves():
+    # player_1's e (surely blue: every red left is... unknown, but it advanced 4 rows and
+    # never offered) is at (0, 4), one step from its exit (0, 5); our F at (2, 5) must
+    # block the exit or take it
+    view = view_of("12R22R32R42R03B25B35B45B41r31r21r11r04b30b20b10b", moved={12: 4}, advance={12: 4})
+    action = make("purple:time=1", seed=0).act(None, view)
+    assert action in (move("F", W), move("E", S)) or action // 4 == 4  # E at (0, 3) takes it (south)
+
+
+# --- the agent -------------------------------------------------------------------------------
+def test_purple_beats_random_and_the_rushing_player():
+    for opponent, least in (("random", 0.9), ("greedy", 0.6)):
+        summary = arena.summarize(arena.run("geister_v0", "purple:time=0.05", opponent, 10, seed=7))
+        assert summary["a_wins"] / summary["games"] >= least, (opponent, summary)
+
+
+def test_the_expert_is_the_purple_player_with_the_adaptive_belief():
+    expert = make("geister-expert", seed=0)
+    assert expert.name == "purple" and expert.belief == "adaptive" and expert.time_budget == 0.17
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("purple:belief=psychic", "unknown belief 'psychic'"),
+    ("purple:time=-1", "time"),
+    ("purple:depth=0", "depth"),
+    ("purple:time=none", "time=none needs depth"),
+])
+def test_bad_parameters_are_refused_clearly(spec, message):
+    with pytest.raises((SpecError, ValueError), match=message):
+        make(spec, seed=0)
+
+
+def test_it_plays_geister_only():
+    with pytest.raises(SpecError, match="plays Geister only"):
+        arena.run("nim_v0", "purple", "random", 1, seed=0)
+
+
+def test_the_same_seed_plays_the_same_game_when_the_search_is_not_cut_by_time():
+    runs = [arena.run("geister_v0:max_turns=60", "purple:time=none,depth=2", "random", 2, seed=5, progress=False)
+            for _ in range(2)]
+    assert [r["moves"] for r in runs[0]] == [r["moves"] for r in runs[1]]
+
+
+def test_the_value_of_a_decided_position_is_a_win():
+    search = PurpleSearch()
+    view = view_of("14R24R34R44R00B25B35B45B41r31r21r11r40b30b20b13b")
+    (_, target), value = search.best_move(position_of(view), 0.5)
+    assert target == -1 and value == WIN
