@@ -5,7 +5,8 @@
         --server "java -cp $CP net.wasamon.geister.server.TCPServerWithBlock" \
         --opponent "./naotti" --opponent-dir ~/src/Naotti-2020 --opponent-input "{games} {port} 127.0.0.1 6"
 
-starts the server, then plays ``--games`` games in each seat: the opponent program on
+starts a server for each seat (the reference server's clocks can outlive a game, so none
+serves more than one seat's games) and plays ``--games`` games in each seat: the opponent program on
 the other port (its command gets ``--opponent-input`` on stdin, with ``{games}`` and
 ``{port}`` filled in, since many tournament programs ask for them there), and
 ``boardzoo geister-client`` on ours, with its default agent (``geister-expert``) unless
@@ -53,6 +54,20 @@ def play_seat(args: argparse.Namespace, seat: int) -> list[str]:
     return lines
 
 
+def play_seat_on_a_fresh_server(args: argparse.Namespace, seat: int) -> list[str]:
+    """One seat's games on a server of their own: the reference server's per-move clocks
+    can outlive their game (600 s of budget and 10 s more) and end a later game, so no
+    server is kept for longer than one seat's games."""
+    server = subprocess.Popen(shlex.split(args.server), cwd=os.path.expanduser(args.server_dir),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(3)
+    try:
+        return play_seat(args, seat)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10, help="games in each seat (default 10)")
@@ -64,14 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opponent-dir", default=".")
     parser.add_argument("--opponent-input", default="", help="what the opponent reads on stdin ({games}, {port})")
     args = parser.parse_args(argv)
-    server = subprocess.Popen(shlex.split(args.server), cwd=os.path.expanduser(args.server_dir),
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(3)
-    try:
-        lines = [line for seat in (0, 1) for line in play_seat(args, seat)]
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    lines = [line for seat in (0, 1) for line in play_seat_on_a_fresh_server(args, seat)]
     games = [line for line in lines if line.startswith("game ")]
     won = sum(": won" in line for line in games)
     drawn = sum(": draw" in line for line in games)

@@ -31,7 +31,7 @@ UNTIMED_DEPTH = 8
 class PurpleAgent(Agent):
     name = "purple"
     summary = ("Geister: alpha-beta on the purple abstraction (hidden ghosts are the worst case), iterative "
-               "deepening within time=, captures valued by a colour belief")
+               "deepening within time=, colours read by a belief (default: an opponent model learned in-game)")
 
     def __init__(self, seed: int | None = None, time: float | None = 0.17, belief: str = "adaptive",
                  depth: int = 40):

@@ -112,6 +112,13 @@ class PurpleSearch:
         self.deadline = 0.0
         self.depth_done = 0
 
+    def tick(self) -> None:
+        """Count a node, leaves included, and stop the search when its time is up (the
+        clock is read every 64 nodes: about 2 ms of search between readings)."""
+        self.nodes += 1
+        if self.nodes & 63 == 0 and time.perf_counter() > self.deadline:
+            raise TimeoutError
+
     # --- evaluation ------------------------------------------------------------------------
     def evaluate(self, p: Position) -> float:
         w_ours, w_gain = self.weights
@@ -206,11 +213,9 @@ class PurpleSearch:
             return WIN - ply
         if p.our_blues == 0:
             return -WIN + ply
+        self.tick()
         if depth == 0:
             return self.evaluate(p)
-        self.nodes += 1
-        if self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
-            raise TimeoutError
         best: float = -WIN
         for s, t in self.our_moves(p):
             child = self.play_ours(p, s, t)
@@ -224,6 +229,7 @@ class PurpleSearch:
         return best
 
     def their_turn(self, p: Position, depth: int, alpha: float, beta: float, ply: int) -> float:
+        self.tick()
         on_exit = p.purple & ~p.marked & EXIT_MASK
         risk = 0.0
         if on_exit:
@@ -235,9 +241,6 @@ class PurpleSearch:
                 return self.evaluate(p) - ESCAPE_PRICE * risk
         if depth == 0:
             return self.evaluate(p)
-        self.nodes += 1
-        if self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
-            raise TimeoutError
         best: float = WIN
         if risk:  # the escape, should the ghost be blue, is not a move of this purple game
             best = self.evaluate(p) - ESCAPE_PRICE * risk
