@@ -118,6 +118,11 @@ def test_every_registered_agent_plays_legal_moves_on_every_env():
             env = factory()  # env() would turn an illegal move into a forfeit; check none happen
             env.reset(seed=0)
             agent = make("solver:time=0.05,depth=2" if name == "solver" else name, seed=0)
+            model = env.unwrapped.model(env.agent_selection)
+            if cls.games is not None and model.game_name not in cls.games:
+                with pytest.raises(ValueError, match="only, not"):
+                    agent.check(model)
+                continue
             try:
                 agent.check(env.unwrapped.model(env.agent_selection))
             except ValueError:

@@ -2,13 +2,18 @@
 rules on worked positions, the belief's inference from offers and revealed colours, the
 search's decisions where one answer is right, and outcomes against other players."""
 
+import itertools
+import math
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from boardzoo import arena
 from boardzoo.agents import make
 from boardzoo.errors import SpecError
 from boardzoo.games.geister import GeisterView, position_from_board_string
-from boardzoo.games.geister.information import BLUFFER_PRIOR, belief_adaptive, bluffer_probability
+from boardzoo.games.geister.information import BLUFFER_PRIOR, belief_adaptive, blue_probabilities, bluffer_probability
 from boardzoo.games.geister.purple import WIN, Position, PurpleSearch, position_of
 
 N, E, S, W = range(4)
@@ -113,6 +118,35 @@ def test_a_ghost_that_declined_to_escape_is_red_to_both_kinds_of_opponent():
 
 
 # --- the search's decisions ----------------------------------------------------------------
+def brute_force_blue_probabilities(weights, blues):
+    """The reference: every colouring with ``blues`` blue ghosts, weighted by the product
+    of its blue ghosts' odds."""
+    totals, whole = [0.0] * len(weights), 0.0
+    for chosen in itertools.combinations(range(len(weights)), blues):
+        weight = math.prod(weights[g] for g in chosen)
+        whole += weight
+        for g in chosen:
+            totals[g] += weight
+    return [t / whole for t in totals]
+
+
+@given(st.lists(st.floats(0.001, 1000.0), min_size=1, max_size=8), st.data())
+def test_blue_probabilities_match_every_colouring_counted(weights, data):
+    blues = data.draw(st.integers(0, len(weights)))
+    exact = blue_probabilities(weights, blues)
+    assert exact == pytest.approx(brute_force_blue_probabilities(weights, blues), rel=1e-9, abs=1e-12)
+    assert sum(exact) == pytest.approx(blues)
+    assert all(0.0 <= p <= 1.0 for p in exact)
+
+
+def test_one_ghost_with_great_odds_does_not_make_the_others_red():
+    """Three blues among four ghosts, one of them almost surely blue: the other two blues
+    are among the other three, about 2/3 each (weight / total would give them 0.06)."""
+    probabilities = blue_probabilities([100.0, 1.0, 1.0, 1.0], 3)
+    assert probabilities[0] > 0.99
+    assert probabilities[1:] == pytest.approx([2 / 3] * 3, abs=0.01)
+
+
 def test_it_escapes_and_walks_a_blue_out_when_nothing_can_stop_it():
     agent = make("purple:time=1", seed=0)
     on_exit = view_of("14R24R34R44R00B25B35B45B41r31r21r11r40b30b20b13b")
@@ -165,7 +199,7 @@ def test_bad_parameters_are_refused_clearly(spec, message):
 
 
 def test_it_plays_geister_only():
-    with pytest.raises(SpecError, match="plays Geister only"):
+    with pytest.raises(SpecError, match="plays geister only, not nim"):
         arena.run("nim_v0", "purple", "random", 1, seed=0)
 
 

@@ -35,6 +35,8 @@ class Agent:
     #: What a parameter's default (None in the signature) really is, for listings:
     #: ``{"depth": "4 without time="}``.
     default_notes: ClassVar[Mapping[str, str]] = {}
+    #: The games (``GameState.game_name``) the agent is written for; None: every game.
+    games: ClassVar[frozenset[str] | None] = None
 
     def __init__(self, seed: int | None = None):
         self.rng = random.Random(seed)
@@ -54,6 +56,8 @@ class Agent:
         """Raise ValueError when this agent's options do not fit the game of ``model``
         (a roll-out policy, belief or evaluator the game does not have). The arena calls
         it before the first game, so a bad option fails before anything is played."""
+        if self.games is not None and model.game_name not in self.games:
+            raise ValueError(f"{self.name}: plays {', '.join(sorted(self.games))} only, not {model.game_name}")
 
     def close(self) -> None:
         """Release what the agent holds (processes, files); the agent is not used again."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import cast
 
 from boardzoo.agents.base import Agent, check_budget
-from boardzoo.games.geister.information import BELIEFS, GeisterView
+from boardzoo.games.geister.information import BELIEFS, GeisterView, blue_probabilities
 from boardzoo.games.geister.purple import PurpleSearch, position_of
 from boardzoo.games.geister.rules import ESCAPED, GHOSTS, MOVE_ACTIONS, OWN_STEPS, RED_SETS, SIZE, TARGET, to_own
 from boardzoo.games.model import GameState
@@ -32,6 +32,7 @@ class PurpleAgent(Agent):
     name = "purple"
     summary = ("Geister: alpha-beta on the purple abstraction (hidden ghosts are the worst case), iterative "
                "deepening within time=, colours read by a belief (default: an opponent model learned in-game)")
+    games = frozenset({"geister"})
 
     def __init__(self, seed: int | None = None, time: float | None = 0.17, belief: str = "adaptive",
                  depth: int = 40):
@@ -46,10 +47,6 @@ class PurpleAgent(Agent):
         self.belief, self.max_depth = belief, depth
         self.search = PurpleSearch()
 
-    def check(self, model: GameState) -> None:
-        if model.game_name != "geister":
-            raise ValueError(f"purple: plays Geister only, not {model.game_name}")
-
     def act(self, observation: dict, model: GameState) -> int:
         view = cast(GeisterView, model)  # check() made sure it is Geister
         if view.placing:
@@ -58,8 +55,7 @@ class PurpleAgent(Agent):
         unknown = view.unknown_ghosts()
         odds = BELIEFS[self.belief](view, unknown) if unknown else []
         blues_left = 4 - view.lost[1 - seat][0]
-        total = sum(odds) or 1.0
-        blue = {g: min(1.0, blues_left * w / total) for g, w in zip(unknown, odds)}
+        blue = dict(zip(unknown, blue_probabilities(odds, blues_left)))
         marked = {g for g in unknown if view.declined[g] > 0}
         (source, target), value = self.search.best_move(position_of(view, marked, blue), self.time_budget,
                                                         self.max_depth)

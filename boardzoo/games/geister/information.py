@@ -30,7 +30,17 @@ def belief_behaviour(view: GeisterView, unknown: list[int]) -> list[float]:
     * A blue ghost on one of our corners escapes and wins at once; a ghost that stood there
       at its owner's turn and was not taken off is almost surely red: odds / 20 each time.
     """
-    return [1.5 ** max(min(view.advance[g], 8), -8) * 0.05 ** min(view.declined[g], 3) for g in unknown]
+    return [_advance_odds(view, g) * _declined_odds(view, g) for g in unknown]
+
+
+def _advance_odds(view: GeisterView, ghost: int) -> float:
+    """1.5 for each net step toward us (blues are pushed forward), at most 8 either way."""
+    return 1.5 ** max(min(view.advance[ghost], 8), -8)
+
+
+def _declined_odds(view: GeisterView, ghost: int) -> float:
+    """1 / 20 for each time the ghost stood on an exit and did not escape (at most 3)."""
+    return 0.05 ** min(view.declined[ghost], 3)
 
 
 def belief_purple(view: GeisterView, unknown: list[int]) -> list[float]:
@@ -94,13 +104,41 @@ def belief_adaptive(view: GeisterView, unknown: list[int]) -> list[float]:
         offers, moves = view.offered[g], view.moved[g]
         bluff_odds = math.exp(_offer_log_likelihood(offers, moves, blue_rate)
                               - _offer_log_likelihood(offers, moves, red_rate))
-        plain_odds = 1.5 ** max(min(view.advance[g], 8), -8)
-        weights.append(0.05 ** min(view.declined[g], 3) * (bluffer * bluff_odds + (1 - bluffer) * plain_odds))
+        weights.append(_declined_odds(view, g) * (bluffer * bluff_odds + (1 - bluffer) * _advance_odds(view, g)))
     return weights
 
 
 BELIEFS = {"uniform": belief_uniform, "nearest-blue": belief_nearest_blue, "behaviour": belief_behaviour,
            "purple": belief_purple, "learned": belief_learned, "adaptive": belief_adaptive}
+
+
+def blue_probabilities(weights: list[float], blues: int) -> list[float]:
+    """Each ghost's probability of being blue when exactly ``blues`` of them are, and a
+    colouring's probability is proportional to the product of its blue ghosts' weights
+    (the odds a belief gives): P(g) = w_g e_{k-1}(others) / e_k(all), with e_k the
+    elementary symmetric polynomials. Dividing each weight by the total instead loses
+    probability to the cap at 1 (one ghost with large odds would make the rest look red)."""
+    n = len(weights)
+    if not 0 <= blues <= n:
+        raise ValueError(f"{blues} blue ghosts among {n}")
+    if blues in (0, n):
+        return [float(blues // max(n, 1))] * n
+    scale = max(weights)
+    if scale <= 0:
+        return [blues / n] * n
+    # odds are relative: floored at 1e-12 of the largest, so that no colouring has weight 0
+    w = [max(x / scale, 1e-12) for x in weights]
+    probabilities = []
+    for g in range(n):
+        # e[j]: elementary symmetric polynomial of degree j of the weights other than g's
+        e = [1.0] + [0.0] * blues
+        for h, x in enumerate(w):
+            if h != g:
+                for j in range(blues, 0, -1):
+                    e[j] += x * e[j - 1]
+        with_g, without_g = w[g] * e[blues - 1], e[blues]
+        probabilities.append(with_g / (with_g + without_g))
+    return probabilities
 
 
 def weighted_sample(items: list[int], weights: list[float], k: int, rng: random.Random) -> list[int]:

@@ -111,15 +111,6 @@ def blue_odds(weights, rows: list[list[float]]) -> list[float]:
     return [math.exp(max(-12.0, min(12.0, sum(w * x for w, x in zip(weights, row))))) for row in rows]
 
 
-#: The features that read steps next to the other side's ghosts (belief=adaptive learns
-#: its own reading of those during the game instead).
-OFFER_FEATURES = ("offers", "offers-x-offering-style")
-
-
-def belief_learned(view, unknown: list[int], offers: bool = True) -> list[float]:
-    """The learned colour model: each unknown ghost weighted by its odds of being blue
-    (without the :data:`OFFER_FEATURES` when ``offers`` is false)."""
-    weights = shipped_weights()
-    if not offers:
-        weights = tuple(0.0 if name in OFFER_FEATURES else w for name, w in zip(FEATURES, weights))
-    return blue_odds(weights, ghost_features(view, unknown))
+def belief_learned(view, unknown: list[int]) -> list[float]:
+    """The learned colour model: each unknown ghost weighted by its odds of being blue."""
+    return blue_odds(shipped_weights(), ghost_features(view, unknown))
