@@ -82,24 +82,29 @@ def test_a_ghost_moves_with_its_odds_of_blue():
 OPEN = "14R24R34R44R15B25B35B45B41r31r21r11r40b30b20b10b"
 
 
-def test_revealed_reds_that_offered_themselves_make_the_opponent_a_bluffer():
+def test_revealed_blues_tell_a_bluffer_from_a_plain_player():
     prior = bluffer_probability(view_of(OPEN))
     assert prior == pytest.approx(BLUFFER_PRIOR)
-    # we took two of its reds; each had stepped next to our ghosts on most of its moves
+    # we took two of its reds; each had stepped next to our ghosts on most of its moves:
+    # a bluffer's bait, or the ghosts of a plain player that offers everything
     taken = OPEN.replace("41r31r", "99r99r")
-    bluffer = bluffer_probability(view_of(taken, offered={8: 4, 9: 3}, moved={8: 5, 9: 5}))
+    reds_only = bluffer_probability(view_of(taken, offered={8: 4, 9: 3}, moved={8: 5, 9: 5}))
+    # ... and a blue that had moved six times, never next to ours: a bluffer
+    taken = OPEN.replace("41r31r", "99r99r").replace("40b", "99b")
+    bluffer = bluffer_probability(view_of(taken, offered={8: 4, 9: 3}, moved={8: 5, 9: 5, 12: 6}))
     # we took two of its blues, and they too had stepped next to ours all the time
     taken = OPEN.replace("40b30b", "99b99b")
     plain = bluffer_probability(view_of(taken, offered={12: 4, 13: 3}, moved={12: 5, 13: 5}))
-    assert plain < 0.1 < prior < bluffer and bluffer > 0.99
+    assert plain < 0.01 < prior < reds_only < bluffer and bluffer > 0.99
 
 
 def test_a_bluffers_offered_ghosts_are_red_and_a_plain_players_advanced_ghosts_are_blue():
     # a (8) stepped next to ours on each of its 4 moves; b (9) moved 4 times, never next to
     # ours and 4 rows forward; the rest never moved
     history = {"offered": {8: 4}, "moved": {8: 4, 9: 4}, "advance": {8: 2, 9: 4}}
-    bluffing = OPEN.replace("21r11r", "99r99r")  # c, d were reds that had offered themselves
-    view = view_of(bluffing, **history | {"offered": {8: 4, 10: 3, 11: 3}, "moved": {8: 4, 9: 4, 10: 3, 11: 3}})
+    # c, d were reds that had offered themselves, h a blue that kept out of reach
+    bluffing = OPEN.replace("21r11r", "99r99r").replace("10b", "99b")
+    view = view_of(bluffing, **history | {"offered": {8: 4, 10: 3, 11: 3}, "moved": {8: 4, 9: 4, 10: 3, 11: 3, 15: 6}})
     unknown = view.unknown_ghosts()
     odds = dict(zip(unknown, belief_adaptive(view, unknown)))
     assert odds[8] < 0.05 * min(odds[g] for g in unknown if g != 8)
@@ -160,9 +165,11 @@ def test_it_takes_a_likely_blue_on_our_exit_and_leaves_a_bluffers_bait():
     text = "12R22R32R42R02B15B35B45B99r99r21r11r05b30b20b10b"
     plain = view_of(text, moved={12: 5}, advance={12: 5})
     assert make("purple:time=1", seed=0).act(None, plain) == move("F", W)
-    # a bluffer (its taken reds a, b had offered themselves), and e stepped next to ours
-    # on every one of its 5 moves: bait, not a threat worth a capture that may be red
-    bait = view_of(text, moved={8: 4, 9: 4, 12: 5}, offered={8: 4, 9: 4, 12: 5}, advance={12: 5})
+    # a bluffer (its taken reds a, b had offered themselves, its taken blue h had kept out
+    # of reach), and e stepped next to ours on every one of its 5 moves: bait, not a
+    # threat worth a capture that may be red
+    bluffer = text.replace("10b", "99b")
+    bait = view_of(bluffer, moved={8: 4, 9: 4, 12: 5, 15: 6}, offered={8: 4, 9: 4, 12: 5}, advance={12: 5})
     assert make("purple:time=1", seed=0).act(None, bait) != move("F", W)
 
 
