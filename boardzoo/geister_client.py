@@ -62,7 +62,9 @@ class GameRecord:
     board: str  # the final board string
     seat: str  # first or second mover
     captured: list[str] = field(default_factory=list)  # colours this client captured (OKR/OKB)
-    ruled: bool = False  # the server's verdict, which the final board does not show (a loss on time)
+    #: Why the result is the server's ruling rather than what the final board shows ("" when
+    #: the board shows it): the reference server's clocks can end a game at any time.
+    ruled: str = ""
 
 
 #: The longest line the client accepts: protocol lines are about 52 bytes (``MOV?`` and a
@@ -359,12 +361,16 @@ def play_game(connection: Connection, agent: Agent, red: str | None, max_turns: 
             result = RESULTS[head[:3]]
             if not placed:
                 raise ClientError(f"the server declared the game {result} ({_excerpt(line)}) before it began")
+            ruled = ""
             try:
                 final = position_from_board_string(body, max_turns=max_turns)
+                shown = final.winner if final.over else None
             except ValueError as error:
-                raise ClientError(f"malformed final board from the server: {error}") from None
-            shown = final.winner if final.over else None
-            ruled = shown is None and result != "draw"  # decided on the clock, not on the board
+                if not _unplaced_opponent(body):
+                    raise ClientError(f"malformed final board from the server: {error}") from None
+                shown, ruled = None, "the opponent had not placed its ghosts (a clock ran out)"
+            if shown is None and result != "draw" and not ruled:  # decided on the clock, not on the board
+                ruled = "the final board shows no winner (a clock ran out)"
             if shown != _VERDICT_WINNER[result] and not ruled:
                 what = "no winner" if shown is None else "a win for us" if shown == 0 else "a win for the opponent"
                 raise ClientError(f"the server says we {result}, but its final board {body} shows {what}")
@@ -374,6 +380,17 @@ def play_game(connection: Connection, agent: Agent, red: str | None, max_turns: 
             raise ClientError(f"malformed line from the server: {_excerpt(line)}")
         log(f"> {pending}")
         connection.send_line(pending)
+
+
+def _unplaced_opponent(board: str) -> bool:
+    """Is ``board`` the reference server's board of a game whose opponent never placed its
+    ghosts (a clock ended the game first)? The server then shows the opponent's eight
+    ghosts on their starting squares, all of one colour, a board no game can reach."""
+    if len(board) != 48:
+        return False
+    theirs = [board[i:i + 3] for i in range(24, 48, 3)]
+    return (len({entry[2] for entry in theirs}) == 1 and theirs[0][2] in "rb"
+            and {entry[:2] for entry in theirs} == {f"{x}{y}" for x in range(1, 5) for y in (0, 1)})
 
 
 def check_settings(port: int, games: int, max_turns: int, retries: int, timeout: float) -> None:
@@ -417,7 +434,7 @@ def run(host: str, port: int, agent_spec: str, games: int, red: str | None = Non
         records.append(record)
         extra = f", captured {'/'.join(record.captured)}" if record.captured else ""
         if record.ruled:
-            extra += ", the server's ruling: the final board shows no winner (a clock ran out)"
+            extra += f", the server's ruling: {record.ruled}"
         out(f"game {number}: {record.result} ({record.seat} mover, {record.moves} moves{extra})")
     return records
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import cast
 
 from boardzoo.agents.base import Agent, check_budget
-from boardzoo.games.geister.information import BELIEFS, GeisterView, blue_probabilities
+from boardzoo.games.geister.information import BELIEFS, GeisterView, belief_blue_probabilities
 from boardzoo.games.geister.purple import PurpleSearch, position_of
 from boardzoo.games.geister.rules import ESCAPED, GHOSTS, MOVE_ACTIONS, OWN_STEPS, RED_SETS, SIZE, TARGET, to_own
 from boardzoo.games.model import GameState
@@ -53,9 +53,8 @@ class PurpleAgent(Agent):
             return MOVE_ACTIONS + int(self.rng.random() * len(RED_SETS))
         seat = view.player
         unknown = view.unknown_ghosts()
-        odds = BELIEFS[self.belief](view, unknown) if unknown else []
         blues_left = 4 - view.lost[1 - seat][0]
-        blue = dict(zip(unknown, blue_probabilities(odds, blues_left)))
+        blue = dict(zip(unknown, belief_blue_probabilities(self.belief, view, unknown, blues_left)))
         marked = {g for g in unknown if view.declined[g] > 0}
         (source, target), value = self.search.best_move(position_of(view, marked, blue), self.time_budget,
                                                         self.max_depth)

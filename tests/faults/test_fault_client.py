@@ -146,6 +146,27 @@ def test_a_verdict_on_an_undecided_board_is_the_servers_ruling_even_instead_of_a
     assert "the server's ruling: the final board shows no winner" in lines_out[0]
 
 
+def test_a_verdict_before_the_opponent_placed_is_the_servers_ruling():
+    # A clock left over from an earlier game can end the next one right after our
+    # placement: the reference server then shows the opponent's ghosts unplaced, eight of
+    # one colour on their starting squares.
+    unplaced = "14B24R34R44B15R25B35R45B41b31b21b11b40b30b20b10b"
+    server = HostileServer(lambda conn, stop: (placed(conn), conn.sendall(f"WON:{unplaced}\r\n".encode())))
+    server.thread.start()
+    lines_out: list[str] = []
+    records = run("127.0.0.1", server.port, "greedy", 1, seed=0, out=lines_out.append, retries=0, timeout=10)
+    server.stop.set()
+    assert records[0].result == "won" and records[0].moves == 0
+    assert "the server's ruling: the opponent had not placed its ghosts" in lines_out[0]
+
+
+def test_a_final_board_with_too_many_ghosts_of_a_colour_elsewhere_is_a_protocol_error():
+    # eight blues, but not on the starting squares: no game and no server rule explains it
+    board = "14B24R34R44B15R25B35R45B41b31b21b11b40b30b20b00b"
+    message, _ = play(lambda conn, stop: (placed(conn), conn.sendall(f"WON:{board}\r\n".encode())))
+    assert "malformed final board" in message
+
+
 def test_acknowledgements_are_parsed_exactly():
     def okay(conn, stop):
         conn.sendall(b"SET?\r\n")

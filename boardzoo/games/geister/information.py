@@ -109,24 +109,47 @@ def bluffer_probability(view: GeisterView) -> float:
     return 1 / (1 + math.exp(-max(-30.0, min(30.0, log_ratio))))
 
 
+def _bluffer_odds(view: GeisterView, ghost: int) -> float:
+    """A bluffer's tell: the likelihood ratio, blue to red, of the ghost's moves that ended
+    next to ours (:data:`BLUFFER_RATES`)."""
+    red_rate, blue_rate = BLUFFER_RATES
+    offers, moves = view.offered[ghost], view.moved[ghost]
+    return math.exp(_offer_log_likelihood(offers, moves, blue_rate) - _offer_log_likelihood(offers, moves, red_rate))
+
+
 def belief_adaptive(view: GeisterView, unknown: list[int]) -> list[float]:
     """A model of the opponent learned during the game: is it a bluffer or a plain
     player (:func:`bluffer_probability`)? Each kind has its own tell. A bluffer sends its
     reds forward as bait and keeps its blues out of reach: a ghost's odds of blue are the
-    likelihood ratio of its moves that ended next to ours (:data:`BLUFFER_RATES`), and
-    advancing says nothing. A plain player pushes its blues forward (``behaviour``'s
-    reading of advances) and its steps next to ours say nothing. The two readings are
-    mixed by the probability of each kind; a ghost that stood on an exit and did not
-    escape is red for both."""
+    likelihood ratio of its moves that ended next to ours, and advancing says nothing. A
+    plain player pushes its blues forward (``behaviour``'s reading of advances) and its
+    steps next to ours say nothing. As odds for sampling, the two readings are mixed by
+    the probability of each kind (:func:`adaptive_blue_probabilities` mixes them
+    exactly); a ghost that stood on an exit and did not escape is red for both."""
     bluffer = bluffer_probability(view)
-    red_rate, blue_rate = BLUFFER_RATES
-    weights = []
-    for g in unknown:
-        offers, moves = view.offered[g], view.moved[g]
-        bluff_odds = math.exp(_offer_log_likelihood(offers, moves, blue_rate)
-                              - _offer_log_likelihood(offers, moves, red_rate))
-        weights.append(_declined_odds(view, g) * (bluffer * bluff_odds + (1 - bluffer) * _advance_odds(view, g)))
-    return weights
+    return [_declined_odds(view, g) * (bluffer * _bluffer_odds(view, g) + (1 - bluffer) * _advance_odds(view, g))
+            for g in unknown]
+
+
+def adaptive_blue_probabilities(view: GeisterView, unknown: list[int], blues: int) -> list[float]:
+    """``belief=adaptive``'s probability of blue for each unknown ghost, ``blues`` of them
+    blue: each kind of opponent's own probabilities (:func:`blue_probabilities` of its
+    odds), mixed by the probability of that kind. Mixing the odds instead is wrong: with a
+    bluffer at 90 %, the 10 % plain reading of a bait that advanced far would outweigh the
+    bluffer's near-zero odds, and the bait would look as blue as any ghost."""
+    bluffer = bluffer_probability(view)
+    declined = [_declined_odds(view, g) for g in unknown]
+    as_bluffer = blue_probabilities([d * _bluffer_odds(view, g) for d, g in zip(declined, unknown)], blues)
+    as_plain = blue_probabilities([d * _advance_odds(view, g) for d, g in zip(declined, unknown)], blues)
+    return [bluffer * b + (1 - bluffer) * p for b, p in zip(as_bluffer, as_plain)]
+
+
+def belief_blue_probabilities(belief: str, view: GeisterView, unknown: list[int], blues: int) -> list[float]:
+    """Each unknown ghost's probability of blue under ``belief``, ``blues`` of them blue:
+    the exact mixture for ``adaptive``, the colourings weighted by the odds otherwise."""
+    if belief == "adaptive":
+        return adaptive_blue_probabilities(view, unknown, blues)
+    return blue_probabilities(BELIEFS[belief](view, unknown), blues)
 
 
 BELIEFS = {"uniform": belief_uniform, "nearest-blue": belief_nearest_blue, "behaviour": belief_behaviour,
