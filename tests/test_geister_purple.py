@@ -13,7 +13,13 @@ from boardzoo import arena
 from boardzoo.agents import make
 from boardzoo.errors import SpecError
 from boardzoo.games.geister import GeisterView, position_from_board_string
-from boardzoo.games.geister.information import BLUFFER_PRIOR, belief_adaptive, blue_probabilities, bluffer_probability
+from boardzoo.games.geister.information import (
+    BLUFFER_PRIOR,
+    adaptive_blue_probabilities,
+    belief_adaptive,
+    blue_probabilities,
+    bluffer_probability,
+)
 from boardzoo.games.geister.purple import WIN, Position, PurpleSearch, position_of
 
 N, E, S, W = range(4)
@@ -113,6 +119,21 @@ def test_a_bluffers_offered_ghosts_are_red_and_a_plain_players_advanced_ghosts_a
     unknown = view.unknown_ghosts()
     odds = dict(zip(unknown, belief_adaptive(view, unknown)))
     assert odds[9] > 3 * odds[14] and odds[8] > 0.3 * odds[14]  # offering says nothing here
+
+
+def test_a_likely_bluffers_bait_stays_unlikely_blue_however_far_it_advanced():
+    # c, d: reds taken that had offered themselves (a bluffer, about 89 %); a (8) stepped
+    # next to ours on all 4 of its moves and advanced 4 rows; b (9) moved twice, quietly
+    bluffing = OPEN.replace("21r11r", "99r99r")
+    view = view_of(bluffing, offered={8: 4, 10: 3, 11: 3}, moved={8: 4, 9: 2, 10: 3, 11: 3}, advance={8: 4, 9: 1})
+    unknown = view.unknown_ghosts()
+    assert 0.8 < bluffer_probability(view) < 0.95
+    exact = dict(zip(unknown, adaptive_blue_probabilities(view, unknown, 4)))
+    assert exact[8] < 0.15 and exact[9] > 0.8 and sum(exact.values()) == pytest.approx(4)
+    # mixing the two readings' odds, the plain one's 1.5^4 for the advance would swamp
+    # the bluffer's 1 / 4000 for the offers, and a would look half blue
+    mixed = dict(zip(unknown, blue_probabilities(belief_adaptive(view, unknown), 4)))
+    assert mixed[8] > 0.4
 
 
 def test_a_ghost_that_declined_to_escape_is_red_to_both_kinds_of_opponent():

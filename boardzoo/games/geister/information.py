@@ -86,23 +86,36 @@ def _log_beta(a: float, b: float) -> float:
 
 
 def bluffer_probability(view: GeisterView) -> float:
-    """How likely the opponent is a bluffer, from the ghosts whose colours our captures
-    revealed: how many of their moves ended next to ours. A bluffer's reds and blues
-    offer at their own rates (:data:`BLUFFER_RATES`); a plain player's ghosts all offer at
-    one rate of its own, unknown, so its likelihood is averaged over the Beta prior
-    :data:`PLAIN_RATE_PRIOR`. Reds that offered often fit an aggressive plain player
-    about as well as a bluffer; what tells the two apart is blues: a bluffer's stay out
-    of reach, a plain player's offer as often as its reds (the first expert's rushing
-    blues ended 31 % of their moves next to ours, its reds 46 %)."""
+    """How likely the opponent is a bluffer, from how many of its ghosts' moves ended next
+    to ours. A bluffer's reds and blues offer at their own rates (:data:`BLUFFER_RATES`);
+    a plain player's ghosts all offer at one rate of its own, unknown, so its likelihood
+    is averaged over the Beta prior :data:`PLAIN_RATE_PRIOR`. The evidence is every ghost:
+    those our captures revealed, by their colour, and the hidden ones averaged over every
+    colouring with the blues it has left (a bluffer's hidden ghosts split into a few that
+    offer often and ``blues`` that never do; a plain player's offer alike). Reds that
+    offered often fit an aggressive plain player about as well as a bluffer; blues tell
+    them apart (the first expert's rushing blues ended 31 % of their moves next to ours,
+    its reds 46 %; Naotti2020's blues almost none)."""
     base = GHOSTS * (1 - view.seat)
-    revealed = [g for g in range(base, base + GHOSTS) if view.pos[g] < 0 and view.red[g] is not None]
+    red_rate, blue_rate = BLUFFER_RATES
     log_ratio = math.log(BLUFFER_PRIOR / (1 - BLUFFER_PRIOR))
     offers = quiet = 0
-    for g in revealed:
-        rate = BLUFFER_RATES[0] if view.red[g] else BLUFFER_RATES[1]
-        log_ratio += _offer_log_likelihood(view.offered[g], view.moved[g], rate)
+    unknown = []
+    for g in range(base, base + GHOSTS):
+        if view.red[g] is None:
+            if view.pos[g] >= 0:
+                unknown.append(g)
+            else:
+                continue  # escaped: the game is over
+        else:
+            log_ratio += _offer_log_likelihood(view.offered[g], view.moved[g], red_rate if view.red[g] else blue_rate)
         o, q = _clipped(view.offered[g], view.moved[g])
         offers, quiet = offers + o, quiet + q
+    if unknown:
+        blues = min(GHOSTS // 2 - view.lost[1 - view.seat][0], len(unknown))
+        log_ratio += sum(_offer_log_likelihood(view.offered[g], view.moved[g], red_rate) for g in unknown)
+        ratios = [_bluffer_odds(view, g) for g in unknown]
+        log_ratio += math.log(max(_elementary_symmetric(ratios, blues)[blues], 1e-300) / math.comb(len(unknown), blues))
     mean, weight = PLAIN_RATE_PRIOR
     a, b = mean * weight, (1 - mean) * weight
     log_ratio -= _log_beta(a + offers, b + quiet) - _log_beta(a, b)
@@ -156,6 +169,15 @@ BELIEFS = {"uniform": belief_uniform, "nearest-blue": belief_nearest_blue, "beha
            "purple": belief_purple, "learned": belief_learned, "adaptive": belief_adaptive}
 
 
+def _elementary_symmetric(weights: list[float], k: int) -> list[float]:
+    """e_0..e_k of ``weights``: e_j is the sum over every j of them of their product."""
+    e = [1.0] + [0.0] * k
+    for x in weights:
+        for j in range(k, 0, -1):
+            e[j] += x * e[j - 1]
+    return e
+
+
 def blue_probabilities(weights: list[float], blues: int) -> list[float]:
     """Each ghost's probability of being blue when exactly ``blues`` of them are, and a
     colouring's probability is proportional to the product of its blue ghosts' weights
@@ -174,12 +196,7 @@ def blue_probabilities(weights: list[float], blues: int) -> list[float]:
     w = [max(x / scale, 1e-12) for x in weights]
     probabilities = []
     for g in range(n):
-        # e[j]: elementary symmetric polynomial of degree j of the weights other than g's
-        e = [1.0] + [0.0] * blues
-        for h, x in enumerate(w):
-            if h != g:
-                for j in range(blues, 0, -1):
-                    e[j] += x * e[j - 1]
+        e = _elementary_symmetric(w[:g] + w[g + 1:], blues)  # of the weights other than g's
         with_g, without_g = w[g] * e[blues - 1], e[blues]
         probabilities.append(with_g / (with_g + without_g))
     return probabilities
