@@ -62,12 +62,12 @@ def belief_purple(view: GeisterView, unknown: list[int]) -> list[float]:
 #: ours (offering themselves to be taken) far more often than its blues, which it keeps
 #: out of reach, and a *plain* player, whose steps next to ours say nothing of colour.
 #: A bluffer's rates are the share of a ghost's moves that end next to one of ours: (red, blue).
-BLUFFER_RATES = (0.4, 0.05)
+BLUFFER_RATES = (0.65, 0.03)
 #: A plain player's one rate for both colours is unknown (an aggressive player offers
 #: often, a cautious one rarely): a Beta prior with this mean and weight in moves.
 PLAIN_RATE_PRIOR = (0.225, 10.0)
 #: The prior probability that an opponent bluffs.
-BLUFFER_PRIOR = 0.8
+BLUFFER_PRIOR = 0.5
 
 
 def _clipped(offers: int, moves: int) -> tuple[int, int]:

@@ -53,6 +53,9 @@ SURE_ESCAPE = 0.3
 #: The price, per unit of probability, of a ghost of uncertain colour on our exit at its
 #: owner's turn (it escapes and wins if blue).
 ESCAPE_PRICE = 4_000.0
+#: The highest chance of red at which we take a ghost when it may be the last red (the
+#: capture then loses with that chance, priced like an escape: :data:`ESCAPE_PRICE`).
+LAST_RED_RISK = 0.3
 
 
 def _neighbours() -> list[tuple[int, ...]]:
@@ -172,6 +175,13 @@ class PurpleSearch:
         if purple & tb:
             if marked & tb:  # a known red
                 takes -= 1
+            elif hidden_reds and takes == 1:
+                # the last red: taking it loses, so this capture is a gamble on blue, worth
+                # taking only against a likely blue (one that would otherwise walk out)
+                risk = 1.0 - p.blue_odds.get(t, 0.0)
+                if risk >= LAST_RED_RISK:
+                    return None
+                gain += 1.0 - risk * ESCAPE_PRICE / self.weights[1]
             elif hidden_reds:  # may be red: counted as red, valued by its odds of blue
                 takes -= 1
                 hidden_reds -= 1
