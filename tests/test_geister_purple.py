@@ -195,17 +195,22 @@ def test_it_escapes_and_walks_a_blue_out_when_nothing_can_stop_it():
     assert agent.act(None, next_to_exit) == move("E", N)  # onto the exit square (0, 0); nothing reaches it
 
 
-def test_it_takes_a_likely_blue_on_our_exit_and_leaves_a_bluffers_bait():
+def test_it_takes_a_ghost_on_our_exit_unless_a_bluffers_bait_may_be_the_last_red():
     # player_1's ghost e stands on player_1's exit (0, 5) next to our F at (1, 5)
     text = "12R22R32R42R02B15B35B45B99r99r21r11r05b30b20b10b"
     plain = view_of(text, moved={12: 5}, advance={12: 5})
     assert make("purple:time=1", seed=0).act(None, plain) == move("F", W)
     # a bluffer (its taken reds a, b had offered themselves, its taken blue h had kept out
-    # of reach), and e stepped next to ours on every one of its 5 moves: bait, not a
-    # threat worth a capture that may be red
+    # of reach), and e stepped next to ours on every one of its 5 moves: likely bait, but
+    # the threat is read as the worse kind, and a red taken costs less than an escape
     bluffer = text.replace("10b", "99b")
     bait = view_of(bluffer, moved={8: 4, 9: 4, 12: 5, 15: 6}, offered={8: 4, 9: 4, 12: 5}, advance={12: 5})
-    assert make("purple:time=1", seed=0).act(None, bait) != move("F", W)
+    assert make("purple:time=1", seed=0).act(None, bait) == move("F", W)
+    # with three of its reds taken (c too had offered itself), a bait taken is likely the
+    # last red, a certain loss: it is left on the exit
+    last = view_of(bluffer.replace("21r", "99r"), moved={8: 4, 9: 4, 10: 4, 12: 5, 15: 6},
+                   offered={8: 4, 9: 4, 10: 4, 12: 5}, advance={12: 5})
+    assert make("purple:time=1", seed=0).act(None, last) != move("F", W)
 
 
 def test_it_stops_a_blue_that_would_escape_in_two_moves():

@@ -19,7 +19,13 @@ from __future__ import annotations
 from typing import cast
 
 from boardzoo.agents.base import Agent, check_budget
-from boardzoo.games.geister.information import BELIEFS, GeisterView, belief_blue_probabilities
+from boardzoo.games.geister.information import (
+    BELIEFS,
+    GeisterView,
+    adaptive_readings,
+    belief_blue_probabilities,
+    mixed_reading,
+)
 from boardzoo.games.geister.purple import PurpleSearch, position_of
 from boardzoo.games.geister.rules import ESCAPED, GHOSTS, MOVE_ACTIONS, OWN_STEPS, RED_SETS, SIZE, TARGET, to_own
 from boardzoo.games.model import GameState
@@ -54,9 +60,18 @@ class PurpleAgent(Agent):
         seat = view.player
         unknown = view.unknown_ghosts()
         blues_left = 4 - view.lost[1 - seat][0]
-        blue = dict(zip(unknown, belief_blue_probabilities(self.belief, view, unknown, blues_left)))
+        threat = None
+        if self.belief == "adaptive":
+            bluffer, as_bluffer, as_plain = adaptive_readings(view, unknown, blues_left)
+            blue = dict(zip(unknown, mixed_reading(bluffer, as_bluffer, as_plain)))
+            # a threat of escape is read as the worse of the mixture and the plain kind: a
+            # rusher's blue that passed our ghosts on its way looks like bait to a bluffer's
+            # reading, and one missed escape loses the game
+            threat = {g: max(blue[g], p) for g, p in zip(unknown, as_plain)}
+        else:
+            blue = dict(zip(unknown, belief_blue_probabilities(self.belief, view, unknown, blues_left)))
         marked = {g for g in unknown if view.declined[g] > 0}
-        (source, target), value = self.search.best_move(position_of(view, marked, blue), self.time_budget,
+        (source, target), value = self.search.best_move(position_of(view, marked, blue, threat), self.time_budget,
                                                         self.max_depth)
         self.stats = {"depth": self.search.depth_done, "nodes": self.search.nodes, "value": value}
         square = to_own(seat, source)

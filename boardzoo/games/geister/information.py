@@ -150,11 +150,20 @@ def adaptive_blue_probabilities(view: GeisterView, unknown: list[int], blues: in
     odds), mixed by the probability of that kind. Mixing the odds instead is wrong: with a
     bluffer at 90 %, the 10 % plain reading of a bait that advanced far would outweigh the
     bluffer's near-zero odds, and the bait would look as blue as any ghost."""
-    bluffer = bluffer_probability(view)
+    return mixed_reading(*adaptive_readings(view, unknown, blues))
+
+
+def mixed_reading(bluffer: float, as_bluffer: list[float], as_plain: list[float]) -> list[float]:
+    """Each kind's probabilities of blue mixed by the probability ``bluffer`` of a bluffer."""
+    return [bluffer * b + (1 - bluffer) * p for b, p in zip(as_bluffer, as_plain)]
+
+
+def adaptive_readings(view: GeisterView, unknown: list[int], blues: int) -> tuple[float, list[float], list[float]]:
+    """The bluffer posterior and each kind's probabilities of blue for ``unknown``."""
     declined = [_declined_odds(view, g) for g in unknown]
     as_bluffer = blue_probabilities([d * _bluffer_odds(view, g) for d, g in zip(declined, unknown)], blues)
     as_plain = blue_probabilities([d * _advance_odds(view, g) for d, g in zip(declined, unknown)], blues)
-    return [bluffer * b + (1 - bluffer) * p for b, p in zip(as_bluffer, as_plain)]
+    return bluffer_probability(view), as_bluffer, as_plain
 
 
 def belief_blue_probabilities(belief: str, view: GeisterView, unknown: list[int], blues: int) -> list[float]:

@@ -91,17 +91,21 @@ class Position:
     ``hidden_reds``: how many of the opponent's unmarked ghosts may still be red (none: the
     rest are surely blue); ``our_reds``/``our_blues``: our ghosts left of each colour;
     ``gain``: the expected blues among our captures so far; ``blue_odds``: square ->
-    probability that the opponent ghost there is blue (moved along with the ghost)."""
+    probability that the opponent ghost there is blue (moved along with the ghost), what a
+    capture is worth; ``threat_odds``: the same, for weighing its escape (a cautious reader
+    may fear an escape more than it values the capture)."""
 
     __slots__ = ("red", "blue", "purple", "marked", "takes", "hidden_reds", "our_reds", "our_blues", "gain",
-                 "blue_odds")
+                 "blue_odds", "threat_odds")
 
     def __init__(self, red: int, blue: int, purple: int, marked: int, takes: int, hidden_reds: int,
-                 our_reds: int, our_blues: int, gain: float = 0.0, blue_odds: dict[int, float] | None = None):
+                 our_reds: int, our_blues: int, gain: float = 0.0, blue_odds: dict[int, float] | None = None,
+                 threat_odds: dict[int, float] | None = None):
         self.red, self.blue, self.purple, self.marked = red, blue, purple, marked
         self.takes, self.hidden_reds, self.our_reds, self.our_blues = takes, hidden_reds, our_reds, our_blues
         self.gain = gain
         self.blue_odds = blue_odds or {}
+        self.threat_odds = self.blue_odds if threat_odds is None else threat_odds
 
 
 class PurpleSearch:
@@ -130,7 +134,7 @@ class PurpleSearch:
             score -= w_ours * min(OUR_DISTANCE[s] for s in squares_of(p.blue))
             score -= w_ours * 0.25 * sum(OUR_DISTANCE[s] for s in squares_of(p.blue))
         score -= w_ours * 0.1 * sum(OUR_DISTANCE[s] for s in squares_of(p.red))
-        odds = p.blue_odds
+        odds = p.threat_odds
         for s in squares_of(p.purple & ~p.marked):
             score -= odds.get(s, 0.5) * DANGER[THEIR_DISTANCE[s]]
         return score - TAKES_PENALTY[p.takes]
@@ -192,7 +196,8 @@ class PurpleSearch:
                 return None
             purple &= ~tb
             marked &= ~tb
-        return Position(red, blue, purple, marked, takes, hidden_reds, p.our_reds, p.our_blues, gain, p.blue_odds)
+        return Position(red, blue, purple, marked, takes, hidden_reds, p.our_reds, p.our_blues, gain, p.blue_odds,
+                        p.threat_odds)
 
     def play_theirs(self, p: Position, s: int, t: int) -> Position | None:
         """Their move s -> t; None when it loses for them."""
@@ -211,11 +216,14 @@ class PurpleSearch:
             else:
                 blue &= ~tb
                 our_blues -= 1
-        odds = p.blue_odds
+        odds, threat = p.blue_odds, p.threat_odds
         if s in odds:
             odds = dict(odds)
             odds[t] = odds.pop(s)
-        return Position(red, blue, purple, marked, p.takes, p.hidden_reds, our_reds, our_blues, p.gain, odds)
+        if s in threat:
+            threat = dict(threat)
+            threat[t] = threat.pop(s)
+        return Position(red, blue, purple, marked, p.takes, p.hidden_reds, our_reds, our_blues, p.gain, odds, threat)
 
     # --- search ----------------------------------------------------------------------------
     def our_turn(self, p: Position, depth: int, alpha: float, beta: float, ply: int) -> float:
@@ -302,13 +310,15 @@ class PurpleSearch:
 
 
 def position_of(view, marked_red: frozenset[int] | set[int] = frozenset(),
-                blue_odds: dict[int, float] | None = None) -> Position:
+                blue_odds: dict[int, float] | None = None, threat_odds: dict[int, float] | None = None) -> Position:
     """The purple position of ``view`` (a :class:`GeisterView` at its seat's turn), in
     the seat's own frame; ``marked_red``: opponent ghosts the seat treats as red;
-    ``blue_odds``: ghost -> probability it is blue."""
+    ``blue_odds``: ghost -> probability it is blue (what a capture is worth);
+    ``threat_odds``: ghost -> probability it is blue when its escape is weighed (the
+    blue odds when not given)."""
     seat = view.seat
     red = blue = purple = marked = 0
-    odds = {}
+    odds, threat = {}, {}
     for g in range(2 * GHOSTS):
         square = view.pos[g]
         if square < 0:
@@ -325,8 +335,11 @@ def position_of(view, marked_red: frozenset[int] | set[int] = frozenset(),
                 marked |= bit
             if blue_odds and g in blue_odds:
                 odds[to_own(seat, square)] = blue_odds[g]
+            if threat_odds and g in threat_odds:
+                threat[to_own(seat, square)] = threat_odds[g]
     opponent = 1 - seat
     takes = 4 - view.lost[opponent][1]
     hidden_reds = max(0, takes - bin(marked).count("1"))
     our_reds, our_blues = 4 - view.lost[seat][1], 4 - view.lost[seat][0]
-    return Position(red, blue, purple, marked, takes, hidden_reds, our_reds, our_blues, 0.0, odds)
+    return Position(red, blue, purple, marked, takes, hidden_reds, our_reds, our_blues, 0.0, odds,
+                    threat if threat_odds is not None else None)
