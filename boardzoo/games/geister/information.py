@@ -61,7 +61,9 @@ def belief_purple(view: GeisterView, unknown: list[int]) -> list[float]:
 #: belief=adaptive's two kinds of opponent: a *bluffer*, whose red ghosts step next to
 #: ours (offering themselves to be taken) far more often than its blues, which it keeps
 #: out of reach, and a *plain* player, whose steps next to ours say nothing of colour.
-#: A bluffer's rates are the share of a ghost's moves that end next to one of ours: (red, blue).
+#: A bluffer's rates are the share of a ghost's moves that end next to one of ours: (red, blue),
+#: as measured on Naotti2020's games against boardzoo (65.4 % and 3.1 %), the one bluffer
+#: we could log; a figure against Naotti2020 is therefore not a held-out one.
 BLUFFER_RATES = (0.65, 0.03)
 #: A plain player's one rate for both colours is unknown (an aggressive player offers
 #: often, a cautious one rarely): a Beta prior with this mean and weight in moves.

@@ -9,7 +9,9 @@ perfect-information game that plain alpha-beta can search:
   :data:`SURE_ESCAPE` costs its probability times :data:`ESCAPE_PRICE` instead (a bluffer
   walks its reds onto our exits as bait, and taking them all would lose);
 * a capture of a ghost that may be red counts as red (:attr:`Position.takes`), so the
-  capture that may be the fourth red loses. Ghosts *known* red (they stood on an exit
+  capture that may be the fourth red loses, unless its chance of red is below
+  :data:`LAST_RED_RISK`: then it is a gamble, a blue taken less that chance priced like
+  an escape. Ghosts *known* red (they stood on an exit
   and did not escape) are set apart: once every red left is a known one, the others are
   surely blue and taking them is safe;
 * the opponent is just as pessimistic: it cannot see our colours, so once we have one
@@ -17,7 +19,8 @@ perfect-information game that plain alpha-beta can search:
 * our own ghosts have their true colours.
 
 The evaluation adds what the belief knows: each capture's probability of blue, each
-opponent ghost's danger (its probability of blue times a price that rises steeply as it
+opponent ghost's danger (its probability of blue, as the cautious "threat" reading
+gives it, times a price that rises steeply as it
 nears our exits, :data:`DANGER`), and prices for blues we lost and for risky captures
 we made that follow one curve, since four of either lose.
 
