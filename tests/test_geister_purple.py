@@ -70,15 +70,24 @@ def test_a_capture_that_may_be_the_fourth_red_loses_but_not_once_every_red_left_
     assert after.takes == 1 and after.hidden_reds == 1 and after.gain == 0.25
 
 
-def test_the_opponent_does_not_capture_when_it_may_take_our_last_red():
+def test_with_our_last_red_a_cautious_opponent_does_not_capture_and_a_bold_one_does():
     search = PurpleSearch()
     position = Position(red=bit(14), blue=bit(20), purple=bit(8, 26), marked=0, takes=4, hidden_reds=4,
                         our_reds=1, our_blues=1)
     assert search.play_theirs(position, 8, 14) is None  # our last red: it loses
-    assert search.play_theirs(position, 26, 20) is None  # a blue, but it cannot know that
-    position.our_reds = 2
-    after = search.play_theirs(position, 26, 20)
-    assert after is not None and after.our_blues == 0 and after.blue == 0
+    taken = search.play_theirs(position, 26, 20)  # our last blue: it wins, if it dares
+    assert taken is not None and taken.our_blues == 0 and taken.blue == 0
+
+    def value(boldness: float) -> float:
+        search.boldness, search.deadline = boldness, math.inf
+        return search.their_turn(position, 2, -WIN - 1, WIN + 1, 1)
+
+    cautious, bold = value(0.0), value(1.0)
+    assert abs(cautious) < WIN / 2  # it does not take the blue next to it
+    assert bold == -WIN + 2  # it does, and we have no blue left
+    assert value(0.25) == pytest.approx(0.75 * cautious + 0.25 * bold)
+    position.our_reds = 2  # with two reds of ours left any opponent takes the blue
+    assert value(0.0) == -WIN + 2
 
 
 def test_a_ghost_moves_with_its_odds_of_blue():

@@ -10,7 +10,8 @@ softened by their odds of blue) and plays the best move of an iterative-deepenin
 alpha-beta search within ``time`` seconds (or to ``depth`` plies). ``belief`` gives each
 hidden ghost's odds of blue; the default, ``adaptive``, learns during the game whether
 the opponent bluffs (offers its reds to be taken and keeps its blues out of reach) or
-plays plainly, from the colours our captures reveal. Ghosts that stood on an exit without
+plays plainly, from the colours our captures reveal; a plain player is taken to capture
+when we have one red left, a bluffer not. Ghosts that stood on an exit without
 escaping are known red. Placements are at random.
 """
 
@@ -61,8 +62,11 @@ class PurpleAgent(Agent):
         unknown = view.unknown_ghosts()
         blues_left = 4 - view.lost[1 - seat][0]
         threat = None
+        boldness = 0.0
         if self.belief == "adaptive":
             bluffer, as_bluffer, as_plain = adaptive_readings(view, unknown, blues_left)
+            # a bluffer searches and is as cautious as we are; a plain player captures
+            boldness = 1.0 - bluffer
             blue = dict(zip(unknown, mixed_reading(bluffer, as_bluffer, as_plain)))
             # a threat of escape is read as the worse of the mixture and the plain kind: a
             # rusher's blue that passed our ghosts on its way looks like bait to a bluffer's
@@ -72,7 +76,7 @@ class PurpleAgent(Agent):
             blue = dict(zip(unknown, belief_blue_probabilities(self.belief, view, unknown, blues_left)))
         marked = {g for g in unknown if view.declined[g] > 0}
         (source, target), value = self.search.best_move(position_of(view, marked, blue, threat), self.time_budget,
-                                                        self.max_depth)
+                                                        self.max_depth, boldness)
         self.stats = {"depth": self.search.depth_done, "nodes": self.search.nodes, "value": value}
         square = to_own(seat, source)
         ghost = view.board[square] - GHOSTS * seat

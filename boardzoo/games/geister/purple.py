@@ -14,8 +14,12 @@ perfect-information game that plain alpha-beta can search:
   an escape. Ghosts *known* red (they stood on an exit
   and did not escape) are set apart: once every red left is a known one, the others are
   surely blue and taking them is safe;
-* the opponent is just as pessimistic: it cannot see our colours, so once we have one
-  red left, any capture may be its fourth red and it does not capture;
+* the opponent cannot see our colours either, so once we have one red left any capture
+  may be its fourth red. A cautious opponent (one that searches, as a bluffer does) then
+  does not capture; a bold one (a plain Monte Carlo player) still does. The search mixes
+  the two by the ``boldness`` it is given (:meth:`PurpleSearch.their_gamble`): assuming
+  every opponent cautious, our blues walked into the reach of a rushing MCTS player and
+  lost 44 of 60 games to it;
 * our own ghosts have their true colours.
 
 The evaluation adds what the belief knows: each capture's probability of blue, each
@@ -71,6 +75,7 @@ def _neighbours() -> list[tuple[int, ...]]:
 
 
 NEIGHBOURS = _neighbours()
+NEIGHBOUR_MASK = [sum(1 << t for t in targets) for targets in NEIGHBOURS]
 #: Steps from a square to the nearer of our exits, and of theirs, plus one to go off.
 OUR_DISTANCE = [square // SIZE + min(square % SIZE, SIZE - 1 - square % SIZE) + 1 for square in range(SQUARES)]
 THEIR_DISTANCE = [SIZE - 1 - square // SIZE + min(square % SIZE, SIZE - 1 - square % SIZE) + 1
@@ -121,6 +126,7 @@ class PurpleSearch:
         self.nodes = 0
         self.deadline = 0.0
         self.depth_done = 0
+        self.boldness = 0.0
 
     def tick(self) -> None:
         """Count a node, leaves included, and stop the search when its time is up (the
@@ -209,10 +215,8 @@ class PurpleSearch:
         marked = p.marked ^ sb | tb if p.marked & sb else p.marked
         red, blue, our_reds, our_blues = p.red, p.blue, p.our_reds, p.our_blues
         if (red | blue) & tb:
-            if our_reds <= 1:
-                # the opponent is as pessimistic as we are: with one red of ours left, any
-                # capture may be its fourth red, so it does not capture
-                return None
+            if red & tb and our_reds <= 1:
+                return None  # it took our fourth red
             if red & tb:
                 red &= ~tb
                 our_reds -= 1
@@ -262,13 +266,19 @@ class PurpleSearch:
                 return self.evaluate(p) - ESCAPE_PRICE * risk
         if depth == 0:
             return self.evaluate(p)
+        # the escape, should the ghost be blue, is not a move of this purple game
+        stay = self.evaluate(p) - ESCAPE_PRICE * risk if risk else None
+        if p.our_reds <= 1 and self.boldness > 0.0 and self.can_capture(p):
+            return self.their_gamble(p, depth, ply, stay)
         best: float = WIN
-        if risk:  # the escape, should the ghost be blue, is not a move of this purple game
-            best = self.evaluate(p) - ESCAPE_PRICE * risk
+        if stay is not None:
+            best = stay
             if best <= alpha:
                 return best
             beta = min(beta, best)
         for s, t in self.their_moves(p):
+            if p.our_reds <= 1 and (p.red | p.blue) & (1 << t):
+                continue  # a cautious opponent: any capture may be its fourth red
             child = self.play_theirs(p, s, t)
             value = WIN - ply if child is None else self.our_turn(child, depth - 1, alpha, beta, ply + 1)
             if value < best:
@@ -279,10 +289,39 @@ class PurpleSearch:
                         break
         return best
 
-    def best_move(self, p: Position, seconds: float | None, max_depth: int = 40) -> tuple[tuple[int, int], float]:
+    def their_gamble(self, p: Position, depth: int, ply: int, stay: float | None) -> float:
+        """Their turn when we have one red left, against an opponent that may be bold: a
+        cautious one does not capture (the capture may be its fourth red, which loses),
+        a bold one does, and takes a blue (it reads our colours as we fear it might).
+        The value is the mixture by :attr:`boldness`; the two minima are mixed, so the
+        children are searched with the full window."""
+        cautious = WIN if stay is None else stay
+        bold = cautious
+        mine = p.red | p.blue
+        for s, t in self.their_moves(p):
+            capture = mine & (1 << t)
+            if capture and p.red & capture:
+                continue  # taking our last red loses: no opponent chooses it knowingly
+            child = self.play_theirs(p, s, t)
+            value = WIN - ply if child is None else self.our_turn(child, depth - 1, -WIN - 1.0, WIN + 1.0, ply + 1)
+            if capture:
+                bold = min(bold, value)
+            else:
+                cautious = min(cautious, value)
+        return self.boldness * min(bold, cautious) + (1.0 - self.boldness) * cautious
+
+    @staticmethod
+    def can_capture(p: Position) -> bool:
+        """Does an opponent ghost stand next to one of ours?"""
+        return any(p.purple & NEIGHBOUR_MASK[s] for s in squares_of(p.red | p.blue))
+
+    def best_move(self, p: Position, seconds: float | None, max_depth: int = 40,
+                  boldness: float = 0.0) -> tuple[tuple[int, int], float]:
         """Our best move (from, to; to = -1 escapes) and its value, searching deeper
         until ``seconds`` run out (None: until ``max_depth``); the deepest finished
-        iteration decides."""
+        iteration decides. ``boldness``: the probability that the opponent captures when
+        we have one red left (:meth:`their_gamble`; 0: it never does)."""
+        self.boldness = boldness
         start = time.perf_counter()
         self.deadline = math.inf if seconds is None else start + seconds
         self.nodes = 0
