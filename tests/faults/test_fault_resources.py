@@ -15,8 +15,8 @@ from boardzoo import arena
 from boardzoo.agents import make
 from boardzoo.envs import cantris_v0, nim_v0
 from boardzoo.errors import BudgetError, SpecError
-from boardzoo.games.cantris import MAX_SIDE, deal, is_stable
 from boardzoo.games import connect_four_solver
+from boardzoo.games.cantris import MAX_SIDE, deal, is_stable
 from boardzoo.games.connect_four_solver import Solver, parse_moves
 
 # Positions with their exact scores, from the benchmark set (bench/data).
