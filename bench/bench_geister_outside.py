@@ -10,7 +10,9 @@ serves more than one seat's games) and plays ``--games`` games in each seat: the
 the other port (its command gets ``--opponent-input`` on stdin, with ``{games}`` and
 ``{port}`` filled in, since many tournament programs ask for them there), and
 ``boardzoo geister-client`` on ours, with its default agent (``geister-expert``) unless
-``--agent`` names another.
+``--agent`` names another. With ``--out FOLDER`` the client appends each seat's games to
+``FOLDER/first.jsonl`` and ``FOLDER/second.jsonl`` (arena records with both sides' moves:
+``boardzoo serve`` replays them, ``tools/geister_offer_rates.py`` measures them).
 It prints each game's line and the totals with a 95 % Wilson interval, and exits non-zero
 when a seat did not complete its games (a protocol error, a crash).
 
@@ -29,6 +31,8 @@ import time
 
 from boardzoo.experiments.stats import wilson
 
+SEAT_NAMES = ("first", "second")
+
 
 def play_seat(args: argparse.Namespace, seat: int) -> list[str]:
     ours, theirs = 10000 + seat, 10001 - seat
@@ -39,8 +43,9 @@ def play_seat(args: argparse.Namespace, seat: int) -> list[str]:
     opponent.stdin.close()
     time.sleep(0.5)
     agent = ["--agent", args.agent] if args.agent else []
+    results = ["--out", os.path.join(args.out, f"{SEAT_NAMES[seat]}.jsonl")] if args.out else []
     command = [sys.executable, "-m", "boardzoo", "geister-client", "--port", str(ours), *agent,
-               "--games", str(args.games), "--seed", str(args.seed + seat)]
+               "--games", str(args.games), "--seed", str(args.seed + seat), *results]
     client = subprocess.run(command, capture_output=True, text=True)
     try:
         opponent.wait(timeout=60)
@@ -78,7 +83,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opponent", required=True, help="the command that starts the outside program")
     parser.add_argument("--opponent-dir", default=".")
     parser.add_argument("--opponent-input", default="", help="what the opponent reads on stdin ({games}, {port})")
+    parser.add_argument("--out", help="a folder for the client's results files, first.jsonl and second.jsonl "
+                                      "(games are appended; tools/geister_offer_rates.py reads them)")
     args = parser.parse_args(argv)
+    if args.out and not os.path.isdir(args.out):
+        parser.error(f"--out {args.out}: no such folder")
     lines = [line for seat in (0, 1) for line in play_seat_on_a_fresh_server(args, seat)]
     games = [line for line in lines if line.startswith("game ")]
     won = sum(": won" in line for line in games)

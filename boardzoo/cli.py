@@ -161,7 +161,7 @@ def _geister_client(args: argparse.Namespace) -> int:
 
     run(args.host, args.port, args.agent, args.games, red=args.red, seed=args.seed, max_turns=args.max_turns,
         retries=args.retries, timeout=args.timeout, out=lambda line: print(line, flush=True),
-        log=log if args.verbose else (lambda line: None))
+        log=log if args.verbose else (lambda line: None), results=args.out)
     return 0
 
 
@@ -330,6 +330,9 @@ def parser() -> argparse.ArgumentParser:
     client.add_argument("--retries", type=int, default=8,
                         help="connection attempts after the first, with back-off 0.2 s doubling to 5 s (default 8)")
     client.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for the server (default 60)")
+    client.add_argument("--out", help="results file (JSON lines): each game is appended as it ends, as an arena "
+                                      "record with both seats' moves (boardzoo serve replays it); an existing "
+                                      "file gets the new games after its own")
     client.add_argument("--verbose", action="store_true", help="log every line sent and received to stderr")
     client.set_defaults(run=_geister_client)
 

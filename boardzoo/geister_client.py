@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from boardzoo.agents import make
+from boardzoo.agents import expand, make
 from boardzoo.agents.base import Agent
+from boardzoo.arena import SEATS
 from boardzoo.envs.geister_v0 import observation_of as encode_observation
 from boardzoo.errors import BoardzooError, excerpt
 from boardzoo.games.geister import (
@@ -40,12 +41,16 @@ from boardzoo.games.geister import (
     TARGET,
     GeisterState,
     GeisterView,
+    HiddenColours,
     home_square,
+    moves_from_boards,
     parse_board_string,
     parse_red,
+    placement_action,
     position_from_board_string,
     red_letters,
 )
+from boardzoo.ledger import Ledger
 
 
 class ClientError(BoardzooError):
@@ -65,6 +70,10 @@ class GameRecord:
     #: Why the result is the server's ruling rather than what the final board shows ("" when
     #: the board shows it): the reference server's clocks can end a game at any time.
     ruled: str = ""
+    placement: int | None = None  # our placement action (None: the game ended before it)
+    actions: list[int] = field(default_factory=list)  # our moves, as env actions
+    boards: list[str] = field(default_factory=list)  # the board of each MOV? before our move
+    seconds: list[float] = field(default_factory=list)  # the agent's time for each decision
 
 
 #: The longest line the client accepts: protocol lines are about 52 bytes (``MOV?`` and a
@@ -303,7 +312,8 @@ def play_game(connection: Connection, agent: Agent, red: str | None, max_turns: 
     the server's lines are checked against the protocol and against the game itself."""
     tracker = GameTracker(max_turns)
     most_moves = (max_turns + 1) // 2  # moves of the first mover in max_turns plies
-    captured: list[str] = []
+    game = GameRecord("", 0, "", "")
+    captured = game.captured
     pending: str | None = None  # the command waiting for its acknowledgement
     may_capture = escaping = False
     placed = False
@@ -326,7 +336,11 @@ def play_game(connection: Connection, agent: Agent, red: str | None, max_turns: 
         if line == "SET?":
             if placed:
                 raise ClientError("the server asked for the red ghosts twice in one game")
-            pending, placed = f"SET:{placement(agent, red, max_turns)}", True
+            start = time.perf_counter()
+            letters = placement(agent, red, max_turns)
+            game.seconds.append(time.perf_counter() - start)
+            game.placement = placement_action(parse_red(letters))
+            pending, placed = f"SET:{letters}", True
             may_capture = escaping = False
         elif head == "MOV?":
             if not placed:
@@ -348,9 +362,13 @@ def play_game(connection: Connection, agent: Agent, red: str | None, max_turns: 
             if not observation["action_mask"].any():
                 raise ClientError(f"the server asked for a move on a board with no legal move ({body}): "
                                   "a server error")
+            start = time.perf_counter()
             action = agent.act(observation, view)
+            game.seconds.append(time.perf_counter() - start)
             if not (0 <= action < NUM_ACTIONS and observation["action_mask"][action]):
                 raise ClientError(f"agent {agent.spec} chose illegal action {action}")
+            game.boards.append(body)
+            game.actions.append(action)
             last = (pieces, action)
             ghost = view.pos[action // 4]
             target = TARGET[0][ghost][action % 4]
@@ -374,8 +392,9 @@ def play_game(connection: Connection, agent: Agent, red: str | None, max_turns: 
             if shown != _VERDICT_WINNER[result] and not ruled:
                 what = "no winner" if shown is None else "a win for us" if shown == 0 else "a win for the opponent"
                 raise ClientError(f"the server says we {result}, but its final board {body} shows {what}")
-            return GameRecord(result, tracker.turns, body,
-                              "first" if tracker.first in (True, None) else "second", captured, ruled)
+            game.result, game.moves, game.board, game.ruled = result, tracker.turns, body, ruled
+            game.seat = "first" if tracker.first in (True, None) else "second"
+            return game
         else:
             raise ClientError(f"malformed line from the server: {_excerpt(line)}")
         log(f"> {pending}")
@@ -407,31 +426,116 @@ def check_settings(port: int, games: int, max_turns: int, retries: int, timeout:
         raise ClientError(f"--timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT:g}, got {timeout!r}")
 
 
+#: The note of a game whose boards no legal moves lead through: the server's fault, an error.
+BROKEN_RULES = "the server's game does not follow the rules"
+
+
+def arena_record(game: GameRecord, number: int, agent_spec: str, server: str, base_seed: int, seed: int,
+                 max_turns: int) -> dict:
+    """One game as an arena record (:mod:`boardzoo.ledger`'s schema), so that results files
+    of tournament games are read, summed up and replayed (``boardzoo serve``) like the
+    arena's: agent A is ours, B the program behind ``server``; both seats' moves are
+    rebuilt from the boards we received (:func:`moves_from_boards`). A game whose moves
+    cannot be rebuilt (the final board hides colours, a clock ended it early, or the
+    boards break the rules) has none, and its ``note`` says why. The extra fields keep
+    what the server said: its ``verdict`` and ``ruled``, our ``captured`` colours and every
+    ``board``."""
+    first = game.seat == "first"
+    ours = SEATS[0] if first else SEATS[1]
+    moves: list[list[int]] = []
+    note = ""
+    if game.placement is None:
+        note = "the game ended before the placements"
+    else:
+        try:
+            moves = moves_from_boards(first, game.placement, game.actions, game.boards, game.board, max_turns)
+        except HiddenColours as error:
+            note = str(error)
+        except ValueError as error:
+            note = f"{BROKEN_RULES}: {error}"
+    winner = {"won": "a", "lost": "b", "draw": None}[game.result]
+    theirs = SEATS[1] if first else SEATS[0]
+    record = {
+        "game": number, "env": f"geister_v0:max_turns={max_turns}", "a": agent_spec, "b": f"server {server}",
+        "base_seed": base_seed, "seed": seed, "seat_of_a": ours, "first_mover": "a" if first else "b",
+        "winner": winner, "winner_seat": None if winner is None else ours if winner == "a" else theirs,
+        "returns": {"a": 0.0 if winner is None else 1.0 if winner == "a" else -1.0,
+                    "b": 0.0 if winner is None else -1.0 if winner == "a" else 1.0},
+        "plies": len(moves), "moves": moves, "decision_seconds": {"a": game.seconds, "b": []},
+        "truncated": game.result == "draw" and not game.ruled, "forfeit": None, "scores": None,
+        "server": server, "verdict": game.result, "ruled": game.ruled, "captured": game.captured,
+        "boards": [*game.boards, game.board],
+    }
+    if note:
+        record["note"] = f"no moves: {note}"
+    if expand(agent_spec) != agent_spec:
+        record["presets"] = {"a": expand(agent_spec)}
+    return record
+
+
+def _client_record(record: dict) -> str | None:
+    """Why a valid results record is not a tournament client's, or None."""
+    if "server" not in record:
+        return (f"game {record['game']} is an arena game ({record['a']} vs {record['b']}), not one of "
+                "geister-client's")
+    return None
+
+
 def run(host: str, port: int, agent_spec: str, games: int, red: str | None = None, seed: int | None = None,
         max_turns: int = 300, retries: int = 8, backoff: float = 0.2, timeout: float = 60.0,
-        out: Callable[[str], None] = print, log: Callable[[str], None] = lambda line: None) -> list[GameRecord]:
-    """Play ``games`` games, one connection each; print one line per game."""
+        out: Callable[[str], None] = print, log: Callable[[str], None] = lambda line: None,
+        results: str | None = None) -> list[GameRecord]:
+    """Play ``games`` games, one connection each; print one line per game. With
+    ``results``, each game is appended to that results file as it ends
+    (:func:`arena_record`), after the games already there."""
     check_settings(port, games, max_turns, retries, timeout)
     if red is not None:
         try:
             parse_red(red)  # a clear error before connecting
         except ValueError as error:
             raise ClientError(str(error)) from None
+    if seed is None:  # drawn once and recorded, so that our side of every game can be played again
+        seed = random.SystemRandom().randrange(2**32)
     agent = make(agent_spec, seed=seed)
     try:
         agent.check(GeisterView(GeisterState(max_turns), 0))
     except ValueError as error:
         raise ClientError(f"--agent {agent_spec}: {error}") from None
+    ledger = None
+    if results is not None:
+        ledger = Ledger(results, key=lambda record: record["game"], check=_client_record)
+        ledger.open()
+    try:
+        return _play(host, port, agent, agent_spec, games, red, seed, max_turns, retries, backoff, timeout, out,
+                     log, ledger)
+    finally:
+        if ledger is not None:
+            ledger.close()
+
+
+def _play(host: str, port: int, agent: Agent, agent_spec: str, games: int, red: str | None, seed: int,
+          max_turns: int, retries: int, backoff: float, timeout: float, out: Callable[[str], None],
+          log: Callable[[str], None], ledger: Ledger | None) -> list[GameRecord]:
     seeds = random.Random(seed)
+    numbers = [record["game"] for record in ledger.records.values()] if ledger is not None else []
+    first_number = 1 + max(numbers, default=-1)  # after the games already in the results file
     records = []
     for number in range(1, games + 1):
-        agent.reset(seeds.randrange(2**32))
+        game_seed = seeds.randrange(2**32)
+        agent.reset(game_seed)
         connection = connect(host, port, retries, backoff, timeout)
         try:
             record = play_game(connection, agent, red, max_turns, log)
         finally:
             connection.close()
         records.append(record)
+        if ledger is not None:
+            entry = arena_record(record, first_number + number - 1, agent_spec, f"{host}:{port}", seed, game_seed,
+                                 max_turns)
+            ledger.append(entry)
+            if BROKEN_RULES in entry.get("note", "") and not record.ruled:
+                raise ClientError(f"game {number}: {entry['note']} (the game is recorded in {ledger.path}, "
+                                  "without its moves)")
         extra = f", captured {'/'.join(record.captured)}" if record.captured else ""
         if record.ruled:
             extra += f", the server's ruling: {record.ruled}"

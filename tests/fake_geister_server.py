@@ -64,7 +64,8 @@ class FakeServer:
 
     def __init__(self, games: int = 1, max_turns: int = 300, bots: dict | None = None,
                  ng_on_move: int | None = None, drop_after_moves: int | None = None,
-                 malformed_board: bool = False, stale_escape_ack: bool = False, seed: int = 0):
+                 malformed_board: bool = False, stale_escape_ack: bool = False, reveal_final: bool = True,
+                 seed: int = 0):
         self.listeners = [_listener(), _listener()]
         self.ports = [s.getsockname()[1] for s in self.listeners]
         self.games, self.max_turns = games, max_turns
@@ -72,6 +73,7 @@ class FakeServer:
         self.ng_on_move, self.drop_after_moves = ng_on_move, drop_after_moves
         self.malformed_board = malformed_board
         self.stale_escape_ack = stale_escape_ack
+        self.reveal_final = reveal_final  # the verdict's board shows every colour, as the reference server's does
         self.escape_acks: list[str] = []  # what each escape was acknowledged with
         self.rng = random.Random(seed)
         self.results: list[dict] = []
@@ -102,22 +104,25 @@ class FakeServer:
     def _referee(self, seats: dict[int, Seat]) -> dict:
         state = GeisterState(self.max_turns)
         placements = {}
+        history: list[list[int]] = []  # [seat, action] as the env numbers them
         for seat in (0, 1):
             if seat in seats:
                 seats[seat].send("SET?")
                 line = seats[seat].read()
                 assert line.startswith("SET:"), line
                 placements[seat] = line[4:]
-                state.apply(placement_action([LETTERS.index(c) for c in line[4:]]))
+                history.append([seat, placement_action([LETTERS.index(c) for c in line[4:]])])
                 seats[seat].send("OK ")
             else:
-                state.apply(placement_action(self.rng.sample(range(8), 4)))
+                history.append([seat, placement_action(self.rng.sample(range(8), 4))])
+            state.apply(history[-1][1])
         moves = 0
         last_taken: dict[int, str] = {}  # ghost -> the acknowledgement of its last capture
         while not state.is_terminal():
             seat = state.current_player()
             if seat not in seats:
-                state.apply(self.bots[seat](state, self.rng))
+                history.append([seat, self.bots[seat](state, self.rng)])
+                state.apply(history[-1][1])
                 continue
             client = seats[seat]
             board = "14R24R" if self.malformed_board else board_string(state, seat)
@@ -139,6 +144,7 @@ class FakeServer:
             square = TARGET[seat][state.pos[mover]][action % 4]
             target = state.board[square] if square is not None and square >= 0 else -1
             state.apply(action)
+            history.append([seat, action])
             if target >= 0:
                 last_taken[mover] = "OKR" if state.red[target] else "OKB"
             escaped = state.pos[mover] == ESCAPED
@@ -150,7 +156,8 @@ class FakeServer:
         r0, _ = state.returns()
         for seat, client in seats.items():
             mine = r0 if seat == 0 else -r0
-            client.send(("WON:" if mine > 0 else "LST:" if mine < 0 else "DRW:") + board_string(state, seat))
+            client.send(("WON:" if mine > 0 else "LST:" if mine < 0 else "DRW:")
+                        + board_string(state, seat, reveal=self.reveal_final))
         return {"ended": "game", "returns": state.returns(), "plies": state.plies,
-                "escaped": -2 in state.pos, "lost": state.lost, "placements": placements}
+                "escaped": -2 in state.pos, "lost": state.lost, "placements": placements, "history": history}
 

@@ -244,3 +244,108 @@ def test_the_tracker_keeps_the_same_public_evidence_as_the_game(seed):
                     assert (view.advance[g], view.declined[g], view.moved[g], view.offered[g]) == (
                         state.advance[g], state.declined[g], state.moved[g], state.offered[g])
         state.apply(rng.choice(state.legal_actions()))
+
+
+def same_game(moves, history):
+    """The same moves, but for the direction of an escape (a ghost on a corner exit leaves
+    the board by either of its two outer sides: the boards cannot tell which)."""
+    from boardzoo.games.geister import GeisterState
+
+    if len(moves) != len(history):
+        return False
+    a, b = GeisterState(300), GeisterState(300)
+    for (seat_a, action_a), (seat_b, action_b) in zip(moves, history):
+        if seat_a != seat_b or (action_a != action_b and action_a // 4 != action_b // 4):
+            return False
+        a.apply(action_a)
+        b.apply(action_b)
+        if a.pos != b.pos:
+            return False
+    return True
+
+
+def test_a_results_file_holds_both_seats_moves_exactly_as_the_server_played_them(tmp_path):
+    """Each seat's results file rebuilds the whole game (the opponent's placement from the
+    final board's colours, its moves from the boards around them): the moves are the
+    server's own, record for record, and the file reads back as arena records."""
+    from boardzoo.ledger import read_records
+
+    files = [tmp_path / "first.jsonl", tmp_path / "second.jsonl"]
+    with FakeServer(games=3, seed=7) as server:
+        threads = [threading.Thread(target=client, args=(server.ports[i], agent),
+                                    kwargs={"games": 3, "seed": i, "results": str(files[i])})
+                   for i, agent in ((0, "greedy"), (1, "random"))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+    assert not server.errors and len(server.results) == 3
+    for index, path in enumerate(files):
+        records, notes = read_records(str(path), 100)
+        assert not notes and [r["game"] for r in records] == [0, 1, 2]
+        for record, outcome in zip(records, server.results):
+            assert same_game(record["moves"], outcome["history"])
+            assert record["seat_of_a"] == f"player_{index}" and record["env"] == "geister_v0:max_turns=300"
+            ours = outcome["returns"][index]
+            assert record["winner"] == ("a" if ours > 0 else "b" if ours < 0 else None)
+            assert len(record["decision_seconds"]["a"]) == 1 + sum(seat == index for seat, a in outcome["history"][2:])
+            assert "note" not in record
+
+
+def test_a_results_file_grows_across_runs_and_refuses_an_arena_file(tmp_path):
+    from boardzoo.arena import play_game
+    from boardzoo.errors import ResultsFileError
+    from boardzoo.ledger import Ledger, read_records
+
+    path = tmp_path / "games.jsonl"
+    for _ in range(2):
+        with FakeServer(bots={1: idle_bot}, seed=8) as server:
+            client(server.ports[0], "greedy", results=str(path))
+    records, _ = read_records(str(path), 100)
+    assert [r["game"] for r in records] == [0, 1] and all(r["b"].startswith("server 127.0.0.1:") for r in records)
+    arena_file = tmp_path / "arena.jsonl"
+    with Ledger(str(arena_file), key=lambda r: r["game"]) as ledger:
+        ledger.append(play_game("geister_v0", "random", "random", 0, 0))
+    with pytest.raises(ResultsFileError, match="arena game"):
+        client(1, "greedy", results=str(arena_file))  # refused before connecting
+
+
+def test_a_final_board_that_hides_colours_gives_a_record_without_moves(tmp_path):
+    from boardzoo.ledger import read_records
+
+    path = tmp_path / "games.jsonl"
+    with FakeServer(bots={1: idle_bot}, seed=9, reveal_final=False) as server:
+        records, _ = client(server.ports[0], "greedy", results=str(path))
+    (record,), _ = read_records(str(path), 10)
+    assert record["moves"] == [] and "does not show the opponent's colours" in record["note"]
+    assert record["verdict"] == records[0].result and record["boards"][-1] == records[0].board
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_moves_from_boards_plays_the_game_again_and_refuses_an_impossible_board(seed):
+    import random
+
+    from boardzoo.games.geister import GeisterState, board_string, moves_from_boards
+
+    rng = random.Random(seed)
+    state = GeisterState(300)
+    history = []
+    for _ in range(2):
+        history.append([state.player, 32 + rng.randrange(70)])
+        state.apply(history[-1][1])
+    ours = seed % 2
+    boards, actions = [], []
+    while not state.is_terminal():
+        action = rng.choice(state.legal_actions())
+        if state.player == ours:
+            boards.append(board_string(state, ours))
+            actions.append(action)
+        history.append([state.player, action])
+        state.apply(action)
+    final = board_string(state, ours, reveal=True)
+    assert same_game(moves_from_boards(ours == 0, history[ours][1], actions, boards, final, 300), history)
+    if len(boards) > 3:
+        tampered = boards[:]
+        tampered[2] = boards[3]  # two opponent moves between our moves
+        with pytest.raises(ValueError, match="no legal move of the opponent"):
+            moves_from_boards(ours == 0, history[ours][1], actions, tampered, final, 300)

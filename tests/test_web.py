@@ -149,6 +149,22 @@ def test_replaying_a_results_file_shows_every_position(client, tmp_path):
     assert replay["frames"][-1]["svg"].count('class="pawn"') == 0  # the last pawn was taken
 
 
+def test_a_tournament_clients_results_file_replays_both_sides(client, tmp_path):
+    from fake_geister_server import FakeServer
+
+    from boardzoo.geister_client import run
+
+    (tmp_path / "runs").mkdir()
+    with FakeServer(games=1, bots={0: lambda state, rng: rng.choice(state.legal_actions())}, seed=3) as server:
+        run("127.0.0.1", server.ports[1], "greedy", 1, seed=2, out=lambda line: None, timeout=10,
+            results=str(tmp_path / "runs" / "server.jsonl"))
+    (game,) = client.get("/api/replays/games", params={"file": "runs/server.jsonl"}).json()["games"]
+    assert game["b"].startswith("server 127.0.0.1:") and game["seat_of_a"] == "player_1"
+    replay = client.get("/api/replays/game", params={"file": "runs/server.jsonl", "index": 0}).json()
+    assert len(replay["frames"]) == game["plies"] + 1 == len(server.results[0]["history"]) + 1
+    assert any(frame["announce"].startswith("b (server") for frame in replay["frames"])
+
+
 # --- a real browser -----------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def browser():

@@ -34,7 +34,14 @@ sample full states consistent with it under a *belief* (:data:`BELIEFS`).
 from boardzoo.games.geister.information import BELIEFS, GeisterView, weighted_sample
 from boardzoo.games.geister.players import baiting_action, forward_policy, rushing_action
 from boardzoo.games.geister.playouts import fast_forward, fast_random, fast_tactical
-from boardzoo.games.geister.protocol import board_string, parse_board_string, position_from_board_string
+from boardzoo.games.geister.protocol import (
+    HiddenColours,
+    board_string,
+    moves_from_boards,
+    parse_board_string,
+    position_from_board_string,
+    positions_of,
+)
 from boardzoo.games.geister.rules import (
                                           CAPTURED,
                                           DIRECTIONS,
@@ -68,9 +75,11 @@ register(GameKnowledge(
     beliefs=BELIEFS,
 ))
 
-__all__ = ["BELIEFS", "CAPTURED", "DIRECTIONS", "EMPTY", "ESCAPED", "EXITS", "GHOSTS", "LETTERS", "MOVE_ACTIONS",
+__all__ = ["BELIEFS", "CAPTURED", "DIRECTIONS", "EMPTY", "ESCAPED", "EXITS", "GHOSTS", "HiddenColours", "LETTERS",
+           "MOVE_ACTIONS",
            "NUM_ACTIONS", "OWN_STEPS", "RED_SETS", "RED_SET_INDEX", "SIZE", "SQUARES", "TARGET", "GeisterState",
            "GeisterView",
-           "baiting_action", "board_string", "forward_policy", "home_square", "parse_board_string", "parse_red",
+           "baiting_action", "board_string", "forward_policy", "home_square", "moves_from_boards", "parse_board_string",
+           "parse_red", "positions_of",
            "placement_action",
            "position_from_board_string", "red_letters", "rushing_action", "to_own", "weighted_sample"]

@@ -3,7 +3,18 @@ receives them (its own ghosts A..H, then the opponent's a..h, in its own frame).
 
 from __future__ import annotations
 
-from boardzoo.games.geister.rules import CAPTURED, EMPTY, ESCAPED, GHOSTS, SIZE, SQUARES, GeisterState, to_own
+from boardzoo.games.geister.rules import (
+    CAPTURED,
+    EMPTY,
+    ESCAPED,
+    GHOSTS,
+    MOVE_ACTIONS,
+    RED_SET_INDEX,
+    SIZE,
+    SQUARES,
+    GeisterState,
+    to_own,
+)
 
 
 def board_string(state: GeisterState, seat: int, reveal: bool = False) -> str:
@@ -92,3 +103,71 @@ def position_from_board_string(text: str, plies: int = 0, max_turns: int = 200) 
     if ESCAPED in state.pos:
         state.over, state.winner = True, state.pos.index(ESCAPED) // GHOSTS
     return state
+
+
+def positions_of(text: str, our_seat: int) -> list[int]:
+    """``pos`` (player_0's frame, as :class:`GeisterState` keeps it) of the board string a
+    seat playing ``our_seat`` received: its own ghosts A..H are that seat's, a..h the other's."""
+    pos = [0] * (2 * GHOSTS)
+    for k, (x, y, _) in enumerate(parse_board_string(text)):
+        owner = our_seat if k < GHOSTS else 1 - our_seat
+        g = GHOSTS * owner + k % GHOSTS
+        pos[g] = CAPTURED if (x, y) == (9, 9) else ESCAPED if (x, y) == (8, 8) else to_own(our_seat, y * SIZE + x)
+    return pos
+
+
+class HiddenColours(ValueError):
+    """A final board that keeps some opponent colours hidden: the opponent's placement,
+    and so its game, cannot be rebuilt (not a fault of the server's)."""
+
+
+def moves_from_boards(first: bool, placement: int, actions: list[int], boards: list[str], final: str,
+                      max_turns: int) -> list[list[int]]:
+    """The whole game one seat played on the tournament server, as the env's ``[seat,
+    action]`` moves (an arena record's ``moves``): that seat's ``placement`` and
+    ``actions``, the boards it received before each of its moves and the ``final`` board
+    of the verdict, which shows every colour (the reference server's does; one that does
+    not raises :class:`HiddenColours`). The
+    opponent's placement comes from those colours, each of its moves from the two boards
+    around it. The game is played again under the rules as it is rebuilt, so a board
+    that no legal move leads to raises ValueError, saying where."""
+    pieces = parse_board_string(final)
+    if any(colour == "u" for _, _, colour in pieces[GHOSTS:]):
+        raise HiddenColours(f"the final board {final!r} does not show the opponent's colours")
+    ours = 0 if first else 1
+    their_reds = [i for i, (_, _, colour) in enumerate(pieces[GHOSTS:]) if colour == "r"]
+    if len(their_reds) != 4:
+        raise ValueError(f"the final board {final!r} shows {len(their_reds)} red opponent ghosts, not 4")
+    state = GeisterState(max_turns)
+    moves: list[list[int]] = []
+    for seat in (0, 1):
+        action = placement if seat == ours else MOVE_ACTIONS + RED_SET_INDEX[tuple(their_reds)]
+        state.apply(action)
+        moves.append([seat, action])
+
+    def opponent_to(text: str, where: str) -> None:
+        wanted = positions_of(text, ours)
+        if state.pos == wanted or state.over:
+            return  # the opponent did not move (the game ended with our move, or on a clock)
+        for action in state.legal_actions():
+            after = state.clone()
+            after.apply(action)
+            if after.pos == wanted:
+                state.apply(action)
+                moves.append([1 - ours, action])
+                return
+        raise ValueError(f"no legal move of the opponent leads to {where} {text!r}")
+
+    for number, action in enumerate(actions):
+        if number < len(boards):
+            opponent_to(boards[number], f"the board of our move {number + 1}")
+        if state.over or state.player != ours:
+            raise ValueError(f"our move {number + 1} comes when the game is over or not ours to move")
+        state.apply(action)
+        moves.append([ours, action])
+    if len(boards) > len(actions):
+        raise ValueError(f"{len(boards)} boards for {len(actions)} moves of ours")
+    opponent_to(final, "the final board")
+    if state.pos != positions_of(final, ours):
+        raise ValueError(f"the game played again does not end on the final board {final!r}")
+    return moves
