@@ -585,3 +585,44 @@ def test_the_colour_training_fits_known_weights():
     assert np.allclose(train.fit(x, y, l2=0.0), truth, atol=0.1)
     probabilities = train.calibrated([1.0, 3.0, 0.5, 2.0], 2)
     assert abs(sum(probabilities) - 2) < 1e-6 and probabilities[1] == max(probabilities)
+
+
+def test_the_offer_rates_tool_counts_what_the_boards_show(tmp_path):
+    """tools/geister_offer_rates.py against a count of its own: after each move, is the
+    mover's ghost next to an opponent ghost? The baiting player offers its reds and keeps
+    its blues back, which the tool must see."""
+    import importlib.util
+    import pathlib
+
+    from boardzoo import arena
+    from boardzoo.games.geister import GeisterState
+    from boardzoo.ledger import read_records
+
+    path = pathlib.Path(__file__).parent.parent / "tools" / "geister_offer_rates.py"
+    spec = importlib.util.spec_from_file_location("geister_offer_rates", path)
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    out = tmp_path / "games.jsonl"
+    arena.run("geister_v0", "policy:rollout=baiting", "greedy", 6, seed=3, out=str(out), progress=False)
+    counts, skipped = tool.offer_counts([str(out)])
+    expected = {"policy:rollout=baiting": [0, 0, 0, 0], "greedy": [0, 0, 0, 0]}
+    for record in read_records(str(out), 100)[0]:
+        state = GeisterState(200)
+        seat_of_a = 0 if record["seat_of_a"] == "player_0" else 1
+        for seat, action in record["moves"]:
+            state.apply(action)
+            if action >= 32:
+                continue  # a placement
+            g = 8 * seat + action // 4
+            tally = expected[record["a"] if seat == seat_of_a else record["b"]]
+            column = 0 if state.red[g] else 2
+            tally[column + 1] += 1
+            square = state.pos[g]
+            if square >= 0:  # an escape is a move, not an offer
+                x, y = square % 6, square // 6
+                near = [state.board[(y + dy) * 6 + x + dx] for dx, dy in ((0, 1), (1, 0), (0, -1), (-1, 0))
+                        if 0 <= x + dx < 6 and 0 <= y + dy < 6]
+                tally[column] += any(v >= 0 and v // 8 != seat for v in near)
+    assert skipped == 0 and {k: list(v) for k, v in counts.items()} == expected
+    red_offers, red_moves, blue_offers, blue_moves = counts["policy:rollout=baiting"]
+    assert red_offers / red_moves > 0.5 > 0.2 > blue_offers / blue_moves
