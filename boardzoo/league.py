@@ -14,7 +14,7 @@ the file and left out of the tables.
 
 The report: Bradley-Terry ratings on the Elo scale with 95 % bootstrap intervals (a draw
 half a win; :func:`boardzoo.experiments.stats.ratings`), the matrix of win rates (row
-against column, 95 % Wilson intervals), draw rates, and each spec's mean time per move;
+against column, 95 % Wilson intervals), draw rates, and each spec's time per move (mean, 99th percentile, longest);
 as text or as JSON, and as a picture with the ``plot`` extra.
 """
 
@@ -71,6 +71,10 @@ class LeagueResult:
     pairs: tuple[PairResult, ...]
     ratings: tuple[Rating, ...]
     ms_per_move: dict[str, float]
+    #: spec -> the longest decision in milliseconds, and the 99th percentile: what a per-move
+    #: time limit (a tournament's, say) is measured against, where the mean says little
+    ms_longest: dict[str, float]
+    ms_p99: dict[str, float]
 
     def pair(self, x: str, y: str) -> PairResult:
         return next(p for p in self.pairs if {p.a, p.b} == {x, y})
@@ -81,7 +85,7 @@ class LeagueResult:
             "ratings": [asdict(r) for r in self.ratings],
             "pairs": [{**asdict(p), "a_score": p.a_score, "draw_rate": p.draws / p.games if p.games else None,
                        "a_win_rate": p.win_rate(p.a), "b_win_rate": p.win_rate(p.b)} for p in self.pairs],
-            "ms_per_move": self.ms_per_move,
+            "ms_per_move": self.ms_per_move, "ms_p99": self.ms_p99, "ms_longest": self.ms_longest,
         }
 
 
@@ -189,7 +193,9 @@ def summarize(env: str, base_seed: int, games: int, specs: Sequence[str], record
         for label in ("a", "b"):
             times[record[label]].extend(record["decision_seconds"][label])
     ms = {spec: 1000 * sum(t) / len(t) if t else math.nan for spec, t in times.items()}
-    return LeagueResult(env, base_seed, games, tuple(specs), pairs, tuple(ratings(scores)), ms)
+    longest = {spec: 1000 * max(t) if t else math.nan for spec, t in times.items()}
+    p99 = {spec: 1000 * sorted(t)[math.ceil(0.99 * len(t)) - 1] if t else math.nan for spec, t in times.items()}
+    return LeagueResult(env, base_seed, games, tuple(specs), pairs, tuple(ratings(scores)), ms, longest, p99)
 
 
 def format_text(result: LeagueResult) -> str:
@@ -199,12 +205,14 @@ def format_text(result: LeagueResult) -> str:
     width = max(len(spec) for spec in order) + 5
     lines = [f"{result.env}: {len(result.specs)} agents, {result.games_per_pair} games a pair, seats alternating, "
              f"seed {result.base_seed}", "",
-             f"{'agent':<{width}} {'rating (95% CI)':>22} {'score':>6} {'games':>6} {'ms/move':>9}"]
+             f"{'agent':<{width}} {'rating (95% CI)':>22} {'score':>6} {'games':>6} {'ms/move':>9} "
+             f"{'p99 ms':>8} {'max ms':>8}"]
     for rating in result.ratings:
         label = f"{number[rating.name]:>2}. {rating.name}"
         interval = f"{rating.elo:+.0f} ({rating.low:+.0f}..{rating.high:+.0f})"
         lines.append(f"{label:<{width}} {interval:>22} {rating.score:>6.3f} {rating.games:>6} "
-                     f"{result.ms_per_move[rating.name]:>9.2f}")
+                     f"{result.ms_per_move[rating.name]:>9.2f} {result.ms_p99[rating.name]:>8.1f} "
+                     f"{result.ms_longest[rating.name]:>8.1f}")
     lines += ["", "win rate of the row against the column (95% CI); draws are neither",
               f"{'':>4}" + "".join(f"{n:>20}" for n in range(1, len(order) + 1))]
     for row in order:
@@ -227,18 +235,21 @@ def format_text(result: LeagueResult) -> str:
 
 def format_markdown(result: LeagueResult) -> str:
     """The ratings and the win-rate matrix as Markdown tables (for a README or a report):
-    each agent's rating with its interval, score, draw rate and time per move, then the
+    each agent's rating with its interval, score, draw rate and time per move (mean and
+    longest), then the
     row's win rate against each column with its 95 % interval."""
     order = [r.name for r in result.ratings]
     number = {spec: i + 1 for i, spec in enumerate(order)}
     lines = [f"`{result.env}`, {result.games_per_pair} games a pair, seats alternating, seed {result.base_seed}",
-             "", "| # | agent | rating (95% CI) | score | draws | games | ms/move |", "|---|---|---|---|---|---|---|"]
+             "", "| # | agent | rating (95% CI) | score | draws | games | ms/move | longest ms |",
+             "|---|---|---|---|---|---|---|---|"]
     for rating in result.ratings:
         drawn = sum(p.draws for p in result.pairs if rating.name in (p.a, p.b))
         interval = f"{rating.elo:+.0f} ({rating.low:+.0f}..{rating.high:+.0f})"
         draw_rate = drawn / rating.games if rating.games else math.nan
         lines.append(f"| {number[rating.name]} | `{rating.name}` | {interval} | {rating.score:.3f} | {draw_rate:.3f}"
-                     f" | {rating.games} | {result.ms_per_move[rating.name]:.1f} |")
+                     f" | {rating.games} | {result.ms_per_move[rating.name]:.1f}"
+                     f" | {result.ms_longest[rating.name]:.0f} |")
     lines += ["", "Win rate of the row against the column (95% interval); a draw is neither.", "",
               "| | " + " | ".join(str(n) for n in range(1, len(order) + 1)) + " |",
               "|---" * (len(order) + 1) + "|"]

@@ -2,6 +2,7 @@
 results file, rated by outcomes; the CLI on top."""
 
 import json
+import math
 
 import pytest
 
@@ -108,6 +109,12 @@ def test_the_cli_prints_tables_json_and_errors(tmp_path, capsys):
     document = json.loads(capsys.readouterr().out)
     assert len(document["pairs"]) == 3 and [r["name"] for r in document["ratings"]][0] == "greedy"
     assert set(document["ms_per_move"]) == {"greedy", "random", "mcts:iterations=20"}
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    for spec in document["ms_per_move"]:
+        times = sorted(t for r in records for label in "ab" if r[label] == spec for t in r["decision_seconds"][label])
+        assert document["ms_longest"][spec] == pytest.approx(1000 * times[-1])
+        assert document["ms_p99"][spec] == pytest.approx(1000 * times[math.ceil(0.99 * len(times)) - 1])
+        assert document["ms_per_move"][spec] <= document["ms_longest"][spec]
     assert main(["league", "nim_v0", "greedy", "random", "mcts:iterations=20", "--games", "6",
                  "--out", str(out), "--markdown"]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("|")]
