@@ -283,30 +283,37 @@ def check_plot(path: str):
     return plt
 
 
+def _short(spec: str, width: int = 40) -> str:
+    """A spec cut to fit a plot's axis (the text and Markdown reports keep it whole)."""
+    return spec if len(spec) <= width else spec[: width - 1] + "…"
+
+
 def plot(result: LeagueResult, path: str) -> None:
     """Ratings with their intervals beside the win-rate matrix, as a PNG (the plot extra)."""
     plt = check_plot(path)
     order = [r.name for r in result.ratings]
     k = len(order)
-    figure, (left, right) = plt.subplots(1, 2, figsize=(6 + 0.6 * k, 1.5 + 0.45 * k),
-                                         gridspec_kw={"width_ratios": [1, 1.2]})
+    figure, (left, right) = plt.subplots(1, 2, figsize=(7 + 0.7 * k, 2 + 0.5 * k),
+                                         gridspec_kw={"width_ratios": [1, 1.3]})
     positions = list(range(k))[::-1]
     elo = [r.elo for r in result.ratings]
     below = [r.elo - r.low for r in result.ratings]
     above = [r.high - r.elo for r in result.ratings]
     left.errorbar(elo, positions, xerr=[below, above], fmt="o", capsize=3)
-    left.set_yticks(positions, [f"{i + 1}. {name}" for i, name in enumerate(order)], fontsize=8)
+    left.set_yticks(positions, [f"{i + 1}. {_short(name)}" for i, name in enumerate(order)], fontsize=8)
     left.set_xlabel("Bradley-Terry rating (Elo scale, 95% CI)")
     left.grid(axis="x", alpha=0.3)
-    matrix = [[math.nan if r == c else result.pair(r, c).win_rate(r)[0] for c in order] for r in order]
-    image = right.imshow(matrix, vmin=0, vmax=1, cmap="RdYlGn")
+    # percentages: two decimals do not fit a cell once the league is large
+    matrix = [[math.nan if r == c else 100 * result.pair(r, c).win_rate(r)[0] for c in order]
+              for r in order]
+    image = right.imshow(matrix, vmin=0, vmax=100, cmap="RdYlGn")
     right.set_xticks(range(k), [str(i + 1) for i in range(k)])
     right.set_yticks(range(k), [str(i + 1) for i in range(k)])
     for i in range(k):
         for j in range(k):
             if i != j:
-                right.text(j, i, f"{matrix[i][j]:.2f}", ha="center", va="center", fontsize=7)
-    right.set_title("win rate of row vs column", fontsize=9)
+                right.text(j, i, f"{matrix[i][j]:.0f}", ha="center", va="center", fontsize=7)
+    right.set_title("win rate of row vs column (%)", fontsize=9)
     figure.colorbar(image, ax=right, fraction=0.046)
     figure.suptitle(f"{result.env}: {result.games_per_pair} games a pair", fontsize=10)
     figure.tight_layout()
