@@ -10,8 +10,9 @@ softened by their odds of blue) and plays the best move of an iterative-deepenin
 alpha-beta search within ``time`` seconds (or to ``depth`` plies). ``belief`` gives each
 hidden ghost's odds of blue; the default, ``adaptive``, learns during the game whether
 the opponent bluffs (offers its reds to be taken and keeps its blues out of reach) or
-plays plainly, from the colours our captures reveal; a plain player is taken to capture
-when we have one red left, a bluffer not. Ghosts that stood on an exit without
+plays plainly, from how often each of its ghosts steps next to ours, read against the
+colours our captures reveal; a plain player is taken to capture when we have one red
+left, a bluffer not. Ghosts that stood on an exit without
 escaping are known red. Placements are at random.
 """
 
