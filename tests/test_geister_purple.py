@@ -20,7 +20,15 @@ from boardzoo.games.geister.information import (
     blue_probabilities,
     bluffer_probability,
 )
-from boardzoo.games.geister.purple import ESCAPE_PRICE, LAST_RED_RISK, WIN, Position, PurpleSearch, position_of
+from boardzoo.games.geister.purple import (
+    ESCAPE_PRICE,
+    LAST_RED_RISK,
+    WIN,
+    Position,
+    PurpleSearch,
+    board_key,
+    position_of,
+)
 
 N, E, S, W = range(4)
 
@@ -242,6 +250,7 @@ def test_purple_beats_random_and_the_rushing_player():
 def test_the_expert_is_the_purple_player_with_the_adaptive_belief():
     expert = make("geister-expert", seed=0)
     assert expert.name == "purple" and expert.belief == "adaptive" and expert.time_budget == 0.17
+    assert expert.search.hunt == 3.0 and expert.search.repeat == 40.0
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -249,6 +258,8 @@ def test_the_expert_is_the_purple_player_with_the_adaptive_belief():
     ("purple:time=-1", "time"),
     ("purple:depth=0", "depth"),
     ("purple:time=none", "time=none needs depth"),
+    ("purple:hunt=-1", "hunt must be a number from 0 to 1000"),
+    ("purple:repeat=2000", "repeat must be a number from 0 to 1000"),
 ])
 def test_bad_parameters_are_refused_clearly(spec, message):
     with pytest.raises((SpecError, ValueError), match=message):
@@ -271,3 +282,59 @@ def test_the_value_of_a_decided_position_is_a_win():
     view = view_of("14R24R34R44R00B25B35B45B41r31r21r11r40b30b20b13b")
     (_, target), value = search.best_move(position_of(view), 0.5)
     assert target == -1 and value == WIN
+
+
+# --- pressing a game that would be drawn ----------------------------------------------------
+def test_the_hunt_counts_steps_from_the_two_nearest_reds_to_each_sure_blue():
+    search = PurpleSearch(hunt=2.0)
+    # their sure blue on 0, a doubtful ghost on 5 (not hunted); our reds on 2, 12 and 35
+    position = Position(red=bit(2, 12, 35), blue=bit(20), purple=bit(0, 5), marked=0, takes=4, hidden_reds=4,
+                        our_reds=3, our_blues=1, blue_odds={0: 0.9, 5: 0.5})
+    hunted = search.evaluate(position)
+    search.hunt = 0.0
+    # 2 steps from 2, 2 from 12 (35 is farther): 0.9 * 4 steps at 2 a step
+    assert search.evaluate(position) - hunted == pytest.approx(2.0 * 0.9 * 4)
+    assert PurpleSearch.hunters_distance([3, 1, 7], [0, 1, 2]) == 4  # the two nearest: 1 and 3
+    assert PurpleSearch.hunters_distance([3, 1, 7], [2]) == 7  # our one red
+
+
+def test_hunting_steps_a_red_toward_a_sure_blue_when_nothing_else_matters():
+    # no price for our blues' progress: only the hunt tells the moves apart. Their sure
+    # blue on 1 (x 1, y 0), a doubtful ghost on 4; our blue on 8, our reds on 14 and 33
+    position = Position(red=bit(14, 33), blue=bit(8), purple=bit(1, 4), marked=0, takes=4, hidden_reds=4,
+                        our_reds=2, our_blues=1, blue_odds={1: 0.95, 4: 0.5})
+    closer = {(14, 13), (33, 27), (33, 32)}  # each a step nearer the blue on 1
+    idle, _ = PurpleSearch(weights=(0.0, 500.0)).best_move(position, None, max_depth=1)
+    hunting, _ = PurpleSearch(weights=(0.0, 500.0), hunt=5.0).best_move(position, None, max_depth=1)
+    assert idle not in closer and hunting in closer
+
+
+def test_a_position_we_returned_to_before_costs_the_repeat_price_at_the_root():
+    search = PurpleSearch(repeat=50.0)
+    view = view_of(OPEN)
+    position = position_of(view)
+    (s, t), _ = search.best_move(position, None, max_depth=2)
+    first = search.play_ours(position, s, t)
+    # after the same move four times, another is better by more than the first's margin
+    (s2, t2), _ = search.best_move(position, None, max_depth=2, visited={board_key(first): 4})
+    assert (s2, t2) != (s, t)
+    (s3, t3), _ = search.best_move(position, None, max_depth=2, visited={board_key(first): 4})
+    assert (s3, t3) == (s2, t2)  # the search itself stays deterministic
+    search.repeat = 0.0
+    assert search.best_move(position, None, max_depth=2, visited={board_key(first): 4})[0] == (s, t)
+
+
+def test_the_agent_remembers_where_its_moves_led_within_one_game_only():
+    agent = make("purple:time=none,depth=2,repeat=40", seed=0)
+    view = view_of(OPEN)
+    agent.act(None, view)
+    assert sum(agent.visited.values()) == 1
+    agent.act(None, view)  # the same position again: the same key is counted twice, or another move made
+    assert sum(agent.visited.values()) == 2
+    agent.reset(1)
+    assert agent.visited == {}
+    later = view_of(OPEN)
+    later.plies = 40
+    agent.act(None, later)
+    agent.act(None, view)  # fewer plies than the last move seen: a new game, without reset()
+    assert sum(agent.visited.values()) == 1

@@ -42,9 +42,10 @@ class Preset:
 #: Presets: spec name -> the agent spec it stands for.
 PRESETS: dict[str, Preset] = {
     "geister-expert": Preset(
-        "purple:time=0.17,belief=adaptive",
+        "purple:time=0.17,belief=adaptive,hunt=3,repeat=40",
         "Geister's strongest player (the geister-client default): alpha-beta on the purple abstraction "
-        "with an opponent model learned during the game (does it bluff?), within 0.17 s a move"),
+        "with an opponent model learned during the game (does it bluff?), hunting sure blues with two reds "
+        "and avoiding back-and-forth play, within 0.17 s a move"),
 }
 
 

@@ -26,7 +26,10 @@ The evaluation adds what the belief knows: each capture's probability of blue, e
 opponent ghost's danger (its probability of blue, as the cautious "threat" reading
 gives it, times a price that rises steeply as it
 nears our exits, :data:`DANGER`), and prices for blues we lost and for risky captures
-we made that follow one curve, since four of either lose.
+we made that follow one curve, since four of either lose. Two optional terms press a
+game that would otherwise be drawn: ``hunt`` prices the steps between each likely blue
+opponent ghost and the two nearest of our reds, and ``repeat`` charges, at the root, each
+return to a position we moved to before (:class:`PurpleSearch`).
 
 The search is iterative deepening with a time budget, captures tried first and the
 previous iteration's best move first at the root. Positions are bitmasks of the 36
@@ -63,6 +66,12 @@ ESCAPE_PRICE = 4_000.0
 #: The highest chance of red at which we take a ghost when it may be the last red (the
 #: capture then loses with that chance, priced like an escape: :data:`ESCAPE_PRICE`).
 LAST_RED_RISK = 0.3
+#: The hunt (:attr:`PurpleSearch.hunt`) chases only ghosts at least this likely blue: a
+#: ghost of doubtful colour is bait as often as prey.
+HUNT_SURE = 0.85
+#: The most returns to one position that :attr:`PurpleSearch.repeat` charges for: a
+#: guard that must step back and forth in front of an exit is not driven off it.
+REPEAT_CAP = 4
 
 
 def _neighbours() -> list[tuple[int, ...]]:
@@ -80,6 +89,8 @@ NEIGHBOUR_MASK = [sum(1 << t for t in targets) for targets in NEIGHBOURS]
 OUR_DISTANCE = [square // SIZE + min(square % SIZE, SIZE - 1 - square % SIZE) + 1 for square in range(SQUARES)]
 THEIR_DISTANCE = [SIZE - 1 - square // SIZE + min(square % SIZE, SIZE - 1 - square % SIZE) + 1
                   for square in range(SQUARES)]
+#: Steps between two squares (the Manhattan distance).
+STEPS = [[abs(a % SIZE - b % SIZE) + abs(a // SIZE - b // SIZE) for b in range(SQUARES)] for a in range(SQUARES)]
 
 
 def squares_of(mask: int):
@@ -120,9 +131,19 @@ class PurpleSearch:
     """Iterative-deepening alpha-beta on :class:`Position`; ``best_move`` returns our
     move as (from, to) own-frame squares, ``to`` = -1 for an escape."""
 
-    def __init__(self, weights: tuple[float, float] = (10.0, 500.0)):
+    def __init__(self, weights: tuple[float, float] = (10.0, 500.0), hunt: float = 0.0, repeat: float = 0.0):
         # (a step of our blues toward an exit, an expected blue captured)
         self.weights = weights
+        #: The price of a step between a likely blue opponent ghost (:data:`HUNT_SURE`)
+        #: and each of the two nearest of our reds, times its odds of blue: it brings
+        #: two hunters to a blue that one alone chases round in circles (a ghost on a
+        #: grid keeps its distance from a single chaser forever; two corner it). Reds
+        #: hunt because losing one costs nothing (four lost win).
+        self.hunt = hunt
+        #: The price, at the root, of a move to a position we moved to before in this
+        #: game, per time (at most :data:`REPEAT_CAP` times): it breaks the
+        #: back-and-forth that draws won games.
+        self.repeat = repeat
         self.nodes = 0
         self.deadline = 0.0
         self.depth_done = 0
@@ -143,10 +164,29 @@ class PurpleSearch:
             score -= w_ours * min(OUR_DISTANCE[s] for s in squares_of(p.blue))
             score -= w_ours * 0.25 * sum(OUR_DISTANCE[s] for s in squares_of(p.blue))
         score -= w_ours * 0.1 * sum(OUR_DISTANCE[s] for s in squares_of(p.red))
-        odds = p.threat_odds
+        odds, capture_odds = p.threat_odds, p.blue_odds
+        reds = list(squares_of(p.red)) if self.hunt else ()
+        hunt = 0.0
         for s in squares_of(p.purple & ~p.marked):
             score -= odds.get(s, 0.5) * DANGER[THEIR_DISTANCE[s]]
-        return score - TAKES_PENALTY[p.takes]
+            if reds:
+                q = capture_odds.get(s, 0.0)
+                if q >= HUNT_SURE:
+                    hunt += q * self.hunters_distance(STEPS[s], reds)
+        return score - self.hunt * hunt - TAKES_PENALTY[p.takes]
+
+    @staticmethod
+    def hunters_distance(steps: list[int], reds: list[int]) -> int:
+        """The steps to a square (``steps``: from each square) of the two nearest of our
+        reds, or of the one red we have."""
+        first = second = 0
+        for r in reds:
+            d = steps[r]
+            if not first or d < first:
+                first, second = d, first
+            elif not second or d < second:
+                second = d
+        return first + second
 
     # --- moves -----------------------------------------------------------------------------
     def our_moves(self, p: Position) -> list[tuple[int, int]]:
@@ -316,11 +356,14 @@ class PurpleSearch:
         return any(p.purple & NEIGHBOUR_MASK[s] for s in squares_of(p.red | p.blue))
 
     def best_move(self, p: Position, seconds: float | None, max_depth: int = 40,
-                  boldness: float = 0.0) -> tuple[tuple[int, int], float]:
+                  boldness: float = 0.0, visited: dict[tuple[int, int, int], int] | None = None
+                  ) -> tuple[tuple[int, int], float]:
         """Our best move (from, to; to = -1 escapes) and its value, searching deeper
         until ``seconds`` run out (None: until ``max_depth``); the deepest finished
         iteration decides. ``boldness``: the probability that the opponent captures when
-        we have one red left (:meth:`their_gamble`; 0: it never does)."""
+        we have one red left (:meth:`their_gamble`; 0: it never does). ``visited``:
+        how often this game reached each position (:func:`board_key`) after our move;
+        each time costs :attr:`repeat`."""
         self.boldness = boldness
         start = time.perf_counter()
         self.deadline = math.inf if seconds is None else start + seconds
@@ -337,7 +380,12 @@ class PurpleSearch:
                 alpha, chosen, chosen_value = -WIN - 1.0, moves[0], -WIN - 1.0
                 for s, t in moves:
                     child = self.play_ours(p, s, t)
-                    value = -WIN if child is None else self.their_turn(child, depth - 1, alpha, WIN + 1, 1)
+                    if child is None:
+                        value = -WIN
+                    else:
+                        value = self.their_turn(child, depth - 1, alpha, WIN + 1, 1)
+                        if visited and self.repeat and abs(value) < WIN / 2:
+                            value -= self.repeat * min(visited.get(board_key(child), 0), REPEAT_CAP)
                     if value > chosen_value:
                         chosen, chosen_value = (s, t), value
                         alpha = max(alpha, value)
@@ -349,6 +397,11 @@ class PurpleSearch:
             if abs(chosen_value) > WIN / 2:
                 break
         return best_move, best_value
+
+
+def board_key(p: Position) -> tuple[int, int, int]:
+    """Where every ghost stands (ours by colour): what repeats when play goes back and forth."""
+    return p.red, p.blue, p.purple
 
 
 def position_of(view, marked_red: frozenset[int] | set[int] = frozenset(),
