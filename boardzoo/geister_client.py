@@ -74,6 +74,9 @@ class GameRecord:
     actions: list[int] = field(default_factory=list)  # our moves, as env actions
     boards: list[str] = field(default_factory=list)  # the board of each MOV? before our move
     seconds: list[float] = field(default_factory=list)  # the agent's time for each decision
+    #: The last position with every colour and the game's public evidence, for an agent
+    #: that learns its opponent over the match (None: the final board hid colours).
+    final: GeisterState | None = None
 
 
 #: The longest line the client accepts: protocol lines are about 52 bytes (``MOV?`` and a
@@ -213,6 +216,21 @@ class GameTracker:
         state.advance, state.declined, state.moved = self.advance[:], self.declined[:], self.moved[:]
         state.offered = self.offered[:]
         return GeisterView(state, 0)
+
+    def final(self, board: str) -> GeisterState | None:
+        """The game's last position from the final board string, every colour as the
+        board shows it, with the evidence of the whole game; None when the board hides
+        a colour."""
+        pieces = parse_board_string(board)
+        if any(colour == "u" for _, _, colour in pieces):
+            return None
+        if self.previous is not None:
+            self._evidence(self.previous, pieces)
+            self.previous = pieces
+        state = position_from_board_string(board, 2 * self.turns, self.max_turns)
+        state.advance, state.declined, state.moved = self.advance[:], self.declined[:], self.moved[:]
+        state.offered = self.offered[:]
+        return state
 
     def _evidence(self, before: list, after: list) -> None:
         exits = {(0, SIZE - 1), (SIZE - 1, SIZE - 1)}  # the opponent's exits, in our frame
@@ -393,6 +411,8 @@ def play_game(connection: Connection, agent: Agent, red: str | None, max_turns: 
                 what = "no winner" if shown is None else "a win for us" if shown == 0 else "a win for the opponent"
                 raise ClientError(f"the server says we {result}, but its final board {body} shows {what}")
             game.result, game.moves, game.board, game.ruled = result, tracker.turns, body, ruled
+            if not ruled:
+                game.final = tracker.final(body)
             game.seat = "first" if tracker.first in (True, None) else "second"
             return game
         else:
@@ -529,6 +549,8 @@ def _play(host: str, port: int, agent: Agent, agent_spec: str, games: int, red: 
         finally:
             connection.close()
         records.append(record)
+        if record.final is not None:
+            agent.end_of_game(record.final, 0)
         if ledger is not None:
             entry = arena_record(record, first_number + number - 1, agent_spec, f"{host}:{port}", seed, game_seed,
                                  max_turns)

@@ -4,15 +4,16 @@ search's decisions where one answer is right, and outcomes against other players
 
 import itertools
 import math
+import random
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardzoo import arena
 from boardzoo.agents import make
 from boardzoo.errors import SpecError
-from boardzoo.games.geister import GeisterView, position_from_board_string
+from boardzoo.games.geister import GeisterState, GeisterView, position_from_board_string
 from boardzoo.games.geister.information import (
     BLUFFER_PRIOR,
     adaptive_blue_probabilities,
@@ -23,6 +24,8 @@ from boardzoo.games.geister.information import (
 from boardzoo.games.geister.purple import (
     ESCAPE_PRICE,
     LAST_RED_RISK,
+    RACE_WIN,
+    UNCOVERED,
     WIN,
     Position,
     PurpleSearch,
@@ -338,3 +341,97 @@ def test_the_agent_remembers_where_its_moves_led_within_one_game_only():
     agent.act(None, later)
     agent.act(None, view)  # fewer plies than the last move seen: a new game, without reset()
     assert sum(agent.visited.values()) == 1
+
+
+# --- the fast search against its plain reference ------------------------------------------
+def random_position(seed: int, plies: int) -> Position:
+    """The purple position of player_0's view after ``plies`` random moves from a seeded
+    start, every unknown ghost given seeded odds of blue (a doubtful threat reading too)."""
+    rng = random.Random(seed)
+    while True:
+        state = GeisterState(300, {0: tuple(rng.sample(range(8), 4)), 1: tuple(rng.sample(range(8), 4))})
+        for _ in range(plies + plies % 2):  # an even number: player_0 to move
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if not state.is_terminal():
+            break
+    view = GeisterView(state, 0)
+    unknown = view.unknown_ghosts()
+    blue = {g: rng.random() for g in unknown}
+    threat = {g: max(q, rng.random()) for g, q in blue.items()}
+    marked = {g for g in unknown if rng.random() < 0.15}
+    return position_of(view, marked, blue, threat)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), plies=st.integers(0, 60), path=st.lists(st.integers(0, 999), max_size=8))
+def test_the_sums_kept_move_by_move_are_the_sums_of_the_pieces(seed, plies, path):
+    search = PurpleSearch(hunt=3.0)
+    position = random_position(seed, plies)
+    for step, pick in enumerate(path):
+        moves = search.our_moves(position) if step % 2 == 0 else search.their_moves(position)
+        if not moves:
+            break
+        s, t = moves[pick % len(moves)]
+        child = search.play_ours(position, s, t) if step % 2 == 0 else search.play_theirs(position, s, t)
+        if child is None:
+            break
+        position = child
+        assert (position.blue_steps, position.red_steps) == position.sums()[:2]
+        assert position.danger == pytest.approx(position.sums()[2], abs=1e-9)
+        assert search.evaluate(position) == pytest.approx(search.evaluate_reference(position), abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_move_ordering_changes_no_value_only_the_nodes_searched(seed):
+    position = random_position(seed, 10 + 7 * seed)
+    ordered, plain = PurpleSearch(hunt=3.0), PurpleSearch(hunt=3.0, ordering=False)
+    for boldness in (0.0, 0.6):
+        for depth in (2, 3, 4):
+            (move_a, value_a), (move_b, value_b) = (
+                search.best_move(position, None, depth, boldness) for search in (ordered, plain))
+            assert value_a == pytest.approx(value_b, abs=1e-6)
+            if move_a != move_b:  # a tie: the other order's move is worth as much
+                child = ordered.play_ours(position, *move_a)
+                assert child is not None
+
+
+# --- the race beyond the horizon -----------------------------------------------------------
+def test_a_free_runner_is_worth_its_race_and_the_side_to_move_wins_a_tied_race():
+    # our blue on 7 (x 1, y 1) is two steps from our exit 0 and nearer to it than any of
+    # theirs: three moves to leave. Their ghost on 21 is nearer neither of its exits than
+    # our red on 34 is.
+    quiet = Position(red=bit(34), blue=bit(7), purple=bit(21), marked=0, takes=4, hidden_reds=4,
+                     our_reds=1, our_blues=1, blue_odds={21: 0.5})
+    assert PurpleSearch.race(quiet, True) == RACE_WIN[3]
+    assert PurpleSearch.race(quiet, False) == RACE_WIN[3]
+    # their ghost on 18 (x 0, y 3) is two steps from its exit 30, which none of ours can
+    # reach as soon: three moves to leave, as many as our runner needs
+    tied = Position(red=bit(34), blue=bit(7), purple=bit(18, 21), marked=0, takes=4, hidden_reds=4,
+                    our_reds=1, our_blues=1, blue_odds={18: 0.5, 21: 0.5})
+    cost = 0.5 * UNCOVERED[3]
+    assert PurpleSearch.race(tied, True) == pytest.approx(RACE_WIN[3] - cost)  # we move first: we leave first
+    assert PurpleSearch.race(tied, False) == pytest.approx(0.5 * RACE_WIN[3] - cost)  # it leaves first if blue
+    # known red, it is no runner at all
+    marked = Position(red=bit(34), blue=bit(7), purple=bit(18, 21), marked=bit(18), takes=4, hidden_reds=3,
+                      our_reds=1, our_blues=1, blue_odds={18: 0.5, 21: 0.5})
+    assert PurpleSearch.race(marked, False) == RACE_WIN[3]
+
+
+def test_a_blue_with_a_ghost_of_theirs_nearer_its_exit_is_no_free_runner():
+    # their ghost on 1 guards our exit 0 better than our blue on 12 can reach it
+    guarded = Position(red=bit(34), blue=bit(12), purple=bit(1), marked=0, takes=4, hidden_reds=4,
+                       our_reds=1, our_blues=1, blue_odds={1: 0.5})
+    assert PurpleSearch.race(guarded, True) <= 0.0
+
+
+def test_the_race_sends_a_runner_out_that_a_shallow_search_cannot_see_escape():
+    # our blue on 13 (x 1, y 2) can run for exit 0 (three steps, four moves); at depth 1,
+    # with no price on our progress, only the race tells its steps from our red's (on 8,
+    # whose step north comes first in the search's order)
+    position = Position(red=bit(8), blue=bit(13), purple=bit(21, 22), marked=0, takes=4, hidden_reds=4,
+                        our_reds=1, our_blues=1, blue_odds={21: 0.5, 22: 0.5})
+    plain, _ = PurpleSearch(weights=(0.0, 500.0)).best_move(position, None, max_depth=1)
+    racing, _ = PurpleSearch(weights=(0.0, 500.0), race=1.0).best_move(position, None, max_depth=1)
+    assert racing in {(13, 7), (13, 12)} and plain not in {(13, 7), (13, 12)}

@@ -52,6 +52,14 @@ class Agent:
     def act(self, observation: dict, model: GameState) -> int:
         raise NotImplementedError
 
+    def end_of_game(self, final: GameState, seat: int) -> None:
+        """A game of a match against one opponent is over: ``final`` is its last
+        position with every colour shown (a Geister server reveals them at the end) and
+        the public evidence of the whole game; ``seat`` is this agent's. An agent that
+        learns its opponent over a match (``purple:belief=profile``) learns here; the
+        default forgets it. Only a match calls this (the tournament client); the arena
+        and the league never do, so their games stay independent of their order."""
+
     def check(self, model: GameState) -> None:
         """Raise ValueError when this agent's options do not fit the game of ``model``
         (a roll-out policy, belief or evaluator the game does not have). The arena calls

@@ -35,6 +35,7 @@ from boardzoo.games.geister.information import (
     belief_blue_probabilities,
     mixed_reading,
 )
+from boardzoo.games.geister.profile import OpponentProfile
 from boardzoo.games.geister.purple import PurpleSearch, board_key, position_of
 from boardzoo.games.geister.rules import ESCAPED, GHOSTS, MOVE_ACTIONS, OWN_STEPS, RED_SETS, SIZE, TARGET, to_own
 from boardzoo.games.model import GameState
@@ -50,20 +51,22 @@ class PurpleAgent(Agent):
     games = frozenset({"geister"})
 
     def __init__(self, seed: int | None = None, time: float | None = 0.17, belief: str = "adaptive",
-                 depth: int = 40, hunt: float = 0.0, repeat: float = 0.0):
+                 depth: int = 40, hunt: float = 0.0, repeat: float = 0.0, race: float = 0.0):
         super().__init__(seed)
         check_budget("purple", "depth", depth, time)
         if time is None and depth > UNTIMED_DEPTH:
             raise ValueError(f"purple: time=none needs depth= at most {UNTIMED_DEPTH} (the search stops at the "
                              f"depth alone), got depth={depth}")
-        if belief not in BELIEFS:
-            raise ValueError(f"purple: unknown belief {belief!r}; beliefs are {', '.join(BELIEFS)}")
-        for option, value in (("hunt", hunt), ("repeat", repeat)):
+        if belief not in BELIEFS and belief != "profile":
+            raise ValueError(f"purple: unknown belief {belief!r}; beliefs are {', '.join(BELIEFS)}, profile")
+        for option, value in (("hunt", hunt), ("repeat", repeat), ("race", race)):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1000:
                 raise ValueError(f"purple: {option} must be a number from 0 to 1000, got {value!r}")
         self.time_budget = None if time is None else float(time)
         self.belief, self.max_depth = belief, depth
-        self.search = PurpleSearch(hunt=float(hunt), repeat=float(repeat))
+        self.search = PurpleSearch(hunt=float(hunt), repeat=float(repeat), race=float(race))
+        #: belief=profile's model of the opponent; only :meth:`end_of_game` teaches it.
+        self.profile = OpponentProfile()
         #: How often each position (board_key) followed our move in this game.
         self.visited: dict[tuple[int, int, int], int] = {}
         self.last_ply = -1
@@ -72,6 +75,10 @@ class PurpleAgent(Agent):
         super().reset(seed)
         self.visited.clear()
         self.last_ply = -1
+
+    def end_of_game(self, final: GameState, seat: int) -> None:
+        if self.belief == "profile":
+            self.profile.learn(final, seat)
 
     def act(self, observation: dict, model: GameState) -> int:
         view = cast(GeisterView, model)  # check() made sure it is Geister
@@ -82,7 +89,11 @@ class PurpleAgent(Agent):
         blues_left = 4 - view.lost[1 - seat][0]
         threat = None
         boldness = 0.0
-        if self.belief == "adaptive":
+        if self.belief == "profile":
+            probabilities, kinds = self.profile.readings(view, unknown, blues_left)
+            blue = dict(zip(unknown, probabilities))
+            boldness = 1.0 - kinds["bluffer"]
+        elif self.belief == "adaptive":
             bluffer, as_bluffer, as_plain = adaptive_readings(view, unknown, blues_left)
             # a bluffer searches and is as cautious as we are; a plain player captures
             boldness = 1.0 - bluffer

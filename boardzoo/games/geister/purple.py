@@ -69,6 +69,14 @@ LAST_RED_RISK = 0.3
 #: The hunt (:attr:`PurpleSearch.hunt`) chases only ghosts at least this likely blue: a
 #: ghost of doubtful colour is bait as often as prey.
 HUNT_SURE = 0.85
+#: The race (:meth:`PurpleSearch.race`): the value of a *free runner*, one of our blues
+#: nearer to one of our exits than every opponent ghost is, by the moves it needs to
+#: leave (steps and the step off), when no opponent ghost wins the race first ...
+RACE_WIN = (0.0, 0.0, 1200.0, 800.0, 500.0, 300.0, 150.0, 80.0)
+#: ... and the price of an opponent ghost nearer to one of its exits (our home corners)
+#: than any of our ghosts, by its moves to leave, times its threat odds: a corner left
+#: without a guard loses a race that the search's horizon does not see.
+UNCOVERED = (0.0, 0.0, 1500.0, 800.0, 400.0, 200.0, 100.0)
 #: The most returns to one position that :attr:`PurpleSearch.repeat` charges for: a
 #: guard that must step back and forth in front of an exit is not driven off it.
 REPEAT_CAP = 4
@@ -112,26 +120,42 @@ class Position:
     ``gain``: the expected blues among our captures so far; ``blue_odds``: square ->
     probability that the opponent ghost there is blue (moved along with the ghost), what a
     capture is worth; ``threat_odds``: the same, for weighing its escape (a cautious reader
-    may fear an escape more than it values the capture)."""
+    may fear an escape more than it values the capture).
+
+    Three sums of the evaluation are kept up to date move by move rather than summed
+    again at every leaf (the leaves are most of a search's time): ``blue_steps`` and
+    ``red_steps``, our ghosts' :data:`OUR_DISTANCE` summed by colour, and ``danger``, each
+    unmarked opponent ghost's threat odds times :data:`DANGER` of its distance. Left out,
+    they are summed from the position (:meth:`sums`)."""
 
     __slots__ = ("red", "blue", "purple", "marked", "takes", "hidden_reds", "our_reds", "our_blues", "gain",
-                 "blue_odds", "threat_odds")
+                 "blue_odds", "threat_odds", "blue_steps", "red_steps", "danger")
 
     def __init__(self, red: int, blue: int, purple: int, marked: int, takes: int, hidden_reds: int,
                  our_reds: int, our_blues: int, gain: float = 0.0, blue_odds: dict[int, float] | None = None,
-                 threat_odds: dict[int, float] | None = None):
+                 threat_odds: dict[int, float] | None = None,
+                 sums: tuple[int, int, float] | None = None):
         self.red, self.blue, self.purple, self.marked = red, blue, purple, marked
         self.takes, self.hidden_reds, self.our_reds, self.our_blues = takes, hidden_reds, our_reds, our_blues
         self.gain = gain
         self.blue_odds = blue_odds or {}
         self.threat_odds = self.blue_odds if threat_odds is None else threat_odds
+        self.blue_steps, self.red_steps, self.danger = self.sums() if sums is None else sums
+
+    def sums(self) -> tuple[int, int, float]:
+        """(blue_steps, red_steps, danger) summed afresh from the pieces."""
+        threat = self.threat_odds
+        return (sum(OUR_DISTANCE[s] for s in squares_of(self.blue)),
+                sum(OUR_DISTANCE[s] for s in squares_of(self.red)),
+                sum(threat.get(s, 0.5) * DANGER[THEIR_DISTANCE[s]] for s in squares_of(self.purple & ~self.marked)))
 
 
 class PurpleSearch:
     """Iterative-deepening alpha-beta on :class:`Position`; ``best_move`` returns our
     move as (from, to) own-frame squares, ``to`` = -1 for an escape."""
 
-    def __init__(self, weights: tuple[float, float] = (10.0, 500.0), hunt: float = 0.0, repeat: float = 0.0):
+    def __init__(self, weights: tuple[float, float] = (10.0, 500.0), hunt: float = 0.0, repeat: float = 0.0,
+                 ordering: bool = True, race: float = 0.0):
         # (a step of our blues toward an exit, an expected blue captured)
         self.weights = weights
         #: The price of a step between a likely blue opponent ghost (:data:`HUNT_SURE`)
@@ -144,6 +168,19 @@ class PurpleSearch:
         #: game, per time (at most :data:`REPEAT_CAP` times): it breaks the
         #: back-and-forth that draws won games.
         self.repeat = repeat
+        #: The weight of the race (:meth:`race`), beyond the search's horizon: our free
+        #: runners against the opponent's likely blues that we could not stop.
+        self.race_weight = race
+        #: Try first, at each node, the move that was best there in the previous
+        #: iteration, then the moves that cut off at the same ply elsewhere (killers).
+        #: It changes no value, only how soon alpha-beta finds it: a five-ply search
+        #: visits about a fifth as many nodes. False: the plain order (the reference).
+        self.ordering = ordering
+        self.best: dict[tuple[int, int, int, int], tuple[int, int]] = {}
+        self.killers: list[list[tuple[int, int]]] = []
+        #: Is any opponent ghost sure enough to hunt in this search (odds never change
+        #: within a search, they only move with their ghosts)? Set by each search.
+        self.hunting = bool(hunt)
         self.nodes = 0
         self.deadline = 0.0
         self.depth_done = 0
@@ -157,7 +194,85 @@ class PurpleSearch:
             raise TimeoutError
 
     # --- evaluation ------------------------------------------------------------------------
-    def evaluate(self, p: Position) -> float:
+    def evaluate(self, p: Position, ours_to_move: bool = True) -> float:
+        w_ours, w_gain = self.weights
+        score = w_gain * p.gain - BLUES_LOST_PENALTY[4 - p.our_blues] - TAKES_PENALTY[p.takes] - p.danger
+        blue = p.blue
+        if blue:
+            nearest = 99
+            while blue:
+                low = blue & -blue
+                d = OUR_DISTANCE[low.bit_length() - 1]
+                if d < nearest:
+                    nearest = d
+                blue ^= low
+            score -= w_ours * (nearest + 0.25 * p.blue_steps)
+        score -= w_ours * 0.1 * p.red_steps
+        if self.hunting and p.red:
+            score -= self.hunt * self.hunt_steps(p)
+        if self.race_weight:
+            score += self.race_weight * self.race(p, ours_to_move)
+        return score
+
+    @staticmethod
+    def race(p: Position, ours_to_move: bool) -> float:
+        """Who wins the race to the exits, beyond the horizon. A *free runner* is a ghost
+        nearer to one of its exits than every ghost of the other side is: nothing can
+        reach that corner before it. Our fastest free blue, ``n`` moves from leaving, is
+        worth :data:`RACE_WIN` ``[n]`` times the chance that no opponent free runner
+        leaves first (each unmarked one is blue by its threat odds, independently; the
+        side to move wins a tie); each opponent free runner ``n`` moves from leaving
+        costs its threat odds times :data:`UNCOVERED` ``[n]``."""
+        ours, theirs = p.red | p.blue, p.purple & ~p.marked
+        # the nearest ghost of each side to each exit of the other: who can guard it
+        their_guard = [_nearest(STEPS[e], p.purple) for e in OUR_EXITS]
+        our_guard = [_nearest(STEPS[e], ours) for e in THEIR_EXITS]
+        runner = 99
+        blue = p.blue
+        while blue:
+            low = blue & -blue
+            s = low.bit_length() - 1
+            blue ^= low
+            for k in (0, 1):
+                d = STEPS[s][OUR_EXITS[k]]
+                if d < their_guard[k] and d + 1 < runner:
+                    runner = d + 1
+        # an opponent runner leaves first if it needs fewer moves (or as many, moving first)
+        first = runner - 1 if ours_to_move else runner
+        threat = p.threat_odds
+        cost, none_first = 0.0, 1.0
+        while theirs:
+            low = theirs & -theirs
+            s = low.bit_length() - 1
+            theirs ^= low
+            moves = 99
+            for k in (0, 1):
+                d = STEPS[s][THEIR_EXITS[k]]
+                if d < our_guard[k] and d + 1 < moves:
+                    moves = d + 1
+            if moves < len(UNCOVERED):
+                q = threat.get(s, 0.5)
+                cost += q * UNCOVERED[moves]
+                if moves <= first:
+                    none_first *= 1.0 - q
+        win = RACE_WIN[runner] * none_first if runner < len(RACE_WIN) else 0.0
+        return win - cost
+
+    def hunt_steps(self, p: Position) -> float:
+        """The steps between each opponent ghost at least :data:`HUNT_SURE` likely blue
+        and the two nearest of our reds, each times its odds of blue."""
+        reds = None
+        total = 0.0
+        for s, q in p.blue_odds.items():
+            if q >= HUNT_SURE and p.purple & ~p.marked & (1 << s):
+                if reds is None:
+                    reds = list(squares_of(p.red))
+                total += q * self.hunters_distance(STEPS[s], reds)
+        return total
+
+    def evaluate_reference(self, p: Position, ours_to_move: bool = True) -> float:
+        """:meth:`evaluate` summed from scratch, term by term: the plain version the
+        tests hold the kept-up-to-date sums against."""
         w_ours, w_gain = self.weights
         score = -BLUES_LOST_PENALTY[4 - p.our_blues] + w_gain * p.gain
         if p.blue:
@@ -173,6 +288,7 @@ class PurpleSearch:
                 q = capture_odds.get(s, 0.0)
                 if q >= HUNT_SURE:
                     hunt += q * self.hunters_distance(STEPS[s], reds)
+        score += self.race_weight * self.race(p, ours_to_move) if self.race_weight else 0.0
         return score - self.hunt * hunt - TAKES_PENALTY[p.takes]
 
     @staticmethod
@@ -220,12 +336,17 @@ class PurpleSearch:
         """Our move s -> t; None when it loses on the spot (the pessimistic fourth red)."""
         sb, tb = 1 << s, 1 << t
         red, blue = p.red, p.blue
+        blue_steps, red_steps, danger = p.blue_steps, p.red_steps, p.danger
         if red & sb:
             red = red ^ sb | tb
+            red_steps += OUR_DISTANCE[t] - OUR_DISTANCE[s]
         else:
             blue = blue ^ sb | tb
+            blue_steps += OUR_DISTANCE[t] - OUR_DISTANCE[s]
         purple, marked, takes, hidden_reds, gain = p.purple, p.marked, p.takes, p.hidden_reds, p.gain
         if purple & tb:
+            if not marked & tb:
+                danger -= p.threat_odds.get(t, 0.5) * DANGER[THEIR_DISTANCE[t]]
             if marked & tb:  # a known red
                 takes -= 1
             elif hidden_reds and takes == 1:
@@ -246,13 +367,18 @@ class PurpleSearch:
             purple &= ~tb
             marked &= ~tb
         return Position(red, blue, purple, marked, takes, hidden_reds, p.our_reds, p.our_blues, gain, p.blue_odds,
-                        p.threat_odds)
+                        p.threat_odds, (blue_steps, red_steps, danger))
 
     def play_theirs(self, p: Position, s: int, t: int) -> Position | None:
         """Their move s -> t; None when it loses for them."""
         sb, tb = 1 << s, 1 << t
         purple = p.purple ^ sb | tb
-        marked = p.marked ^ sb | tb if p.marked & sb else p.marked
+        blue_steps, red_steps, danger = p.blue_steps, p.red_steps, p.danger
+        if p.marked & sb:
+            marked = p.marked ^ sb | tb
+        else:
+            marked = p.marked
+            danger += p.threat_odds.get(s, 0.5) * (DANGER[THEIR_DISTANCE[t]] - DANGER[THEIR_DISTANCE[s]])
         red, blue, our_reds, our_blues = p.red, p.blue, p.our_reds, p.our_blues
         if (red | blue) & tb:
             if red & tb and our_reds <= 1:
@@ -260,17 +386,15 @@ class PurpleSearch:
             if red & tb:
                 red &= ~tb
                 our_reds -= 1
+                red_steps -= OUR_DISTANCE[t]
             else:
                 blue &= ~tb
                 our_blues -= 1
-        odds, threat = p.blue_odds, p.threat_odds
-        if s in odds:
-            odds = dict(odds)
-            odds[t] = odds.pop(s)
-        if s in threat:
-            threat = dict(threat)
-            threat[t] = threat.pop(s)
-        return Position(red, blue, purple, marked, p.takes, p.hidden_reds, our_reds, our_blues, p.gain, odds, threat)
+                blue_steps -= OUR_DISTANCE[t]
+        odds = _moved(p.blue_odds, s, t)
+        threat = odds if p.threat_odds is p.blue_odds else _moved(p.threat_odds, s, t)
+        return Position(red, blue, purple, marked, p.takes, p.hidden_reds, our_reds, our_blues, p.gain, odds, threat,
+                        (blue_steps, red_steps, danger))
 
     # --- search ----------------------------------------------------------------------------
     def our_turn(self, p: Position, depth: int, alpha: float, beta: float, ply: int) -> float:
@@ -282,15 +406,22 @@ class PurpleSearch:
         if depth == 0:
             return self.evaluate(p)
         best: float = -WIN
-        for s, t in self.our_moves(p):
+        moves = self.our_moves(p)
+        key = (p.red, p.blue, p.purple, 0)
+        if self.ordering:
+            self.order(moves, key, ply)
+        best_move = moves[0]
+        for s, t in moves:
             child = self.play_ours(p, s, t)
             value = -WIN + ply if child is None else self.their_turn(child, depth - 1, alpha, beta, ply + 1)
             if value > best:
-                best = value
+                best, best_move = value, (s, t)
                 if value > alpha:
                     alpha = value
                     if alpha >= beta:
                         break
+        if self.ordering:
+            self.remember(key, best_move, ply, depth, best >= beta)
         return best
 
     def their_turn(self, p: Position, depth: int, alpha: float, beta: float, ply: int) -> float:
@@ -303,11 +434,11 @@ class PurpleSearch:
             if risk >= SURE_ESCAPE:
                 return -WIN + ply
             if depth == 0:
-                return self.evaluate(p) - ESCAPE_PRICE * risk
+                return self.evaluate(p, False) - ESCAPE_PRICE * risk
         if depth == 0:
-            return self.evaluate(p)
+            return self.evaluate(p, False)
         # the escape, should the ghost be blue, is not a move of this purple game
-        stay = self.evaluate(p) - ESCAPE_PRICE * risk if risk else None
+        stay = self.evaluate(p, False) - ESCAPE_PRICE * risk if risk else None
         if p.our_reds <= 1 and self.boldness > 0.0 and self.can_capture(p):
             return self.their_gamble(p, depth, ply, stay)
         best: float = WIN
@@ -316,18 +447,52 @@ class PurpleSearch:
             if best <= alpha:
                 return best
             beta = min(beta, best)
-        for s, t in self.their_moves(p):
+        moves = self.their_moves(p)
+        key = (p.red, p.blue, p.purple, 1)
+        if self.ordering:
+            self.order(moves, key, ply)
+        best_move = moves[0] if moves else (0, 0)
+        for s, t in moves:
             if p.our_reds <= 1 and (p.red | p.blue) & (1 << t):
                 continue  # a cautious opponent: any capture may be its fourth red
             child = self.play_theirs(p, s, t)
             value = WIN - ply if child is None else self.our_turn(child, depth - 1, alpha, beta, ply + 1)
             if value < best:
-                best = value
+                best, best_move = value, (s, t)
                 if value < beta:
                     beta = value
                     if alpha >= beta:
                         break
+        if self.ordering:
+            self.remember(key, best_move, ply, depth, best <= alpha)
         return best
+
+    def order(self, moves: list[tuple[int, int]], key: tuple[int, int, int, int], ply: int) -> None:
+        """Put first the previous iteration's best move at this node, then this ply's
+        killers (in place; the moves are legal ones of this node)."""
+        if ply < len(self.killers):
+            for killer in self.killers[ply]:
+                if killer in moves:
+                    moves.remove(killer)
+                    moves.insert(0, killer)
+        hint = self.best.get(key)
+        if hint is not None and hint in moves:
+            moves.remove(hint)
+            moves.insert(0, hint)
+
+    def remember(self, key: tuple[int, int, int, int], move: tuple[int, int], ply: int, depth: int,
+                 cut: bool) -> None:
+        """Keep the best move of a node searched two plies or more (the table stays a
+        small fraction of the nodes), and a move that cut off as a killer of its ply."""
+        if depth >= 2:
+            self.best[key] = move
+        if cut:
+            while len(self.killers) <= ply:
+                self.killers.append([])
+            killers = self.killers[ply]
+            if move not in killers:
+                killers.insert(0, move)
+                del killers[2:]
 
     def their_gamble(self, p: Position, depth: int, ply: int, stay: float | None) -> float:
         """Their turn when we have one red left, against an opponent that may be bold: a
@@ -368,6 +533,9 @@ class PurpleSearch:
         start = time.perf_counter()
         self.deadline = math.inf if seconds is None else start + seconds
         self.nodes = 0
+        self.best.clear()
+        self.killers.clear()
+        self.hunting = bool(self.hunt) and any(q >= HUNT_SURE for q in p.blue_odds.values())
         for s in squares_of(p.blue):
             if s in OUR_EXITS:
                 self.depth_done = 0
@@ -397,6 +565,31 @@ class PurpleSearch:
             if abs(chosen_value) > WIN / 2:
                 break
         return best_move, best_value
+
+
+def _nearest(steps: list[int], mask: int) -> int:
+    """The fewest ``steps`` (from one square, to each square) to a square of ``mask``."""
+    nearest = 99
+    while mask:
+        low = mask & -mask
+        d = steps[low.bit_length() - 1]
+        if d < nearest:
+            nearest = d
+        mask ^= low
+    return nearest
+
+
+def _moved(table: dict[int, float], s: int, t: int) -> dict[int, float]:
+    """``table`` (square -> odds) after the ghost on ``s`` moved to ``t``: its entry goes
+    along, and an entry left on ``t`` by a ghost taken there goes."""
+    if s not in table and t not in table:
+        return table
+    table = dict(table)
+    if s in table:
+        table[t] = table.pop(s)
+    else:
+        del table[t]
+    return table
 
 
 def board_key(p: Position) -> tuple[int, int, int]:

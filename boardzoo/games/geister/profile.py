@@ -1,0 +1,195 @@
+"""An opponent's style, learned during a game and over a match (``belief=profile``).
+
+Every player gives its colours away in how it moves them, but each in its own way: a
+searching program sends its reds next to ours as bait and keeps its blues out of reach,
+a rusher offers both, a learned policy moves its reds first. So the tells are not fixed
+numbers. This model keeps two of them, each with a rate per colour that it does *not*
+know and learns from the ghosts whose colour it has seen:
+
+* **offers**: how often a ghost's move ends next to one of ours (it may be taken next),
+  a rate for reds and one for blues;
+* **move share**: how often the opponent's move is made by a red ghost rather than a blue.
+
+For a colouring of the hidden ghosts (``blues`` of them blue), the evidence is the
+ghosts' counts summed by colour, the revealed ghosts' by their true colour. With Beta
+priors on the rates, the likelihood of those sums has a closed form (the beta-binomial:
+the rates integrated out), so colourings that split the ghosts into two groups that
+behave alike, and alike the revealed ones of each colour, weigh the most. There are at most
+C(8, 4) = 70 colourings, and every one is counted. A ghost that stood on our exit and did
+not escape is red (its weight of blue is multiplied by 1/20 each time).
+
+The priors are a mixture of :data:`ARCHETYPES` (a bluffer, a plain player, one between),
+so that the first game against a new opponent starts from what players usually do; the
+in-game evidence weighs each archetype too. Over a match, :meth:`OpponentProfile.learn`
+takes each finished game with every colour revealed (a tournament server shows them at
+the end) and adds its counts to the priors, and counts how often each starting square
+held a red: the second game already knows the opponent's rates and where it likes its
+reds. A profile that was never taught (the arena and the league never teach one, so
+their games stay independent of their order) is the archetype prior alone.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from boardzoo.games.geister.rules import GHOSTS
+
+#: The weight, a factor on the odds of blue, of each time a ghost stood on our exit at
+#: its owner's turn and did not escape (a blue there would have won): such a ghost is red.
+DECLINED_BLUE = 0.05
+#: Beta pseudo-counts (successes, failures) are kept below this total for each rate, by
+#: scaling both down once a match has taught more: later games weigh as much as earlier
+#: ones, and an opponent that changes its style is followed.
+MAX_PRIOR_WEIGHT = 400.0
+#: How much a starting square's history counts: the prior Beta(10, 10) on its chance of
+#: red (most programs place at random).
+SLOT_PRIOR = 20.0
+
+
+def _log_beta(a: float, b: float) -> float:
+    return math.lgamma(a) + math.lgamma(b) - math.lgamma(a + b)
+
+
+@dataclass
+class Rate:
+    """A Beta(``hits``, ``misses``) belief about an unknown rate."""
+
+    hits: float
+    misses: float
+
+    @classmethod
+    def of(cls, mean: float, weight: float) -> Rate:
+        return cls(mean * weight, (1.0 - mean) * weight)
+
+    def log_evidence(self, hits: int, misses: int) -> float:
+        """log P(these counts | the rate integrated over this Beta): the beta-binomial,
+        without the binomial coefficient (it is the same for every colouring)."""
+        return _log_beta(self.hits + hits, self.misses + misses) - _log_beta(self.hits, self.misses)
+
+    def add(self, hits: float, misses: float) -> None:
+        self.hits += hits
+        self.misses += misses
+        total = self.hits + self.misses
+        if total > MAX_PRIOR_WEIGHT:
+            self.hits *= MAX_PRIOR_WEIGHT / total
+            self.misses *= MAX_PRIOR_WEIGHT / total
+
+
+@dataclass
+class Archetype:
+    """One kind of opponent: Beta priors on its red and blue ghosts' offer rates, with a
+    log weight among the archetypes."""
+
+    name: str
+    red_offers: Rate
+    blue_offers: Rate
+    log_weight: float = 0.0
+
+    def log_evidence(self, counts: tuple[int, int, int, int]) -> float:
+        """log P(counts) with every rate integrated out; ``counts``: the moves and offers
+        of the red ghosts, then of the blue ones."""
+        red_moves, red_offers, blue_moves, blue_offers = counts
+        return (self.red_offers.log_evidence(red_offers, red_moves - red_offers)
+                + self.blue_offers.log_evidence(blue_offers, blue_moves - blue_offers))
+
+    def copy(self) -> Archetype:
+        return Archetype(self.name, Rate(self.red_offers.hits, self.red_offers.misses),
+                         Rate(self.blue_offers.hits, self.blue_offers.misses), self.log_weight)
+
+
+def default_archetypes() -> list[Archetype]:
+    """What players usually do, before a match has taught anything: a *bluffer* (reds
+    offered, blues kept away: Naotti2020's reds ended 61 % of their moves next to ours,
+    its blues 6 %), a *plain* player (both alike, as the rushing player and a Monte Carlo
+    player do), and one *between* (reds offered more often than blues, but blues too).
+    Each prior weighs ten moves; none knows which colour moves more (an even share,
+    weighing four moves). The three start equally likely."""
+    return [Archetype(name, Rate.of(red, 10.0), Rate.of(blue, 10.0), math.log(1 / 3))
+            for name, red, blue in (("bluffer", 0.6, 0.05), ("plain", 0.3, 0.3), ("between", 0.45, 0.2))]
+
+
+@dataclass
+class OpponentProfile:
+    """An opponent's style: the archetypes' priors and weights, and how often each of its
+    starting squares (ghosts A..H) held a red in the games taught so far."""
+
+    archetypes: list[Archetype] = field(default_factory=default_archetypes)
+    slot_reds: list[int] = field(default_factory=lambda: [0] * GHOSTS)
+    games: int = 0
+
+    def copy(self) -> OpponentProfile:
+        return OpponentProfile([a.copy() for a in self.archetypes], self.slot_reds[:], self.games)
+
+    # --- reading a game ---------------------------------------------------------------------
+    def readings(self, view, unknown: list[int], blues: int) -> tuple[list[float], dict[str, float]]:
+        """Each ghost of ``unknown``'s probability of blue, ``blues`` of them blue, and the
+        posterior of each archetype given this game so far."""
+        owner = 1 - view.seat
+        moved, offered = view.moved, view.offered
+        red_moves = red_offers = blue_moves = blue_offers = 0
+        for g in range(GHOSTS * owner, GHOSTS * owner + GHOSTS):
+            if view.red[g] is None:
+                continue
+            if view.red[g]:
+                red_moves, red_offers = red_moves + moved[g], red_offers + offered[g]
+            else:
+                blue_moves, blue_offers = blue_moves + moved[g], blue_offers + offered[g]
+        n = len(unknown)
+        if not 0 <= blues <= n:
+            raise ValueError(f"{blues} blue ghosts among {n}")
+        slot_log_odds = [self.slot_log_odds_blue(g % GHOSTS) - (0.0 if view.declined[g] == 0 else
+                         -math.log(DECLINED_BLUE) * min(view.declined[g], 3)) for g in unknown]
+        total_moves = sum(moved[g] for g in unknown)
+        total_offers = sum(offered[g] for g in unknown)
+        colourings = []
+        for blue_set in combinations(range(n), blues):
+            m = sum(moved[unknown[i]] for i in blue_set)
+            o = sum(offered[unknown[i]] for i in blue_set)
+            counts = (red_moves + total_moves - m, red_offers + total_offers - o, blue_moves + m, blue_offers + o)
+            prior = sum(slot_log_odds[i] for i in blue_set)
+            colourings.append((blue_set, counts, prior))
+        logs = [[a.log_weight + a.log_evidence(counts) + prior for _, counts, prior in colourings]
+                for a in self.archetypes]
+        top = max(max(row) for row in logs)
+        weights = [[math.exp(x - top) for x in row] for row in logs]
+        total = sum(map(sum, weights))
+        blue = [0.0] * n
+        for k, (blue_set, _, _) in enumerate(colourings):
+            w = sum(row[k] for row in weights)
+            for i in blue_set:
+                blue[i] += w
+        posterior = {a.name: sum(row) / total for a, row in zip(self.archetypes, weights)}
+        return [b / total for b in blue], posterior
+
+    def slot_log_odds_blue(self, slot: int) -> float:
+        """log odds that the ghost that started on ``slot`` is blue, by the games taught."""
+        reds = self.slot_reds[slot] + SLOT_PRIOR / 2
+        return math.log(self.games + SLOT_PRIOR - reds) - math.log(reds)
+
+    # --- learning from a finished game ------------------------------------------------------
+    def learn(self, final, seat: int) -> None:
+        """Add a finished game to the profile: ``final`` is its last position (a
+        :class:`~boardzoo.games.geister.rules.GeisterState`, every colour known, with the
+        public evidence counters), ``seat`` ours. Each archetype's weight is multiplied by
+        how well it predicted this game, then the game's counts join its priors."""
+        owner = 1 - seat
+        red_moves = red_offers = blue_moves = blue_offers = 0
+        for i in range(GHOSTS):
+            g = GHOSTS * owner + i
+            if final.red[g]:
+                red_moves, red_offers = red_moves + final.moved[g], red_offers + final.offered[g]
+                self.slot_reds[i] += 1
+            else:
+                blue_moves, blue_offers = blue_moves + final.moved[g], blue_offers + final.offered[g]
+        counts = (red_moves, red_offers, blue_moves, blue_offers)
+        for a in self.archetypes:
+            a.log_weight += a.log_evidence(counts)
+            a.red_offers.add(red_offers, red_moves - red_offers)
+            a.blue_offers.add(blue_offers, blue_moves - blue_offers)
+        top = max(a.log_weight for a in self.archetypes)
+        norm = top + math.log(sum(math.exp(a.log_weight - top) for a in self.archetypes))
+        for a in self.archetypes:
+            a.log_weight = max(a.log_weight - norm, -50.0)
+        self.games += 1
