@@ -349,3 +349,34 @@ def test_moves_from_boards_plays_the_game_again_and_refuses_an_impossible_board(
         tampered[2] = boards[3]  # two opponent moves between our moves
         with pytest.raises(ValueError, match="no legal move of the opponent"):
             moves_from_boards(ours == 0, history[ours][1], actions, tampered, final, 300)
+
+
+def test_each_finished_game_teaches_the_agent_what_the_final_board_revealed(monkeypatch):
+    """After each game the client hands its agent the last position with every colour the
+    final board shows and the evidence of the whole game, as the server played it: a
+    belief=profile agent learns where the opponent put its reds over the match."""
+    import boardzoo.geister_client as geister_client
+    from boardzoo.games.geister import GeisterState
+
+    made, original = [], geister_client.make
+
+    def make_and_keep(spec, seed=None):
+        made.append(original(spec, seed=seed))
+        return made[-1]
+
+    monkeypatch.setattr(geister_client, "make", make_and_keep)
+    with FakeServer(games=3, bots={1: lambda s, rng: rng.choice(s.legal_actions())}, seed=5) as server:
+        records, _ = client(server.ports[0], "purple:time=none,depth=1,belief=profile", games=3)
+    assert not server.errors
+    for record, outcome in zip(records, server.results):
+        truth = GeisterState(300)
+        for _, action in outcome["history"]:
+            truth.apply(action)
+        assert record.final is not None
+        for g in range(8, 16):  # the opponent's ghosts, in our frame (we are player_0)
+            assert record.final.red[g] == truth.red[g]
+            assert (record.final.moved[g], record.final.offered[g], record.final.advance[g]) == (
+                truth.moved[g], truth.offered[g], truth.advance[g])
+    profile = made[0].profile
+    reds = [sum(record.final.red[8 + i] for record in records) for i in range(8)]
+    assert profile.games == 3 and profile.slot_reds == reds

@@ -250,10 +250,11 @@ def test_purple_beats_random_and_the_rushing_player():
         assert summary["a_wins"] / summary["games"] >= least, (opponent, summary)
 
 
-def test_the_expert_is_the_purple_player_with_the_adaptive_belief():
+def test_the_expert_is_the_purple_player_with_the_profile_belief():
     expert = make("geister-expert", seed=0)
-    assert expert.name == "purple" and expert.belief == "adaptive" and expert.time_budget == 0.17
+    assert expert.name == "purple" and expert.belief == "profile" and expert.time_budget == 0.17
     assert expert.search.hunt == 3.0 and expert.search.repeat == 40.0
+    assert expert.search.race_weight == 1.0 and expert.search.red_pull == 0.6 and expert.search.bait == 0.0
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -263,6 +264,9 @@ def test_the_expert_is_the_purple_player_with_the_adaptive_belief():
     ("purple:time=none", "time=none needs depth"),
     ("purple:hunt=-1", "hunt must be a number from 0 to 1000"),
     ("purple:repeat=2000", "repeat must be a number from 0 to 1000"),
+    ("purple:race=-0.5", "race must be a number from 0 to 1000"),
+    ("purple:red_pull=x", "red_pull"),
+    ("purple:bait=true", "bait"),
 ])
 def test_bad_parameters_are_refused_clearly(spec, message):
     with pytest.raises((SpecError, ValueError), match=message):
@@ -367,7 +371,8 @@ def random_position(seed: int, plies: int) -> Position:
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10_000), plies=st.integers(0, 60), path=st.lists(st.integers(0, 999), max_size=8))
 def test_the_sums_kept_move_by_move_are_the_sums_of_the_pieces(seed, plies, path):
-    search = PurpleSearch(hunt=3.0)
+    search = PurpleSearch(hunt=3.0, race=1.0, red_pull=0.3, bait=50.0)
+    search.boldness = 0.5
     position = random_position(seed, plies)
     for step, pick in enumerate(path):
         moves = search.our_moves(position) if step % 2 == 0 else search.their_moves(position)
@@ -380,13 +385,16 @@ def test_the_sums_kept_move_by_move_are_the_sums_of_the_pieces(seed, plies, path
         position = child
         assert (position.blue_steps, position.red_steps) == position.sums()[:2]
         assert position.danger == pytest.approx(position.sums()[2], abs=1e-9)
-        assert search.evaluate(position) == pytest.approx(search.evaluate_reference(position), abs=1e-9)
+        for ours_to_move in (True, False):
+            assert search.evaluate(position, ours_to_move) == pytest.approx(
+                search.evaluate_reference(position, ours_to_move), abs=1e-9)
 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_move_ordering_changes_no_value_only_the_nodes_searched(seed):
     position = random_position(seed, 10 + 7 * seed)
-    ordered, plain = PurpleSearch(hunt=3.0), PurpleSearch(hunt=3.0, ordering=False)
+    ordered = PurpleSearch(hunt=3.0, race=1.0, bait=50.0)
+    plain = PurpleSearch(hunt=3.0, race=1.0, bait=50.0, ordering=False)
     for boldness in (0.0, 0.6):
         for depth in (2, 3, 4):
             (move_a, value_a), (move_b, value_b) = (
@@ -435,3 +443,23 @@ def test_the_race_sends_a_runner_out_that_a_shallow_search_cannot_see_escape():
     plain, _ = PurpleSearch(weights=(0.0, 500.0)).best_move(position, None, max_depth=1)
     racing, _ = PurpleSearch(weights=(0.0, 500.0), race=1.0).best_move(position, None, max_depth=1)
     assert racing in {(13, 7), (13, 12)} and plain not in {(13, 7), (13, 12)}
+
+
+def test_bait_prices_our_reds_next_to_theirs_by_the_opponents_boldness():
+    # our reds on 14 and 20, theirs on 8 (next to 14) and 35 (next to neither)
+    position = Position(red=bit(14, 20), blue=bit(2), purple=bit(8, 35), marked=0, takes=4, hidden_reds=4,
+                        our_reds=2, our_blues=1, blue_odds={8: 0.5, 35: 0.5})
+    assert PurpleSearch.offered_reds(position) == 1
+    plain, baiting = PurpleSearch(), PurpleSearch(bait=100.0)
+    baiting.boldness = 0.6
+    assert baiting.evaluate(position) - plain.evaluate(position) == pytest.approx(100.0 * 0.6 * 1)
+    baiting.boldness = 0.0  # a cautious opponent takes no bait
+    assert baiting.evaluate(position) == pytest.approx(plain.evaluate(position))
+
+
+def test_red_pull_prices_each_step_of_our_reds_from_our_exits():
+    # our red on 26 (x 2, y 4): six steps from exit 0, so OUR_DISTANCE 7
+    position = Position(red=bit(26), blue=bit(2), purple=bit(35), marked=0, takes=4, hidden_reds=4,
+                        our_reds=1, our_blues=1, blue_odds={35: 0.5})
+    idle, pulled = PurpleSearch(red_pull=0.0), PurpleSearch(red_pull=0.5)
+    assert idle.evaluate(position) - pulled.evaluate(position) == pytest.approx(10.0 * 0.5 * 7)

@@ -42,10 +42,11 @@ class Preset:
 #: Presets: spec name -> the agent spec it stands for.
 PRESETS: dict[str, Preset] = {
     "geister-expert": Preset(
-        "purple:time=0.17,belief=adaptive,hunt=3,repeat=40",
+        "purple:time=0.17,belief=profile,hunt=3,repeat=40,race=1,red_pull=0.6",
         "Geister's strongest player (the geister-client default): alpha-beta on the purple abstraction "
-        "with an opponent model learned during the game (does it bluff?), hunting sure blues with two reds "
-        "and avoiding back-and-forth play, within 0.17 s a move"),
+        "with the opponent's tells learned in the game and over a match, the race to the exits judged "
+        "beyond the horizon, reds sent forward as bait, sure blues hunted with two reds, no back-and-forth "
+        "play, within 0.17 s a move"),
 }
 
 

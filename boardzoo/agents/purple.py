@@ -34,6 +34,7 @@ from boardzoo.games.geister.information import (
     adaptive_readings,
     belief_blue_probabilities,
     mixed_reading,
+    plain_reading,
 )
 from boardzoo.games.geister.profile import OpponentProfile
 from boardzoo.games.geister.purple import PurpleSearch, board_key, position_of
@@ -51,7 +52,8 @@ class PurpleAgent(Agent):
     games = frozenset({"geister"})
 
     def __init__(self, seed: int | None = None, time: float | None = 0.17, belief: str = "adaptive",
-                 depth: int = 40, hunt: float = 0.0, repeat: float = 0.0, race: float = 0.0):
+                 depth: int = 40, hunt: float = 0.0, repeat: float = 0.0, race: float = 0.0,
+                 red_pull: float = 0.1, bait: float = 0.0):
         super().__init__(seed)
         check_budget("purple", "depth", depth, time)
         if time is None and depth > UNTIMED_DEPTH:
@@ -59,12 +61,13 @@ class PurpleAgent(Agent):
                              f"depth alone), got depth={depth}")
         if belief not in BELIEFS and belief != "profile":
             raise ValueError(f"purple: unknown belief {belief!r}; beliefs are {', '.join(BELIEFS)}, profile")
-        for option, value in (("hunt", hunt), ("repeat", repeat), ("race", race)):
+        for option, value in (("hunt", hunt), ("repeat", repeat), ("race", race), ("red_pull", red_pull), ("bait", bait)):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1000:
                 raise ValueError(f"purple: {option} must be a number from 0 to 1000, got {value!r}")
         self.time_budget = None if time is None else float(time)
         self.belief, self.max_depth = belief, depth
-        self.search = PurpleSearch(hunt=float(hunt), repeat=float(repeat), race=float(race))
+        self.search = PurpleSearch(hunt=float(hunt), repeat=float(repeat), race=float(race),
+                                   red_pull=float(red_pull), bait=float(bait))
         #: belief=profile's model of the opponent; only :meth:`end_of_game` teaches it.
         self.profile = OpponentProfile()
         #: How often each position (board_key) followed our move in this game.
@@ -93,6 +96,8 @@ class PurpleAgent(Agent):
             probabilities, kinds = self.profile.readings(view, unknown, blues_left)
             blue = dict(zip(unknown, probabilities))
             boldness = 1.0 - kinds["bluffer"]
+            # the threat read the worse way, as for belief=adaptive (below)
+            threat = {g: max(blue[g], p) for g, p in zip(unknown, plain_reading(view, unknown, blues_left))}
         elif self.belief == "adaptive":
             bluffer, as_bluffer, as_plain = adaptive_readings(view, unknown, blues_left)
             # a bluffer searches and is as cautious as we are; a plain player captures

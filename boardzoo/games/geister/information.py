@@ -164,8 +164,13 @@ def adaptive_readings(view: GeisterView, unknown: list[int], blues: int) -> tupl
     """The bluffer posterior and each kind's probabilities of blue for ``unknown``."""
     declined = [_declined_odds(view, g) for g in unknown]
     as_bluffer = blue_probabilities([d * _bluffer_odds(view, g) for d, g in zip(declined, unknown)], blues)
-    as_plain = blue_probabilities([d * _advance_odds(view, g) for d, g in zip(declined, unknown)], blues)
-    return bluffer_probability(view), as_bluffer, as_plain
+    return bluffer_probability(view), as_bluffer, plain_reading(view, unknown, blues)
+
+
+def plain_reading(view: GeisterView, unknown: list[int], blues: int) -> list[float]:
+    """A plain player's probabilities of blue for ``unknown``: advanced ghosts are blue
+    (``behaviour``'s reading of advances), a ghost that declined an escape is red."""
+    return blue_probabilities([_declined_odds(view, g) * _advance_odds(view, g) for g in unknown], blues)
 
 
 def belief_blue_probabilities(belief: str, view: GeisterView, unknown: list[int], blues: int) -> list[float]:

@@ -1,24 +1,29 @@
 """An opponent's style, learned during a game and over a match (``belief=profile``).
 
 Every player gives its colours away in how it moves them, but each in its own way: a
-searching program sends its reds next to ours as bait and keeps its blues out of reach,
-a rusher offers both, a learned policy moves its reds first. So the tells are not fixed
-numbers. This model keeps two of them, each with a rate per colour that it does *not*
-know and learns from the ghosts whose colour it has seen:
-
-* **offers**: how often a ghost's move ends next to one of ours (it may be taken next),
-  a rate for reds and one for blues;
-* **move share**: how often the opponent's move is made by a red ghost rather than a blue.
+searching program sends its reds next to ours as bait and keeps its blues out of reach;
+a rusher offers both alike; UCTgeister's reds offer themselves on about 48 % of their
+moves and its blues on about 21 %. So the tell is not a fixed number. This model reads
+one, the **offer**: how often a ghost's move ends next to one of ours (it may be taken
+next). Reds and blues each have an offer rate that the model does *not* know: it learns
+them from the ghosts whose colour it has seen.
 
 For a colouring of the hidden ghosts (``blues`` of them blue), the evidence is the
-ghosts' counts summed by colour, the revealed ghosts' by their true colour. With Beta
-priors on the rates, the likelihood of those sums has a closed form (the beta-binomial:
-the rates integrated out), so colourings that split the ghosts into two groups that
-behave alike, and alike the revealed ones of each colour, weigh the most. There are at most
-C(8, 4) = 70 colourings, and every one is counted. A ghost that stood on our exit and did
-not escape is red (its weight of blue is multiplied by 1/20 each time).
+ghosts' moves and offers summed by colour, the revealed ghosts' by their true colour.
+With Beta priors on the two rates, the likelihood of those sums has a closed form (the
+beta-binomial: the rates integrated out), so colourings that split the ghosts into two
+groups that behave alike, and alike the revealed ones of each colour, weigh the most.
+There are at most C(8, 4) = 70 colourings, and every one is counted. A ghost that stood
+on our exit and did not escape is red (its weight of blue is multiplied by 1/20 each
+time).
 
-The priors are a mixture of :data:`ARCHETYPES` (a bluffer, a plain player, one between),
+Two other tells were tried and left out. How far a ghost advanced says little against a
+program that baits (its reds advance as far as its blues). Which colour moves more (the
+share of the moves made by reds) is a strong tell where its rate is known, but learned
+within a game it misleads: the ghosts we took early moved little because they lived
+briefly, and it rated the survivors' colours worse than no model at all.
+
+The priors are a mixture of archetypes (:func:`default_archetypes`: a bluffer, a plain player, one between),
 so that the first game against a new opponent starts from what players usually do; the
 in-game evidence weighs each archetype too. Over a match, :meth:`OpponentProfile.learn`
 takes each finished game with every colour revealed (a tournament server shows them at

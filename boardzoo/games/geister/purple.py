@@ -155,7 +155,7 @@ class PurpleSearch:
     move as (from, to) own-frame squares, ``to`` = -1 for an escape."""
 
     def __init__(self, weights: tuple[float, float] = (10.0, 500.0), hunt: float = 0.0, repeat: float = 0.0,
-                 ordering: bool = True, race: float = 0.0):
+                 ordering: bool = True, race: float = 0.0, red_pull: float = 0.1, bait: float = 0.0):
         # (a step of our blues toward an exit, an expected blue captured)
         self.weights = weights
         #: The price of a step between a likely blue opponent ghost (:data:`HUNT_SURE`)
@@ -171,6 +171,12 @@ class PurpleSearch:
         #: The weight of the race (:meth:`race`), beyond the search's horizon: our free
         #: runners against the opponent's likely blues that we could not stop.
         self.race_weight = race
+        #: How hard our reds are drawn forward, a step's price relative to our blues'
+        #: (0.25 for each blue, and the nearest blue's steps once more).
+        self.red_pull = red_pull
+        #: The value of each of our reds next to an opponent ghost, times the opponent's
+        #: :attr:`boldness`: a bold opponent takes what it can, and four reds taken win.
+        self.bait = bait
         #: Try first, at each node, the move that was best there in the previous
         #: iteration, then the moves that cut off at the same ply elsewhere (killers).
         #: It changes no value, only how soon alpha-beta finds it: a five-ply search
@@ -207,12 +213,26 @@ class PurpleSearch:
                     nearest = d
                 blue ^= low
             score -= w_ours * (nearest + 0.25 * p.blue_steps)
-        score -= w_ours * 0.1 * p.red_steps
+        score -= w_ours * self.red_pull * p.red_steps
         if self.hunting and p.red:
             score -= self.hunt * self.hunt_steps(p)
         if self.race_weight:
             score += self.race_weight * self.race(p, ours_to_move)
+        if self.bait and self.boldness:
+            score += self.bait * self.boldness * self.offered_reds(p)
         return score
+
+    @staticmethod
+    def offered_reds(p: Position) -> int:
+        """How many of our reds stand next to an opponent ghost."""
+        count = 0
+        red = p.red
+        while red:
+            low = red & -red
+            if NEIGHBOUR_MASK[low.bit_length() - 1] & p.purple:
+                count += 1
+            red ^= low
+        return count
 
     @staticmethod
     def race(p: Position, ours_to_move: bool) -> float:
@@ -278,7 +298,7 @@ class PurpleSearch:
         if p.blue:
             score -= w_ours * min(OUR_DISTANCE[s] for s in squares_of(p.blue))
             score -= w_ours * 0.25 * sum(OUR_DISTANCE[s] for s in squares_of(p.blue))
-        score -= w_ours * 0.1 * sum(OUR_DISTANCE[s] for s in squares_of(p.red))
+        score -= w_ours * self.red_pull * sum(OUR_DISTANCE[s] for s in squares_of(p.red))
         odds, capture_odds = p.threat_odds, p.blue_odds
         reds = list(squares_of(p.red)) if self.hunt else ()
         hunt = 0.0
@@ -289,6 +309,7 @@ class PurpleSearch:
                 if q >= HUNT_SURE:
                     hunt += q * self.hunters_distance(STEPS[s], reds)
         score += self.race_weight * self.race(p, ours_to_move) if self.race_weight else 0.0
+        score += self.bait * self.boldness * self.offered_reds(p) if self.bait else 0.0
         return score - self.hunt * hunt - TAKES_PENALTY[p.takes]
 
     @staticmethod
