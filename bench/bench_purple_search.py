@@ -80,10 +80,9 @@ def main() -> None:
     fast, reference = searches
     if any(abs(a - b) > 1e-6 for a, b in zip(values[fast], values[reference])):
         raise SystemExit("the two searches disagree on a value: a bug")
-    base = statistics.median(seconds[reference])
-    rows = [[name, f"{nodes[name]:,}", f"{statistics.median(seconds[name]):.2f}",
-             f"{nodes[name] / statistics.median(seconds[name]):,.0f}", f"{base / statistics.median(seconds[name]):.2f}x"]
-            for name in searches]
+    median = {name: statistics.median(times) for name, times in seconds.items()}
+    rows = [[name, f"{nodes[name]:,}", f"{median[name]:.2f}", f"{nodes[name] / median[name]:,.0f}",
+             f"{median[reference] / median[name]:.2f}x"] for name in searches]
     print(f"Purple search, {args.positions} positions to depth {args.depth} ({machine()})\n")
     print(table(["search", "nodes", "seconds", "nodes/s", "speed vs reference"], rows))
 

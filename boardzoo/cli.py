@@ -317,6 +317,8 @@ def parser() -> argparse.ArgumentParser:
         "geister-client", help="play Geister on a tournament server (one game per connection)",
         description="Connects to the seat that PORT serves (usually 10000 = first mover, 10001 = second), "
                     "plays GAMES games with AGENT and prints one line per game: won, lost or draw. "
+                    "The games are one match: after each, the agent is told the final board (an agent "
+                    "that learns its opponent, such as the default, reads the next game with it). "
                     "Exit status 0 when every game completed, 2 on NG, a dropped connection, a malformed "
                     "line or a server that keeps refusing connections.")
     client.add_argument("--host", default="localhost", help="server host (default localhost)")

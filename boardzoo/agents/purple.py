@@ -3,24 +3,39 @@
     make("purple")                              # 0.17 s a move, the adaptive belief
     make("purple:time=1,belief=behaviour")
     make("purple:time=none,depth=4")            # no clock: the same seed plays the same game
-    make("purple:hunt=3,repeat=40")             # chase sure blues with two reds; no back and forth
+    make("purple:belief=profile")               # the opponent's tells learned, over a match too
+    make("purple:race=1,red_pull=0.6")          # judge the race to the exits; reds forward as bait
 
 At its turn it builds the purple abstraction of its view
 (:mod:`boardzoo.games.geister.purple`: hidden opponent ghosts are the worst case,
 softened by their odds of blue) and plays the best move of an iterative-deepening
-alpha-beta search within ``time`` seconds (or to ``depth`` plies). ``belief`` gives each
-hidden ghost's odds of blue; the default, ``adaptive``, learns during the game whether
-the opponent bluffs (offers its reds to be taken and keeps its blues out of reach) or
-plays plainly, from how often each of its ghosts steps next to ours, read against the
-colours our captures reveal; a plain player is taken to capture when we have one red
-left, a bluffer not. Ghosts that stood on an exit without
-escaping are known red. Placements are at random.
+alpha-beta search within ``time`` seconds (or to ``depth`` plies). Placements are at
+random. Ghosts that stood on an exit without escaping are known red.
 
-Two options press a game that would otherwise be drawn (against Naotti2020, a cautious
-bluffer, 19 of 52 recorded games reached the turn limit with its colours read all but
-perfectly, one of our reds and one of its blues stepping back and forth): ``hunt`` prices each step between a likely
-blue and the two nearest of our reds, and ``repeat`` each return to a position we moved
-to before (:class:`~boardzoo.games.geister.purple.PurpleSearch`). Both are 0 (off) by default.
+``belief`` gives each hidden ghost's odds of blue:
+
+* ``adaptive`` (the default) learns during the game whether the opponent bluffs (offers
+  its reds to be taken and keeps its blues out of reach) or plays plainly, from how often
+  each of its ghosts steps next to ours, read against the colours our captures reveal;
+* ``profile`` (:mod:`boardzoo.games.geister.profile`) learns the opponent's own offer
+  rates of reds and blues, in the game and, when a match tells the agent each finished
+  game (:meth:`end_of_game`: the tournament client does, the arena does not), over the
+  match; it keeps what it learned across :meth:`reset`;
+* the determinization beliefs (``behaviour``, ``learned``, ...) weigh colourings as MCTS
+  samples them.
+
+With ``adaptive`` and ``profile`` an escape threat is read the worse way (the higher of
+the belief's odds and a plain player's reading of advances), and the opponent is taken
+to capture when we have one red left as often as it is not a bluffer.
+
+The search's optional terms (0, off, by default but for ``red_pull``; the preset sets them):
+``hunt`` prices each step between a likely blue and the two nearest of our reds and
+``repeat`` each return to a position we moved to before (against Naotti2020, a cautious
+bluffer, 19 of 52 recorded games reached the turn limit with one of our reds and one of
+its blues stepping back and forth); ``race`` weighs who wins the race to the exits
+beyond the horizon; ``red_pull`` (0.1 by default) draws our reds forward, where a bold
+opponent takes them (four reds taken win); ``bait`` values our reds next to the
+opponent's ghosts by its boldness (:class:`~boardzoo.games.geister.purple.PurpleSearch`).
 """
 
 from __future__ import annotations
@@ -61,7 +76,8 @@ class PurpleAgent(Agent):
                              f"depth alone), got depth={depth}")
         if belief not in BELIEFS and belief != "profile":
             raise ValueError(f"purple: unknown belief {belief!r}; beliefs are {', '.join(BELIEFS)}, profile")
-        for option, value in (("hunt", hunt), ("repeat", repeat), ("race", race), ("red_pull", red_pull), ("bait", bait)):
+        options = {"hunt": hunt, "repeat": repeat, "race": race, "red_pull": red_pull, "bait": bait}
+        for option, value in options.items():
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1000:
                 raise ValueError(f"purple: {option} must be a number from 0 to 1000, got {value!r}")
         self.time_budget = None if time is None else float(time)

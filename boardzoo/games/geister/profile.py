@@ -99,10 +99,6 @@ class Archetype:
         return (self.red_offers.log_evidence(red_offers, red_moves - red_offers)
                 + self.blue_offers.log_evidence(blue_offers, blue_moves - blue_offers))
 
-    def copy(self) -> Archetype:
-        return Archetype(self.name, Rate(self.red_offers.hits, self.red_offers.misses),
-                         Rate(self.blue_offers.hits, self.blue_offers.misses), self.log_weight)
-
 
 def default_archetypes() -> list[Archetype]:
     """What players usually do, before a match has taught anything: a *bluffer* (reds
@@ -123,9 +119,6 @@ class OpponentProfile:
     archetypes: list[Archetype] = field(default_factory=default_archetypes)
     slot_reds: list[int] = field(default_factory=lambda: [0] * GHOSTS)
     games: int = 0
-
-    def copy(self) -> OpponentProfile:
-        return OpponentProfile([a.copy() for a in self.archetypes], self.slot_reds[:], self.games)
 
     # --- reading a game ---------------------------------------------------------------------
     def readings(self, view, unknown: list[int], blues: int) -> tuple[list[float], dict[str, float]]:

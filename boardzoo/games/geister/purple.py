@@ -11,9 +11,9 @@ perfect-information game that plain alpha-beta can search:
 * a capture of a ghost that may be red counts as red (:attr:`Position.takes`), so the
   capture that may be the fourth red loses, unless its chance of red is below
   :data:`LAST_RED_RISK`: then it is a gamble, a blue taken less that chance priced like
-  an escape. Ghosts *known* red (they stood on an exit
-  and did not escape) are set apart: once every red left is a known one, the others are
-  surely blue and taking them is safe;
+  an escape. Ghosts *known* red (they stood on an exit and did not escape) are set
+  apart: once every red left is a known one, the others are surely blue and taking
+  them is safe;
 * the opponent cannot see our colours either, so once we have one red left any capture
   may be its fourth red. A cautious opponent (one that searches, as a bluffer does) then
   does not capture; a bold one (a plain Monte Carlo player) still does. The search mixes
@@ -26,15 +26,22 @@ The evaluation adds what the belief knows: each capture's probability of blue, e
 opponent ghost's danger (its probability of blue, as the cautious "threat" reading
 gives it, times a price that rises steeply as it
 nears our exits, :data:`DANGER`), and prices for blues we lost and for risky captures
-we made that follow one curve, since four of either lose. Two optional terms press a
-game that would otherwise be drawn: ``hunt`` prices the steps between each likely blue
+we made that follow one curve, since four of either lose. Optional terms
+(:class:`PurpleSearch`): ``race`` judges the race to the exits beyond the horizon (our
+free runners against the opponent's likely blues that none of ours can stop,
+:meth:`PurpleSearch.race`); ``red_pull`` draws our reds forward and ``bait`` values them
+next to a bold opponent's ghosts; ``hunt`` prices the steps between each likely blue
 opponent ghost and the two nearest of our reds, and ``repeat`` charges, at the root, each
-return to a position we moved to before (:class:`PurpleSearch`).
+return to a position we moved to before, which press a game that would otherwise be drawn.
 
-The search is iterative deepening with a time budget, captures tried first and the
-previous iteration's best move first at the root. Positions are bitmasks of the 36
-squares in the searcher's own frame (row 0 is the far side; our exits are squares 0 and
-5, the opponent's 30 and 35).
+The search is iterative deepening with a time budget, captures tried first, and at
+each node the previous iteration's best move and the ply's killer moves first. Most of
+its time goes to leaves, so three sums of the evaluation are kept in the positions move
+by move; the plain versions stay beside them (``ordering=False``,
+:meth:`PurpleSearch.evaluate_reference`), the tests hold the fast ones to them, and
+``bench/bench_purple_search.py`` times both. Positions are bitmasks of the 36 squares in
+the searcher's own frame (row 0 is the far side; our exits are squares 0 and 5, the
+opponent's 30 and 35).
 """
 
 from __future__ import annotations
@@ -203,16 +210,8 @@ class PurpleSearch:
     def evaluate(self, p: Position, ours_to_move: bool = True) -> float:
         w_ours, w_gain = self.weights
         score = w_gain * p.gain - BLUES_LOST_PENALTY[4 - p.our_blues] - TAKES_PENALTY[p.takes] - p.danger
-        blue = p.blue
-        if blue:
-            nearest = 99
-            while blue:
-                low = blue & -blue
-                d = OUR_DISTANCE[low.bit_length() - 1]
-                if d < nearest:
-                    nearest = d
-                blue ^= low
-            score -= w_ours * (nearest + 0.25 * p.blue_steps)
+        if p.blue:
+            score -= w_ours * (_nearest(OUR_DISTANCE, p.blue) + 0.25 * p.blue_steps)
         score -= w_ours * self.red_pull * p.red_steps
         if self.hunting and p.red:
             score -= self.hunt * self.hunt_steps(p)
