@@ -52,9 +52,11 @@ def play_seat(args: argparse.Namespace, seat: int, games: int, seed: int) -> lis
                    "--games", str(games), "--seed", str(seed), *results]
         client = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         stdout, stderr = wait_for_client(client, opponent)
+        hung = False
         try:
             opponent.wait(timeout=60)
-        except subprocess.TimeoutExpired:
+        except subprocess.TimeoutExpired:  # it stopped answering and never exits by itself
+            hung = True
             opponent.kill()
             opponent.wait()
     finally:
@@ -65,7 +67,9 @@ def play_seat(args: argparse.Namespace, seat: int, games: int, seed: int) -> lis
         print(f"seat {seat}: {line}", flush=True)
     if client.returncode:
         why = stderr.strip() or f"stopped with status {client.returncode}"
-        if opponent.returncode not in (None, 0) or why.startswith("stopped"):
+        if hung:
+            why += " (the opponent had stopped answering; it was killed)"
+        elif opponent.returncode not in (None, 0) or why.startswith("stopped"):
             why += f" (the opponent had exited with status {opponent.returncode})"
         print(f"seat {seat}: the client stopped: {why}", flush=True)
     return lines
