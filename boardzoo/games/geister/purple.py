@@ -224,14 +224,7 @@ class PurpleSearch:
     @staticmethod
     def offered_reds(p: Position) -> int:
         """How many of our reds stand next to an opponent ghost."""
-        count = 0
-        red = p.red
-        while red:
-            low = red & -red
-            if NEIGHBOUR_MASK[low.bit_length() - 1] & p.purple:
-                count += 1
-            red ^= low
-        return count
+        return sum(1 for s in squares_of(p.red) if NEIGHBOUR_MASK[s] & p.purple)
 
     @staticmethod
     def race(p: Position, ours_to_move: bool) -> float:
