@@ -235,21 +235,20 @@ def format_text(result: LeagueResult) -> str:
 
 def format_markdown(result: LeagueResult) -> str:
     """The ratings and the win-rate matrix as Markdown tables (for a README or a report):
-    each agent's rating with its interval, score, draw rate and time per move (mean and
-    longest), then the
-    row's win rate against each column with its 95 % interval."""
+    each agent's rating with its interval, score, draw rate and time per move (mean, 99th
+    percentile, longest), then the row's win rate against each column with its 95 % interval."""
     order = [r.name for r in result.ratings]
     number = {spec: i + 1 for i, spec in enumerate(order)}
     lines = [f"`{result.env}`, {result.games_per_pair} games a pair, seats alternating, seed {result.base_seed}",
-             "", "| # | agent | rating (95% CI) | score | draws | games | ms/move | longest ms |",
-             "|---|---|---|---|---|---|---|---|"]
+             "", "| # | agent | rating (95% CI) | score | draws | games | ms/move | p99 ms | longest ms |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for rating in result.ratings:
         drawn = sum(p.draws for p in result.pairs if rating.name in (p.a, p.b))
         interval = f"{rating.elo:+.0f} ({rating.low:+.0f}..{rating.high:+.0f})"
         draw_rate = drawn / rating.games if rating.games else math.nan
         lines.append(f"| {number[rating.name]} | `{rating.name}` | {interval} | {rating.score:.3f} | {draw_rate:.3f}"
                      f" | {rating.games} | {result.ms_per_move[rating.name]:.1f}"
-                     f" | {result.ms_longest[rating.name]:.0f} |")
+                     f" | {result.ms_p99[rating.name]:.0f} | {result.ms_longest[rating.name]:.0f} |")
     lines += ["", "Win rate of the row against the column (95% interval); a draw is neither.", "",
               "| | " + " | ".join(str(n) for n in range(1, len(order) + 1)) + " |",
               "|---" * (len(order) + 1) + "|"]

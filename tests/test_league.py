@@ -119,6 +119,11 @@ def test_the_cli_prints_tables_json_and_errors(tmp_path, capsys):
                  "--out", str(out), "--markdown"]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("|")]
     assert rows[2].startswith("| 1 | `greedy` |") and len(rows) == 2 + 3 + 2 + 3
+    for row in rows[2:5]:  # the time columns: mean, 99th percentile, longest
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        spec = cells[1].strip("`")
+        assert cells[-3:] == [f"{document['ms_per_move'][spec]:.1f}", f"{document['ms_p99'][spec]:.0f}",
+                              f"{document['ms_longest'][spec]:.0f}"]
     matrix = {line.split(" | ")[0]: line.split(" | ")[1:] for line in rows[-3:]}
     greedy_against_random = next(p for p in document["pairs"] if {p["a"], p["b"]} == {"greedy", "random"})
     rate = greedy_against_random["a_win_rate" if greedy_against_random["a"] == "greedy" else "b_win_rate"]
