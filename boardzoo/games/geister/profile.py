@@ -26,11 +26,12 @@ briefly, and it rated the survivors' colours worse than no model at all.
 The priors are a mixture of archetypes (:func:`default_archetypes`: a bluffer, a plain
 player, one between), so that the first game against a new opponent starts from what
 players usually do; the in-game evidence weighs each archetype too. Over a match,
-:meth:`OpponentProfile.learn` takes each finished game with every colour revealed (a tournament server shows them at
-the end) and adds its counts to the priors, and counts how often each starting square
-held a red: the second game already knows the opponent's rates and where it likes its
-reds. A profile that was never taught (the arena and the league never teach one, so
-their games stay independent of their order) is the archetype prior alone.
+:meth:`OpponentProfile.learn` takes each finished game with every colour revealed (a
+tournament server shows them at the end) and adds its counts to the priors, and counts
+how often each starting square held a red: the second game already knows the opponent's
+rates and where it likes its reds. A profile that was never taught (the arena and the
+league never teach one, so their games stay independent of their order) is the archetype
+prior alone.
 """
 
 from __future__ import annotations
