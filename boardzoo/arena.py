@@ -187,8 +187,8 @@ _WORKER: dict[str, Any] = {}
 
 def make_agents(spec_a: str, spec_b: str, env: BoardGameEnv, isolate: bool = False) -> dict[str, Agent]:
     """Agents A and B for games on ``env``, each checked against the game (a Geister
-    belief on Connect Four is refused here, before any game). With ``isolate`` each runs
-    in a process of its own (:mod:`boardzoo.isolation`)."""
+    belief on Connect Four is refused here, before any game) and warmed up. With
+    ``isolate`` each runs in a process of its own (:mod:`boardzoo.isolation`)."""
     if isolate:
         from boardzoo.isolation import IsolatedAgent
 
@@ -197,12 +197,14 @@ def make_agents(spec_a: str, spec_b: str, env: BoardGameEnv, isolate: bool = Fal
             for label, spec in (("a", spec_a), ("b", spec_b)):
                 agents[label] = IsolatedAgent(spec)
             check_agents(agents.values(), env)
+            warm_up_agents(agents.values(), env)
         except BaseException:
             close_agents(agents)
             raise
         return agents
     agents = {"a": make_agent(spec_a), "b": make_agent(spec_b)}
     check_agents(agents.values(), env)
+    warm_up_agents(agents.values(), env)
     return agents
 
 
@@ -216,6 +218,16 @@ def check_agents(agents: Iterable[Agent], env: BoardGameEnv) -> None:
             agent.check(model)
         except ValueError as error:
             raise SpecError(f"{agent.spec}: {error}") from None
+
+
+def warm_up_agents(agents: Iterable[Agent], env: BoardGameEnv) -> None:
+    """Warm each agent up on ``env``'s first position (:meth:`Agent.warm_up`), so that a
+    first move's compiling is not timed as the move (resets ``env``)."""
+    raw = env.unwrapped
+    raw.reset(seed=0)
+    model = raw.model(raw.agent_selection)
+    for agent in agents:
+        agent.warm_up(model)
 
 
 def close_agents(agents: dict[str, Agent]) -> None:

@@ -517,10 +517,12 @@ def run(host: str, port: int, agent_spec: str, games: int, red: str | None = Non
     if seed is None:  # drawn once and recorded, so that our side of every game can be played again
         seed = random.SystemRandom().randrange(2**32)
     agent = make(agent_spec, seed=seed)
+    first = GeisterView(GeisterState(max_turns), 0)
     try:
-        agent.check(GeisterView(GeisterState(max_turns), 0))
+        agent.check(first)
     except ValueError as error:
         raise ClientError(f"--agent {agent_spec}: {error}") from None
+    agent.warm_up(first)  # before the server's clock runs
     ledger = None
     if results is not None:
         ledger = Ledger(results, key=lambda record: record["game"], check=_client_record)

@@ -77,6 +77,9 @@ def _answer(connection, spec: str, seed: int | None, cls: type[Agent] | None) ->
             if kind == "reset":
                 agent.reset(request[1])
                 connection.send(("ok", None, {}))
+            elif kind == "warm_up":
+                agent.warm_up(request[1])
+                connection.send(("ok", None, {}))
             elif kind == "check":
                 try:
                     agent.check(request[1])
@@ -143,6 +146,9 @@ class IsolatedAgent(Agent):
 
     def check(self, model) -> None:
         self._call("checking its options against the game", "check", model)
+
+    def warm_up(self, model) -> None:
+        self._call("warming up", "warm_up", model)
 
     def act(self, observation: dict, model) -> int:
         _, action, stats = self._call("choosing a move", "act", observation, model)

@@ -171,6 +171,54 @@ def test_the_solver_agent_falls_back_to_alpha_beta_and_refuses_other_games():
         make("solver:time=0")
 
 
+def test_the_solver_agents_time_covers_its_fallback(monkeypatch):
+    """time= is the whole move: the solver gets 0.8 of it, alpha-beta the rest."""
+    import dataclasses
+
+    from boardzoo.agents import solver as solver_module
+    from boardzoo.errors import BudgetError
+
+    asked = []
+
+    def out_of_time(state, seconds):
+        asked.append(seconds)
+        raise BudgetError("no exact values")
+
+    knowledge = dataclasses.replace(solver_module.knowledge_of(ConnectFourState()), solve_moves=out_of_time)
+    monkeypatch.setattr(solver_module, "knowledge_of", lambda model: knowledge)
+    agent = make("solver:time=0.5,depth=3", seed=0)
+    assert agent.act(None, ConnectFourState()) in range(7)
+    assert asked == [pytest.approx(0.5 * (1 - solver_module.FALLBACK_SHARE))]
+    assert agent.stats["solved"] is False and 1 <= agent.stats["depth"] <= 3
+    assert agent.fallback.time_budget == pytest.approx(0.5 * solver_module.FALLBACK_SHARE)
+
+
+def test_agents_are_warmed_up_once_before_their_first_move(monkeypatch):
+    """The arena calls warm_up (compiling, tables) before any move is timed; over
+    isolation too. The solver agent's warm-up builds the solver it will play with."""
+    from boardzoo import arena
+    from boardzoo.agents.simple import RandomAgent
+    from boardzoo.games import connect_four_solver
+    from boardzoo.isolation import IsolatedAgent
+
+    calls = []
+    monkeypatch.setattr(RandomAgent, "warm_up", lambda self, model: calls.append(("warm", model.game_name)))
+    original_act = RandomAgent.act
+    monkeypatch.setattr(RandomAgent, "act", lambda self, *args: calls.append(("act",)) or original_act(self, *args))
+    arena.run("connect_four_v0", "random", "random", games=2, seed=0, progress=False)
+    assert calls[:2] == [("warm", "connect_four"), ("warm", "connect_four")]
+    assert calls.count(("warm", "connect_four")) == 2 and ("act",) in calls[2:]
+    connect_four_solver._PLAYING.clear()
+    make("solver", seed=0).warm_up(ConnectFourState())
+    assert (6, 7) in connect_four_solver._PLAYING
+    isolated = IsolatedAgent("solver:time=0.5")
+    try:
+        isolated.warm_up(ConnectFourState())  # an unknown request would fail over there
+        assert isolated.act(None, ConnectFourState()) in range(7)
+    finally:
+        isolated.close()
+
+
 def test_the_policy_agent_plays_a_games_rollout_policy():
     from boardzoo import arena
 

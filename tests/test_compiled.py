@@ -210,6 +210,47 @@ def test_compiled_mcts_is_seeded():
     assert moves[0] == moves[1]
 
 
+def test_warming_up_leaves_the_compiled_games_as_they_were():
+    """warm_up searches with a generator of its own: a warmed agent plays the seeded game."""
+    def game(warm: bool) -> list[int]:
+        agent = make("mcts:engine=compiled,iterations=200", seed=11)
+        state = ConnectFourState()
+        if warm:
+            agent.warm_up(state)
+        played = []
+        while not state.is_terminal():
+            played.append(agent.act({}, state))
+            state.apply(played[-1])
+        return played
+
+    assert game(True) == game(False)
+    geister = make("mcts:engine=compiled,iterations=20,rollout=forward", seed=0)
+    geister.warm_up(geister_seat_view())  # compiled roll-outs on a determinized view
+
+
+def geister_seat_view():
+    from boardzoo.games.geister.information import GeisterView
+
+    return GeisterView(GeisterState(), 0)
+
+
+def test_a_solver_timeout_cuts_the_next_call_to_the_time_left(monkeypatch):
+    """The compiled search looks at the clock only between its calls, so each call's node
+    budget is cut to what the time left allows at the rate searched so far."""
+    from boardzoo.fast import connect_four_solver as compiled
+
+    solver = CompiledSolver(memory_mb=1, timeout=1.0)
+    solver._started = 100.0
+    solver.counters[compiled._NODES] = 2_000_000
+    monkeypatch.setattr(compiled.time, "perf_counter", lambda: 100.5)  # 4 M nodes/s, 0.5 s left
+    assert solver._within_timeout(1 << 24) == 2_000_000
+    assert solver._within_timeout(1 << 20) == 1 << 20  # a smaller chunk stays as it is
+    monkeypatch.setattr(compiled.time, "perf_counter", lambda: 101.2)  # past the timeout
+    assert solver._within_timeout(1 << 24) == compiled._LAST_CHUNK
+    solver.timeout = None
+    assert solver._within_timeout(1 << 24) == 1 << 24
+
+
 def test_compiled_reuse_keeps_the_subtree():
     agent = make("mcts:engine=compiled,iterations=500,reuse=true", seed=3)
     state = NimState(30, 3)

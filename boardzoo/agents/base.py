@@ -67,6 +67,13 @@ class Agent:
         if self.games is not None and model.game_name not in self.games:
             raise ValueError(f"{self.name}: plays {', '.join(sorted(self.games))} only, not {model.game_name}")
 
+    def warm_up(self, model: GameState) -> None:
+        """Do now, before any move is timed, the one-off work that would otherwise slow
+        this agent's first move in a process: compiling or loading compiled code,
+        allocating tables. ``model`` is a position of the game to be played (an agent
+        must not keep anything of it). The arena calls it once per process, after
+        :meth:`check`; the default has nothing to do."""
+
     def close(self) -> None:
         """Release what the agent holds (processes, files); the agent is not used again."""
 

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import gc
 import math
+import random
 import time
 from collections.abc import Mapping
 from statistics import median
@@ -187,6 +188,25 @@ class MCTSAgent(Agent):
         super().reset(seed)
         self._kept = self._compiled = None
         self.root = self.root_state = None
+
+    def warm_up(self, model: GameState) -> None:
+        """The compiled engine: load (or, the first time after an install, compile) its
+        code for this game, by a two-iteration search with a random generator of its own
+        (the agent's is left as it was)."""
+        if self.engine != "compiled" or model.current_player() < 0:
+            return
+        from boardzoo.fast.games import compiled_rollout
+
+        rng = random.Random(0)
+        if model.capabilities.hidden_information:  # a Python search with compiled roll-outs
+            compiled_rollout(model.game_name, self.rollout_name, self.max_rollout, rng,
+                             model.current_player())(model.determinize(rng))
+            return
+        from boardzoo.fast.mcts import CompiledSearch, settings_array
+
+        settings = settings_array(model.game_name, self.policy_name, self.policy_options, self.q, self.nthr,
+                                  self.expands_all, self.rollout_name, self.max_rollout)
+        CompiledSearch(settings, rng, False, REUSE_DEPTH).decide(model, 2, None, self.choose)
 
     # --- composing the parts ------------------------------------------------------------------
     def _leaf(self, model: GameState) -> LeafEvaluation:
