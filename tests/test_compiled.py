@@ -196,6 +196,24 @@ def test_the_compiled_tree_counts_its_nodes():
         assert tree.ints[tree.root, 6] == 2000  # visits
 
 
+@pytest.mark.parametrize("variant", ["nim-coin", "connect_four", "cantris-10x5"])
+def test_compiled_leaf_depths_match_the_python_walk(variant):
+    """The compiled walk finds the leaves (and their depths) the reference walk finds."""
+    from boardzoo.agents.mcts.tree import leaf_depths
+    from boardzoo.fast.mcts import CompiledTree, settings_array
+
+    state = VARIANTS[variant](3)
+    for expands_all in (False, True):
+        settings = settings_array(state.game_name, "ucb1", {}, "win-lose", 3 if expands_all else 0, expands_all,
+                                  "random", 0)
+        tree = CompiledTree(state, settings, random.Random(1))
+        tree.open_root()
+        tree.search(3000, None)
+        compiled = tree.leaf_depths()
+        assert sorted(compiled.tolist()) == sorted(leaf_depths(tree.root, tree.children))
+        assert compiled.max() >= 2
+
+
 def test_compiled_mcts_is_seeded():
     moves = []
     for _ in range(2):

@@ -284,6 +284,20 @@ def test_the_same_seed_plays_the_same_game_when_the_search_is_not_cut_by_time():
     assert [r["moves"] for r in runs[0]] == [r["moves"] for r in runs[1]]
 
 
+def test_time_is_the_whole_move_reading_the_colours_included(monkeypatch):
+    """The search gets what is left of time= after the colours were read."""
+    from boardzoo.agents import purple as purple_agent
+
+    clock = iter([10.0, 10.05])  # the move starts; the readings took 50 ms
+    monkeypatch.setattr(purple_agent.time, "perf_counter", lambda: next(clock))
+    given_seconds = []
+    agent = make("geister-expert", seed=0)
+    monkeypatch.setattr(agent.search, "best_move",
+                        lambda position, seconds, *rest: given_seconds.append(seconds) or ((8, 2), 0.0))
+    agent.act({}, view_of("14R24R34R44R00B25B35B45B41r31r21r11r40b30b20b13b"))
+    assert given_seconds == [pytest.approx(agent.time_budget - 0.05)]
+
+
 def test_the_value_of_a_decided_position_is_a_win():
     search = PurpleSearch()
     view = view_of("14R24R34R44R00B25B35B45B41r31r21r11r40b30b20b13b")

@@ -512,6 +512,21 @@ def test_mcts_schedule_takes_each_decisions_iterations_from_the_study():
         make("mcts:schedule=study-random").act(None, ConnectFourState())
 
 
+@given(st.lists(st.integers(0, 60), max_size=40))
+def test_path_length_summaries_are_the_plain_mean_median_and_max(lengths):
+    import statistics
+
+    from boardzoo.agents.mcts.agent import length_summary
+
+    found = length_summary("path", lengths)
+    if lengths:
+        assert found == {"path_mean": sum(lengths) / len(lengths), "path_median": statistics.median(lengths),
+                         "path_max": max(lengths)}
+        assert type(found["path_median"]) is type(statistics.median(lengths))
+    else:
+        assert found == {"path_mean": 0.0, "path_median": 0, "path_max": 0}
+
+
 def test_leaf_depths_of_the_final_tree():
     """From 3 pawns (K = 3) the whole game tree has leaves at depths 1, 2, 2, 3: a search
     long enough to build it all reports their mean 2, median 2 and maximum 3 (the Nim

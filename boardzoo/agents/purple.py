@@ -9,8 +9,8 @@
 At its turn it builds the purple abstraction of its view
 (:mod:`boardzoo.games.geister.purple`: hidden opponent ghosts are the worst case,
 softened by their odds of blue) and plays the best move of an iterative-deepening
-alpha-beta search within ``time`` seconds (or to ``depth`` plies). Placements are at
-random. Ghosts that stood on an exit without escaping are known red.
+alpha-beta search within ``time`` seconds (the whole move, reading the colours
+included), or to ``depth`` plies. Placements are at random. Ghosts that stood on an exit without escaping are known red.
 
 ``belief`` gives each hidden ghost's odds of blue:
 
@@ -40,6 +40,7 @@ opponent's ghosts by its boldness (:class:`~boardzoo.games.geister.purple.Purple
 
 from __future__ import annotations
 
+import time
 from typing import cast
 
 from boardzoo.agents.base import Agent, check_budget
@@ -100,6 +101,7 @@ class PurpleAgent(Agent):
             self.profile.learn(final, seat)
 
     def act(self, observation: dict, model: GameState) -> int:
+        start = time.perf_counter()
         view = cast(GeisterView, model)  # check() made sure it is Geister
         if view.placing:
             return MOVE_ACTIONS + int(self.rng.random() * len(RED_SETS))
@@ -130,8 +132,9 @@ class PurpleAgent(Agent):
             self.visited.clear()
         self.last_ply = view.plies
         position = position_of(view, marked, blue, threat)
-        (source, target), value = self.search.best_move(position, self.time_budget, self.max_depth, boldness,
-                                                        self.visited)
+        # time= is the whole move's: the colour readings above are charged to it too
+        seconds = None if self.time_budget is None else self.time_budget - (time.perf_counter() - start)
+        (source, target), value = self.search.best_move(position, seconds, self.max_depth, boldness, self.visited)
         if target >= 0:
             after = self.search.play_ours(position, source, target)
             if after is not None:

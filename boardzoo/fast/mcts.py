@@ -25,7 +25,7 @@ import time
 import numpy as np
 from numba import njit
 
-from boardzoo.agents.mcts.tree import Node, leaf_depths
+from boardzoo.agents.mcts.tree import Node
 from boardzoo.fast import COMPILED_POLICIES
 from boardzoo.fast.games import (
     CHANCE,
@@ -234,6 +234,33 @@ def compact(ints, floats, root, new_ints, new_floats, origin):
     return used, size
 
 
+@njit(cache=True)
+def leaf_depths_below(ints, root, used):
+    """The depth of every leaf under ``root`` (a node without a created child), as
+    :func:`~boardzoo.agents.mcts.tree.leaf_depths` finds them; ``used``: rows in use.
+    Compiled because a large tree took the Python walk longer than its search's budget."""
+    out = np.empty(used, dtype=np.int64)
+    rows = np.empty(used, dtype=np.int64)
+    levels = np.empty(used, dtype=np.int64)
+    rows[0], levels[0] = root, 0
+    top, found = 1, 0
+    while top:
+        top -= 1
+        row, level = rows[top], levels[top]
+        first = ints[row, FIRST]
+        leaf = True
+        if first >= 0:
+            for j in range(ints[row, SLOTS]):
+                if ints[first + j, CREATED]:
+                    rows[top], levels[top] = first + j, level + 1
+                    top += 1
+                    leaf = False
+        if leaf:
+            out[found] = level
+            found += 1
+    return out[:found]
+
+
 class CompiledTree:
     """A search tree in arrays, and the compiled search that grows it from ``root_state``."""
 
@@ -329,6 +356,10 @@ class CompiledTree:
             return []
         return [first + i for i in range(int(self.ints[row, SLOTS])) if self.ints[first + i, CREATED]]
 
+    def leaf_depths(self) -> np.ndarray:
+        """The depth of every leaf of the tree (see :func:`leaf_depths_below`)."""
+        return leaf_depths_below(self.ints, self.root, int(self.meta[M_USED]))
+
     def node(self, row: int, depth: int = 1) -> Node:
         """The node at ``row`` as a :class:`~boardzoo.agents.mcts.tree.Node`, its subtree
         ``depth`` levels down (for the text and Graphviz views and the statistics)."""
@@ -384,7 +415,7 @@ class CompiledSearch:
             after = state.clone()
             after.apply(best.action)
             self._kept = (tree, tree.children(tree.root)[children.index(best)], after)
-        return root, best, tree.size, depths, leaf_depths(tree.root, tree.children), reused
+        return root, best, tree.size, depths, tree.leaf_depths(), reused
 
     def _reused(self, state) -> CompiledTree | None:
         if self._kept is None:
