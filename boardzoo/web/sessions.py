@@ -164,6 +164,7 @@ class PlaySession:
         env_seed, agent_seed, _ = arena.game_seeds(seed, 0)
         self.agent = web_agent(opponent, agent_seed)
         arena.check_agents([self.agent], self.env)
+        arena.warm_up_agents([self.agent], self.env)  # so its first reply is not a long wait
         self.machine = SEATS[1 - SEATS.index(human)]
         self.names = {human: f"{human} (you)", self.machine: f"{self.machine} ({opponent})"}
         self.lock = threading.Lock()
@@ -283,6 +284,7 @@ class WatchSession:
 
     def _run(self) -> None:
         try:
+            arena.warm_up_agents(self.agents.values(), self.env)
             for game in range(self.games):
                 record = arena.play_game(self.env_spec, self.specs["a"], self.specs["b"], game, self.seed, self.env,
                                          self.agents, on_step=self._step, before_step=self._announce)
