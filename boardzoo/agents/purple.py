@@ -10,7 +10,8 @@ At its turn it builds the purple abstraction of its view
 (:mod:`boardzoo.games.geister.purple`: hidden opponent ghosts are the worst case,
 softened by their odds of blue) and plays the best move of an iterative-deepening
 alpha-beta search within ``time`` seconds (the whole move, reading the colours
-included), or to ``depth`` plies. Placements are at random. Ghosts that stood on an exit without escaping are known red.
+included), or to ``depth`` plies. Placements are at random. Ghosts that stood on an
+exit without escaping are known red.
 
 ``belief`` gives each hidden ghost's odds of blue:
 
