@@ -267,6 +267,7 @@ def test_the_expert_is_the_purple_player_with_the_profile_belief():
     ("purple:race=-0.5", "race must be a number from 0 to 1000"),
     ("purple:red_pull=x", "red_pull"),
     ("purple:bait=true", "bait"),
+    ("purple:caution=-1", "caution must be a number from 0 to 1000"),
 ])
 def test_bad_parameters_are_refused_clearly(spec, message):
     with pytest.raises((SpecError, ValueError), match=message):
@@ -385,7 +386,7 @@ def random_position(seed: int, plies: int) -> Position:
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10_000), plies=st.integers(0, 60), path=st.lists(st.integers(0, 999), max_size=8))
 def test_the_sums_kept_move_by_move_are_the_sums_of_the_pieces(seed, plies, path):
-    search = PurpleSearch(hunt=3.0, race=1.0, red_pull=0.3, bait=50.0)
+    search = PurpleSearch(hunt=3.0, race=1.0, red_pull=0.3, bait=50.0, caution=2.0)
     search.boldness = 0.5
     position = random_position(seed, plies)
     for step, pick in enumerate(path):
@@ -469,6 +470,26 @@ def test_bait_prices_our_reds_next_to_theirs_by_the_opponents_boldness():
     assert baiting.evaluate(position) - plain.evaluate(position) == pytest.approx(100.0 * 0.6 * 1)
     baiting.boldness = 0.0  # a cautious opponent takes no bait
     assert baiting.evaluate(position) == pytest.approx(plain.evaluate(position))
+
+
+def test_caution_prices_each_capture_that_may_be_red_the_more():
+    """Two of the opponent's reds left by the pessimistic count: caution 2 doubles their
+    price; a capture of a doubtful ghost then costs more than its chance of blue gains."""
+    from boardzoo.games.geister.purple import TAKES_PENALTY
+
+    position = Position(red=bit(20), blue=bit(14), purple=bit(8, 2), marked=0, takes=2, hidden_reds=2,
+                        our_reds=4, our_blues=4, blue_odds={8: 0.6, 2: 0.6})
+    plain, cautious = PurpleSearch(), PurpleSearch(caution=2.0)
+    assert plain.evaluate(position) - cautious.evaluate(position) == pytest.approx(TAKES_PENALTY[2])
+    assert plain.evaluate_reference(position) - cautious.evaluate_reference(position) == pytest.approx(
+        TAKES_PENALTY[2])
+    # all four reds left: taking an 80 % blue from 14 gains 0.8 of a blue (400) against a
+    # first risky capture's price (300): worth it at caution 1, not at caution 2
+    fresh = Position(red=bit(20), blue=bit(14), purple=bit(8, 2), marked=0, takes=4, hidden_reds=4,
+                     our_reds=4, our_blues=4, blue_odds={8: 0.8, 2: 0.6})
+    taken = plain.play_ours(fresh, 14, 8)
+    for search, worth in ((plain, True), (cautious, False)):
+        assert (search.evaluate(taken, False) > search.evaluate(fresh)) is worth
 
 
 def test_red_pull_prices_each_step_of_our_reds_from_our_exits():

@@ -30,7 +30,8 @@ we made that follow one curve, since four of either lose. Optional terms
 (:class:`PurpleSearch`): ``race`` judges the race to the exits beyond the horizon (our
 free runners against the opponent's likely blues that none of ours can stop,
 :meth:`PurpleSearch.race`); ``red_pull`` draws our reds forward and ``bait`` values them
-next to a bold opponent's ghosts; ``hunt`` prices the steps between each likely blue
+next to a bold opponent's ghosts; ``caution`` raises the price of risky captures;
+``hunt`` prices the steps between each likely blue
 opponent ghost and the two nearest of our reds, and ``repeat`` charges, at the root, each
 return to a position we moved to before, which press a game that would otherwise be drawn.
 
@@ -162,7 +163,8 @@ class PurpleSearch:
     move as (from, to) own-frame squares, ``to`` = -1 for an escape."""
 
     def __init__(self, weights: tuple[float, float] = (10.0, 500.0), hunt: float = 0.0, repeat: float = 0.0,
-                 ordering: bool = True, race: float = 0.0, red_pull: float = 0.1, bait: float = 0.0):
+                 ordering: bool = True, race: float = 0.0, red_pull: float = 0.1, bait: float = 0.0,
+                 caution: float = 1.0):
         # (a step of our blues toward an exit, an expected blue captured)
         self.weights = weights
         #: The price of a step between a likely blue opponent ghost (:data:`HUNT_SURE`)
@@ -184,6 +186,11 @@ class PurpleSearch:
         #: The value of each of our reds next to an opponent ghost, times the opponent's
         #: :attr:`boldness`: a bold opponent takes what it can, and four reds taken win.
         self.bait = bait
+        #: How dear a capture of a ghost that may be red is: a multiple of
+        #: :data:`TAKES_PENALTY`, the price of the reds left by the pessimistic count.
+        #: Each such capture brings the fourth red, which loses, one nearer; a cautious
+        #: search takes fewer of them and stays out of the last red's gambles.
+        self.caution = caution
         #: Try first, at each node, the move that was best there in the previous
         #: iteration, then the moves that cut off at the same ply elsewhere (killers).
         #: It changes no value, only how soon alpha-beta finds it: a five-ply search
@@ -209,7 +216,8 @@ class PurpleSearch:
     # --- evaluation ------------------------------------------------------------------------
     def evaluate(self, p: Position, ours_to_move: bool = True) -> float:
         w_ours, w_gain = self.weights
-        score = w_gain * p.gain - BLUES_LOST_PENALTY[4 - p.our_blues] - TAKES_PENALTY[p.takes] - p.danger
+        score = (w_gain * p.gain - BLUES_LOST_PENALTY[4 - p.our_blues] - self.caution * TAKES_PENALTY[p.takes]
+                 - p.danger)
         if p.blue:
             score -= w_ours * (_nearest(OUR_DISTANCE, p.blue) + 0.25 * p.blue_steps)
         score -= w_ours * self.red_pull * p.red_steps
@@ -302,7 +310,7 @@ class PurpleSearch:
                     hunt += q * self.hunters_distance(STEPS[s], reds)
         score += self.race_weight * self.race(p, ours_to_move) if self.race_weight else 0.0
         score += self.bait * self.boldness * self.offered_reds(p) if self.bait else 0.0
-        return score - self.hunt * hunt - TAKES_PENALTY[p.takes]
+        return score - self.hunt * hunt - self.caution * TAKES_PENALTY[p.takes]
 
     @staticmethod
     def hunters_distance(steps: list[int], reds: list[int]) -> int:
