@@ -31,9 +31,9 @@ we made that follow one curve, since four of either lose. Optional terms
 free runners against the opponent's likely blues that none of ours can stop,
 :meth:`PurpleSearch.race`); ``red_pull`` draws our reds forward and ``bait`` values them
 next to a bold opponent's ghosts; ``caution`` raises the price of risky captures;
-``hunt`` prices the steps between each likely blue
-opponent ghost and the two nearest of our reds, and ``repeat`` charges, at the root, each
-return to a position we moved to before, which press a game that would otherwise be drawn.
+``hunt`` prices the steps between each likely blue opponent ghost and the two nearest of
+our reds, and ``repeat`` charges, at the root, each return to a position we moved to
+before, which press a game that would otherwise be drawn.
 
 The search is iterative deepening with a time budget, captures tried first, and at
 each node the previous iteration's best move and the ply's killer moves first. Most of
