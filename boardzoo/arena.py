@@ -39,6 +39,7 @@ from boardzoo.agents import Agent, expand
 from boardzoo.agents import make as make_agent
 from boardzoo.envs import SPEC_HIDDEN, BoardGameEnv, env_module
 from boardzoo.errors import AgentError, BoardzooError, SpecError, WorkerError
+from boardzoo.games.model import GameState
 from boardzoo.ledger import Ledger, check_writable_path, other_run
 from boardzoo.progress import ProgressBar
 from boardzoo.spec import build, split_spec
@@ -208,11 +209,16 @@ def make_agents(spec_a: str, spec_b: str, env: BoardGameEnv, isolate: bool = Fal
     return agents
 
 
-def check_agents(agents: Iterable[Agent], env: BoardGameEnv) -> None:
-    """Raise SpecError when an agent's options don't fit ``env``'s game (resets ``env``)."""
+def first_model(env: BoardGameEnv) -> GameState:
+    """The search model of ``env``'s first position, for its first seat (resets ``env``)."""
     raw = env.unwrapped
     raw.reset(seed=0)
-    model = raw.model(raw.agent_selection)
+    return raw.model(raw.agent_selection)
+
+
+def check_agents(agents: Iterable[Agent], env: BoardGameEnv) -> None:
+    """Raise SpecError when an agent's options don't fit ``env``'s game (resets ``env``)."""
+    model = first_model(env)
     for agent in agents:
         try:
             agent.check(model)
@@ -223,9 +229,7 @@ def check_agents(agents: Iterable[Agent], env: BoardGameEnv) -> None:
 def warm_up_agents(agents: Iterable[Agent], env: BoardGameEnv) -> None:
     """Warm each agent up on ``env``'s first position (:meth:`Agent.warm_up`), so that a
     first move's compiling is not timed as the move (resets ``env``)."""
-    raw = env.unwrapped
-    raw.reset(seed=0)
-    model = raw.model(raw.agent_selection)
+    model = first_model(env)
     for agent in agents:
         agent.warm_up(model)
 

@@ -217,11 +217,15 @@ class MCTSAgent(Agent):
             compiled_rollout(model.game_name, self.rollout_name, self.max_rollout, rng,
                              model.current_player())(model.determinize(rng))
             return
+        self._compiled_search(model, rng, reuse=False).decide(model, 2, None, self.choose)
+
+    def _compiled_search(self, model: GameState, rng: random.Random, reuse: bool):
+        """The compiled engine's search with this agent's settings for ``model``'s game."""
         from boardzoo.fast.mcts import CompiledSearch, settings_array
 
         settings = settings_array(model.game_name, self.policy_name, self.policy_options, self.q, self.nthr,
                                   self.expands_all, self.rollout_name, self.max_rollout)
-        CompiledSearch(settings, rng, False, REUSE_DEPTH).decide(model, 2, None, self.choose)
+        return CompiledSearch(settings, rng, reuse, REUSE_DEPTH)
 
     # --- composing the parts ------------------------------------------------------------------
     def _leaf(self, model: GameState) -> LeafEvaluation:
@@ -297,16 +301,12 @@ class MCTSAgent(Agent):
 
     def _act_compiled(self, model: GameState) -> int:
         """The whole search compiled (see :mod:`boardzoo.fast.mcts`)."""
-        from boardzoo.fast.mcts import CompiledSearch, settings_array
-
         start = time.perf_counter()
         self.check(model)
         if model.current_player() < 0:
             raise ValueError("mcts: asked to move in a finished game or at a chance event")
         if self._compiled is None:
-            settings = settings_array(model.game_name, self.policy_name, self.policy_options, self.q, self.nthr,
-                                      self.expands_all, self.rollout_name, self.max_rollout)
-            self._compiled = CompiledSearch(settings, self.rng, self.reuse, REUSE_DEPTH)
+            self._compiled = self._compiled_search(model, self.rng, self.reuse)
         deadline = None if self.time_budget is None else start + self.time_budget - self._wrap_up
         limit = self._iteration_limit(model)
         root, best, size, depths, leaves, reused = self._compiled.decide(model, limit, deadline, self.choose)
