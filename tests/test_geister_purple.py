@@ -24,11 +24,20 @@ from boardzoo.games.geister.information import (
 from boardzoo.games.geister.purple import (
     ESCAPE_PRICE,
     LAST_RED_RISK,
+    OUR_DISTANCE,
+    OUR_DISTANCE_RINGS,
+    OUR_EXIT_RINGS,
+    OUR_EXITS,
     RACE_WIN,
+    STEPS,
+    THEIR_EXIT_RINGS,
+    THEIR_EXITS,
     UNCOVERED,
     WIN,
     Position,
     PurpleSearch,
+    _nearest,
+    _nearest_plain,
     board_key,
     position_of,
 )
@@ -404,6 +413,17 @@ def test_the_sums_kept_move_by_move_are_the_sums_of_the_pieces(seed, plies, path
             assert search.evaluate(position, ours_to_move) == pytest.approx(
                 search.evaluate_reference(position, ours_to_move), abs=1e-9)
 
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 100_000), plies=st.integers(0, 80))
+def test_the_race_ring_by_ring_is_the_race_ghost_by_ghost(seed, plies):
+    position = random_position(seed, plies)
+    for ours_to_move in (True, False):
+        assert PurpleSearch.race(position, ours_to_move) == PurpleSearch.race_plain(position, ours_to_move)
+    for rings, steps in ((OUR_DISTANCE_RINGS, OUR_DISTANCE),
+                         *zip(OUR_EXIT_RINGS + THEIR_EXIT_RINGS, [STEPS[e] for e in OUR_EXITS + THEIR_EXITS])):
+        for mask in (position.red, position.blue, position.red | position.blue, position.purple, 0):
+            assert _nearest(rings, mask) == _nearest_plain(steps, mask)
 
 @pytest.mark.parametrize("seed", range(6))
 def test_move_ordering_changes_no_value_only_the_nodes_searched(seed):
