@@ -31,7 +31,7 @@ def main() -> None:
         cold = measure(cache)
         warm = measure(cache)
     print(f"Compiled engine start-up ({machine()}, {time.strftime('%Y-%m-%d')}): every compiled function "
-          "(solver, four game cores, roll-outs, MCTS) used once\n")
+          "(solver, four game cores, roll-outs, MCTS, the purple search) used once\n")
     print(table(["cache", "warm_up() s", "process wall s"],
                 [["empty (first use)", f"{cold[0]:.1f}", f"{cold[1]:.1f}"],
                  ["filled (later uses)", f"{warm[0]:.1f}", f"{warm[1]:.1f}"]]))

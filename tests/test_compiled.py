@@ -8,6 +8,9 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from purple_positions import random_position
 
 pytest.importorskip("numba")
 
@@ -17,9 +20,11 @@ from boardzoo.errors import SpecError  # noqa: E402
 from boardzoo.experiments.stats import wilson  # noqa: E402
 from boardzoo.fast import games as kernels  # noqa: E402
 from boardzoo.fast.connect_four_solver import CompiledSolver  # noqa: E402
+from boardzoo.fast.purple import CompiledPurpleSearch  # noqa: E402
 from boardzoo.games import CantrisState, ConnectFourState, NimState  # noqa: E402
 from boardzoo.games.cantris import PRESETS, deal  # noqa: E402
 from boardzoo.games.connect_four_solver import Solver, parse_moves  # noqa: E402
+from boardzoo.games.geister.purple import Position, PurpleSearch, board_key, squares_of  # noqa: E402
 from boardzoo.games.geister.rules import GeisterState  # noqa: E402
 from boardzoo.games.model import CHANCE, TERMINAL  # noqa: E402
 from boardzoo.games.model import play_out as python_play_out  # noqa: E402
@@ -341,3 +346,74 @@ def test_the_compiled_rushing_player_chooses_as_the_python_one():
 def test_the_solvers_agree_on_small_empty_boards(rows, cols):
     empty = parse_moves("", rows, cols)
     assert CompiledSolver(rows, cols, memory_mb=16).solve(empty) == Solver(rows, cols, memory_mb=16).solve(empty)
+
+
+# --- the purple search ------------------------------------------------------------------------------
+PURPLE_TERMS = [{}, {"hunt": 3.0, "race": 1.0, "red_pull": 0.6, "repeat": 40.0},
+                {"hunt": 1.0, "bait": 50.0, "caution": 2.0, "race": 0.5}]
+
+
+def varied(position: Position, rng: random.Random, tables: str, thinned: bool) -> Position:
+    """``position`` with its odds tables as given (``both``), the threat reading left to
+    the blue odds (``shared``), or some entries of each missing (``partial``: every
+    reading then falls back to its own default); ``thinned``: some of our reds and of
+    their ghosts taken, so that the last red's rules come into play (few random games
+    get there)."""
+    red, purple, marked = position.red, position.purple, position.marked
+    takes, our_reds = position.takes, position.our_reds
+    if thinned:
+        for s in rng.sample(list(squares_of(red)), rng.randrange(bin(red).count("1"))):
+            red, our_reds = red & ~(1 << s), our_reds - 1
+        taken = takes - 1 if rng.random() < 0.5 else rng.randrange(takes)  # often down to their last red
+        for s in rng.sample(list(squares_of(purple)), min(taken, bin(purple).count("1") - 1)):
+            purple, marked, takes = purple & ~(1 << s), marked & ~(1 << s), takes - 1
+    blue, threat = dict(position.blue_odds), dict(position.threat_odds)
+    if tables == "partial":
+        blue = {s: q for s, q in blue.items() if rng.random() < 0.6}
+        threat = {s: q for s, q in threat.items() if rng.random() < 0.6}
+    hidden_reds = max(0, takes - bin(marked).count("1"))
+    return Position(red, position.blue, purple, marked, takes, hidden_reds, our_reds, position.our_blues,
+                    position.gain, blue, None if tables == "shared" else threat)
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 100_000), plies=st.integers(0, 90), depth=st.integers(1, 4),
+       terms=st.sampled_from(range(len(PURPLE_TERMS))), boldness=st.sampled_from([0.0, 0.4, 1.0]),
+       tables=st.sampled_from(["both", "shared", "partial"]), thinned=st.booleans(), repeats=st.integers(0, 3))
+def test_the_compiled_purple_search_visits_the_nodes_the_python_one_does(seed, plies, depth, terms, boldness,
+                                                                          tables, thinned, repeats):
+    """The same move, the same value to the last bit, the same nodes and depth, from
+    random positions of every kind: ghosts known red, missing odds, a bold or cautious
+    opponent, our last red, their last reds, positions visited before (charged by
+    ``repeat``)."""
+    rng = random.Random(seed)
+    position = varied(random_position(seed, plies), rng, tables, thinned)
+    python, compiled = PurpleSearch(**PURPLE_TERMS[terms]), CompiledPurpleSearch(**PURPLE_TERMS[terms])
+    visited = {}
+    for s, t in rng.sample(python.our_moves(position), min(repeats, len(python.our_moves(position)))):
+        child = python.play_ours(position, s, t)
+        if child is not None:
+            visited[board_key(child)] = rng.randint(1, 6)
+    expected = python.best_move(position, None, depth, boldness, visited)
+    assert compiled.best_move(position, None, depth, boldness, visited) == expected
+    assert (compiled.nodes, compiled.depth_done) == (python.nodes, python.depth_done)
+
+
+def test_the_compiled_purple_search_stops_at_its_deadline_with_a_legal_move():
+    position = random_position(3, 20)
+    search = CompiledPurpleSearch(hunt=3.0, race=1.0)
+    (s, t), _ = search.best_move(position, 1e-4, 40, 0.5)
+    assert search.depth_done < 40 and (s, t) in search.our_moves(position)
+
+
+def test_the_compiled_and_python_purple_players_play_the_same_games():
+    """Untimed, the engine changes nothing: the same seed plays the same moves."""
+    runs = [arena.run("geister_v0:max_turns=80", f"purple:time=none,depth=3,hunt=3,race=1,engine={engine}",
+                      "mcts:iterations=30", 2, seed=9, progress=False) for engine in ("compiled", "python")]
+    assert [r["moves"] for r in runs[0]] == [r["moves"] for r in runs[1]]
+
+
+def test_the_purple_engine_auto_is_the_compiled_one_when_installed():
+    assert make("geister-expert", seed=0).engine == "compiled"
+    assert isinstance(make("purple:engine=python", seed=0).search, PurpleSearch)
+    assert not isinstance(make("purple:engine=python", seed=0).search, CompiledPurpleSearch)

@@ -4,16 +4,16 @@ search's decisions where one answer is right, and outcomes against other players
 
 import itertools
 import math
-import random
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from purple_positions import random_position
 
 from boardzoo import arena
 from boardzoo.agents import make
 from boardzoo.errors import SpecError
-from boardzoo.games.geister import GeisterState, GeisterView, position_from_board_string
+from boardzoo.games.geister import GeisterView, position_from_board_string
 from boardzoo.games.geister.information import (
     BLUFFER_PRIOR,
     adaptive_blue_probabilities,
@@ -264,6 +264,7 @@ def test_the_expert_is_the_purple_player_with_the_profile_belief():
     assert expert.name == "purple" and expert.belief == "profile" and expert.time_budget == 0.17
     assert expert.search.hunt == 3.0 and expert.search.repeat == 40.0
     assert expert.search.race_weight == 1.0 and expert.search.red_pull == 0.6 and expert.search.bait == 0.0
+    assert expert.search.caution == 2.0
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -277,6 +278,7 @@ def test_the_expert_is_the_purple_player_with_the_profile_belief():
     ("purple:red_pull=x", "red_pull"),
     ("purple:bait=true", "bait"),
     ("purple:caution=-1", "caution must be a number from 0 to 1000"),
+    ("purple:engine=turbo", "engine must be one of auto, python, compiled"),
 ])
 def test_bad_parameters_are_refused_clearly(spec, message):
     with pytest.raises((SpecError, ValueError), match=message):
@@ -372,26 +374,6 @@ def test_the_agent_remembers_where_its_moves_led_within_one_game_only():
 
 
 # --- the fast search against its plain reference ------------------------------------------
-def random_position(seed: int, plies: int) -> Position:
-    """The purple position of player_0's view after ``plies`` random moves from a seeded
-    start, every unknown ghost given seeded odds of blue (a doubtful threat reading too)."""
-    rng = random.Random(seed)
-    while True:
-        state = GeisterState(300, {0: tuple(rng.sample(range(8), 4)), 1: tuple(rng.sample(range(8), 4))})
-        for _ in range(plies + plies % 2):  # an even number: player_0 to move
-            if state.is_terminal():
-                break
-            state.apply(rng.choice(state.legal_actions()))
-        if not state.is_terminal():
-            break
-    view = GeisterView(state, 0)
-    unknown = view.unknown_ghosts()
-    blue = {g: rng.random() for g in unknown}
-    threat = {g: max(q, rng.random()) for g, q in blue.items()}
-    marked = {g for g in unknown if rng.random() < 0.15}
-    return position_of(view, marked, blue, threat)
-
-
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10_000), plies=st.integers(0, 60), path=st.lists(st.integers(0, 999), max_size=8))
 def test_the_sums_kept_move_by_move_are_the_sums_of_the_pieces(seed, plies, path):

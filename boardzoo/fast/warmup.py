@@ -16,6 +16,7 @@ def warm_up() -> float:
     from boardzoo.agents import make
     from boardzoo.fast.connect_four_solver import CompiledSolver
     from boardzoo.fast.games import compiled_rollout
+    from boardzoo.fast.purple import warm_up as warm_up_purple
     from boardzoo.games import CantrisState, ConnectFourState, NimState
     from boardzoo.games.cantris import deal
     from boardzoo.games.connect_four_solver import parse_moves
@@ -28,6 +29,7 @@ def warm_up() -> float:
         make("mcts:engine=compiled,iterations=20", seed=0).act({}, position)
     for policy in ("random", "forward", "rushing"):
         compiled_rollout("geister", policy, 0, rng, 0)(GeisterState())
+    warm_up_purple()
     return time.perf_counter() - start
 
 

@@ -364,9 +364,7 @@ def make_solver(engine: str = "auto", **options) -> Solver:
     (compiled when the extra is installed). The scores are exact on either."""
     from boardzoo import fast
 
-    if engine == "auto":
-        engine = "compiled" if fast.available() else "python"
-    if fast.check_engine("solve", engine) == "compiled":
+    if fast.resolve_engine("solve", engine) == "compiled":
         from boardzoo.fast.connect_four_solver import CompiledSolver
 
         return CompiledSolver(**options)
