@@ -42,11 +42,11 @@ class Preset:
 #: Presets: spec name -> the agent spec it stands for.
 PRESETS: dict[str, Preset] = {
     "geister-expert": Preset(
-        "purple:time=0.17,belief=profile,hunt=3,repeat=40,race=1,red_pull=0.6",
+        "purple:time=0.17,belief=profile,hunt=3,repeat=40,race=1,red_pull=0.6,caution=2",
         "Geister's strongest player (the geister-client default): alpha-beta on the purple abstraction "
-        "with the opponent's tells learned in the game and over a match, the race to the exits judged "
-        "beyond the horizon, reds sent forward as bait, sure blues hunted with two reds, no back-and-forth "
-        "play, within 0.17 s a move"),
+        "(compiled with the fast extra) with the opponent's tells learned in the game and over a match, "
+        "the race to the exits judged beyond the horizon, reds sent forward as bait, captures that may be "
+        "red priced twice, sure blues hunted with two reds, no back-and-forth play, within 0.17 s a move"),
 }
 
 
