@@ -419,3 +419,17 @@ def test_the_purple_engine_auto_is_the_compiled_one_when_installed():
     assert make("geister-expert", seed=0).engine == "compiled"
     assert isinstance(make("purple:engine=python", seed=0).search, PurpleSearch)
     assert not isinstance(make("purple:engine=python", seed=0).search, CompiledPurpleSearch)
+
+
+def test_an_interrupt_stops_the_compiled_purple_search_as_a_keyboard_interrupt():
+    """Ctrl-C during an untimed compiled search: the interrupt itself, not a SystemError."""
+    import os
+    import signal
+    import threading
+
+    position = random_position(3, 20)
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        CompiledPurpleSearch(hunt=3.0, race=1.0).best_move(position, None, 14, 0.5)
+    timer.join()

@@ -602,8 +602,15 @@ class CompiledPurpleSearch(PurpleSearch):
         visited = visited or {}
         keys = np.array(list(visited), dtype=np.int64).reshape(-1, 3)
         counts = np.array(list(visited.values()), dtype=np.int64)
-        value = _best_move(self.ints, self.floats, self.odds, self.odds_row, self.moves, self.killer_table,
-                           self.table, self.counters, settings, max_depth, keys, counts, self.out)
+        try:
+            value = _best_move(self.ints, self.floats, self.odds, self.odds_row, self.moves, self.killer_table,
+                               self.table, self.counters, settings, max_depth, keys, counts, self.out)
+        except SystemError as error:
+            # Ctrl-C lands in the clock reading's object mode, which numba reports as a
+            # SystemError caused by it: raise the interrupt itself, as the Python search would
+            if isinstance(error.__cause__, KeyboardInterrupt):
+                raise error.__cause__ from None
+            raise
         self.nodes = int(self.counters[NODES])
         self.depth_done = int(self.out[2])
         return (int(self.out[0]), int(self.out[1])), float(value)
