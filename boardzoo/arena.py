@@ -18,7 +18,8 @@ One JSON line per finished game::
      "moves": [[0, 2], [1, 0], ...], "decision_seconds": {"a": [...], "b": [...]},
      "truncated": false, "forfeit": null, "scores": null}
 
-``forfeit`` is ``{"by": "a" or "b", "reason": ...}`` when an agent played an illegal move.
+``forfeit`` is ``{"by": "a" or "b", "reason": ...}`` when an agent played an illegal move
+(or its referee stopped a move that ran past its time limit: the web server does).
 A side named by a preset (``geister-expert``) adds ``"presets": {"a": "purple:..."}``, the
 spec the preset stood for: a results file refuses to resume once the preset changes.
 
@@ -38,7 +39,7 @@ import numpy as np
 from boardzoo.agents import Agent, expand
 from boardzoo.agents import make as make_agent
 from boardzoo.envs import SPEC_HIDDEN, BoardGameEnv, env_module
-from boardzoo.errors import AgentError, BoardzooError, SpecError, WorkerError
+from boardzoo.errors import AgentError, BoardzooError, MoveTimeLimitError, SpecError, WorkerError
 from boardzoo.games.model import GameState
 from boardzoo.ledger import Ledger, check_writable_path, other_run
 from boardzoo.progress import ProgressBar
@@ -143,6 +144,10 @@ def play_game(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int
         start = time.perf_counter()
         try:
             action = agents[label].act(observation, model)
+        except MoveTimeLimitError as error:  # the referee stopped the move: a loss, like an illegal move
+            times[label].append(time.perf_counter() - start)
+            raw.forfeit(seat, str(error), public=str(error))
+            continue
         except (BoardzooError, EOFError) as error:  # anything else is a bug: its traceback shows
             raise AgentError(
                 f"game {game}: agent {label} ({agents[label].spec}) failed as {seat}: {error}"
@@ -357,6 +362,9 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
         "ties": sum(r["winner"] is None for r in records),
         "forfeits": sum(r["forfeit"] is not None for r in records),
         "mean_plies": _mean([r["plies"] for r in records]),
+        # Deterministic agents on a game without chance play the same two games over and
+        # over (one with each seating); a count of 100 is then 2 games, and says so.
+        "distinct_games": len({(r["seat_of_a"], tuple(map(tuple, r["moves"]))) for r in records}),
     }
     if records:
         summary["env"], summary["a"], summary["b"] = records[0]["env"], records[0]["a"], records[0]["b"]
@@ -383,9 +391,13 @@ def format_summary(summary: dict[str, Any]) -> str:
     longest spec (specs are bounded, see boardzoo.spec.MAX_SPEC), so names are never cut."""
     names = {label: f"{label}: {summary.get(label, '?')}" for label in ("a", "b")}
     width = max(28, *map(len, names.values()))
+    repeated = summary["games"] - summary["distinct_games"]
     lines = [
         f"{summary.get('env', '?')}: {summary['games']} games, mean length {summary['mean_plies']:.1f} plies"
         + (f", {summary['forfeits']} forfeits" if summary["forfeits"] else ""),
+        *([f"note: only {summary['distinct_games']} of the {summary['games']} games differ: deterministic agents "
+           f"on a game without chance repeat them move for move, so these counts weigh "
+           f"{summary['distinct_games']} games many times"] if repeated else []),
         f"{'agent':<{width}} {'wins':>6} {'ties':>6} {'losses':>6} {'win %':>7} "
         f"{'as player_0 (w/t/l)':>20} {'as player_1 (w/t/l)':>20} {'ms/move':>9}",
     ]

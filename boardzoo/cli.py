@@ -90,7 +90,7 @@ def _arena(args: argparse.Namespace) -> int:
                         workers=args.workers, out=args.out, isolate=args.isolate)
     summary = arena.summarize(records)
     if args.json:
-        print(json.dumps(summary))
+        print(json.dumps(summary, allow_nan=False))
     else:
         print(arena.format_summary(summary))
     return 0
@@ -192,16 +192,27 @@ def _serve(args: argparse.Namespace) -> int:
         from boardzoo.web.app import serve
     except ImportError as error:
         raise SpecError(f"the browser UI needs the web extra: pip install 'boardzoo[web]' ({error})") from None
+    from boardzoo.web.app import check_host
+
     if not 1 <= args.port <= 65535:
         raise SpecError(f"--port must be from 1 to 65535, got {args.port}")
-    probe = socket.socket()
+    if not 1 <= args.searches <= 64:
+        raise SpecError(f"--searches must be from 1 to 64, got {args.searches}")
+    check_host(args.host, args.allow_remote)
     try:
+        family = socket.getaddrinfo(args.host, args.port, type=socket.SOCK_STREAM)[0][0]
+        probe = socket.socket(family)
+    except (OSError, UnicodeError) as error:
+        raise SpecError(f"cannot listen on {args.host!r}: {getattr(error, 'strerror', None) or error}") from None
+    try:
+        # as uvicorn binds: a port a stopped server left in TIME_WAIT is free to take again
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         probe.bind((args.host, args.port))
     except OSError as error:
         raise SpecError(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}") from None
     finally:
         probe.close()
-    serve(args.host, args.port, args.replays)
+    serve(args.host, args.port, args.replays, args.searches, args.allow_remote)
     return 0
 
 
@@ -347,6 +358,12 @@ def parser() -> argparse.ArgumentParser:
     web.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, this machine only)")
     web.add_argument("--replays", default=".", metavar="FOLDER",
                      help="the folder whose results files (.jsonl) the Replay tab may open (default: here)")
+    web.add_argument("--searches", type=int, default=2, metavar="N",
+                     help="searches that run at once, each in a process of its own (default 2; more wait, up "
+                          "to 8, and beyond that a request is told the server is busy)")
+    web.add_argument("--allow-remote", action="store_true",
+                     help="let --host be an address other machines can reach (the server then plays and reads "
+                          "results files for anyone who can reach it)")
     web.set_defaults(run=_serve)
 
     experiment = commands.add_parser("experiment", help="re-run the studies of the source documents")

@@ -66,3 +66,12 @@ class WorkerError(BoardzooError):
 
 class BudgetError(BoardzooError):
     """A search ran out of its time budget before it had an answer (the solver's timeout)."""
+
+
+class MoveTimeLimitError(AgentError):
+    """An agent's move ran past the wall-clock limit that its referee enforces (the web
+    server's): the referee stopped it, and the agent forfeits the game."""
+
+
+class ServerBusyError(BoardzooError):
+    """Every search slot of a server is taken and its queue is full (HTTP 503)."""

@@ -265,7 +265,19 @@ def format_markdown(result: LeagueResult) -> str:
 
 
 def format_json(result: LeagueResult) -> str:
-    return json.dumps(result.as_json())
+    """One JSON document; a figure with no value (the time a move of an agent that never
+    moved) is ``null``, as in ``arena --json``: JSON has no NaN."""
+    return json.dumps(_defined(result.as_json()), allow_nan=False)
+
+
+def _defined(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _defined(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_defined(item) for item in value]
+    return value
 
 
 def check_plot(path: str):

@@ -28,6 +28,7 @@ old one, so a reader sees the old file or the new one, never a mixture.
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 import time
@@ -81,6 +82,42 @@ def record_problem(record: Any) -> str | None:
     for field in ("returns", "decision_seconds"):
         if set(record[field]) != {"a", "b"}:
             return f"{field!r} must have the keys 'a' and 'b'"
+    return _meaning_problem(record) or _presets_problem(record)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _meaning_problem(record: dict) -> str | None:
+    """What makes a well-typed record one that no game could have written: a seed numpy
+    refuses, moves that are not ``[seat, action]``, a ply count the moves disagree with,
+    times that are not lists of seconds (the summaries add them up)."""
+    for field in ("base_seed", "seed"):
+        if not 0 <= record[field] < 2**64:
+            return f"{field!r} is {excerpt(repr(record[field]), 40)}, expected a seed from 0 to 2**64 - 1"
+    if record["first_mover"] not in ("a", "b"):
+        return f"'first_mover' is {excerpt(repr(record['first_mover']), 40)}, expected 'a' or 'b'"
+    if record["winner_seat"] not in (*_SEATS, None) or (record["winner"] is None) != (record["winner_seat"] is None):
+        return f"'winner_seat' is {excerpt(repr(record['winner_seat']), 40)}, which does not fit 'winner'"
+    plies = 0
+    for number, move in enumerate(record["moves"]):
+        if not (isinstance(move, list) and len(move) == 2 and all(type(x) is int for x in move)
+                and move[0] in (-1, 0, 1) and move[1] >= 0):
+            return f"move {number} is {excerpt(repr(move), 40)}, expected [seat, action]: seat 0, 1 or -1 (chance)"
+        plies += move[0] >= 0
+    if record["plies"] != plies:
+        return f"'plies' is {record['plies']}, but the moves hold {plies}"
+    for label in ("a", "b"):
+        if not _number(record["returns"][label]):
+            return f"'returns' of {label} is {excerpt(repr(record['returns'][label]), 40)}, expected a number"
+        times = record["decision_seconds"][label]
+        if not isinstance(times, list) or not all(_number(t) and t >= 0 for t in times):
+            return f"'decision_seconds' of {label} must be a list of seconds (numbers >= 0)"
+    return None
+
+
+def _presets_problem(record: dict) -> str | None:
     presets = record.get("presets")
     if presets is not None and (not isinstance(presets, dict) or not set(presets) <= {"a", "b"}
                                 or not all(isinstance(spec, str) for spec in presets.values())):
@@ -115,19 +152,25 @@ def _type_names(types: tuple[type, ...]) -> list[str]:
                                        "list": "a list", "bool": "true/false"}[t.__name__] for t in types]
 
 
-def read_records(path: str, max_records: int) -> tuple[list[dict], list[str]]:
+def read_records(path: str, max_records: int, keep: Callable[[dict, int], Any] | None = None,
+                 quote: bool = True) -> tuple[list, list[str]]:
     """The game records of a results file, read without locking or changing it (a viewer
     may look at a file a run is still appending to), with notes on what was left out: an
     unfinished last line, records beyond ``max_records``. Any other line that is not a
-    valid record raises :class:`ResultsFileError` with its line number."""
-    records: list[dict] = []
+    valid record raises :class:`ResultsFileError` with its line number.
+
+    ``keep(record, offset)``, when given, is what is listed for each record instead of the
+    record (``offset``: where its line starts, to read it again alone). ``quote=False``
+    leaves the line's content out of the error (a server must not show what a file that
+    is not a results file holds)."""
+    records: list = []
     notes: list[str] = []
     try:
         handle = open(path, "rb")
     except OSError as error:
         raise ResultsFileError(f"{path}: cannot read it ({error.strerror or error})") from None
     with handle:
-        number = 0
+        number = offset = 0
         while True:
             line = handle.readline(MAX_RECORD_BYTES + 1)
             if not line:
@@ -136,20 +179,26 @@ def read_records(path: str, max_records: int) -> tuple[list[dict], list[str]]:
             if not line.endswith(b"\n"):
                 notes.append(f"line {number} is unfinished (a run may still be writing it); it is left out")
                 return records, notes
+            start, offset = offset, offset + len(line)
             if not line.strip():
                 continue
-            try:
-                record = json.loads(line)
-            except (json.JSONDecodeError, UnicodeDecodeError):
-                problem: str | None = f"not JSON ({excerpt(line.decode('utf-8', 'replace').strip())!r})"
-            else:
-                problem = record_problem(record)
+            record, problem = parse_record(line)
             if problem is not None:
-                raise ResultsFileError(f"{path}:{number}: not a valid game record: {problem}")
+                raise ResultsFileError(f"{path}:{number}: not a valid game record"
+                                       + (f": {problem}" if quote else ""))
             if len(records) == max_records:
                 notes.append(f"only the first {max_records:,} records are shown")
                 return records, notes
-            records.append(record)
+            records.append(record if keep is None else keep(record, start))
+
+
+def parse_record(line: bytes) -> tuple[Any, str | None]:
+    """A results file's line as ``(record, None)``, or ``(None, what is wrong)``."""
+    try:
+        record = json.loads(line)
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, an int of over 4,300 digits, nested too deep
+        return None, f"not JSON ({excerpt(line.decode('utf-8', 'replace').strip())!r})"
+    return record, record_problem(record)
 
 
 def check_writable_path(path: str) -> None:
@@ -229,7 +278,7 @@ class Ledger:
                         "is this a boardzoo results file?")
                 try:
                     json.loads(line)
-                except (json.JSONDecodeError, UnicodeDecodeError):
+                except (ValueError, RecursionError):
                     pass
                 else:  # complete JSON without its newline: a record, or somebody else's data
                     self._take(line, number)
@@ -252,13 +301,7 @@ class Ledger:
         if not line.strip():
             return
         where = f"{self.path}:{number}"
-        problem: str | None
-        try:
-            record = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            problem = f"not JSON ({excerpt(line.decode('utf-8', 'replace').strip())!r})"
-        else:
-            problem = record_problem(record)
+        record, problem = parse_record(line)
         if problem is None:
             problem = self.check(record)
             if problem is not None:

@@ -34,6 +34,7 @@ _need("uvicorn")
 
 from boardzoo import arena  # noqa: E402
 from boardzoo.web.app import create_app  # noqa: E402
+from boardzoo.web.searches import SearchPool  # noqa: E402
 from boardzoo.web.sessions import PlaySession  # noqa: E402
 
 CHROMIUM = os.environ.get("BOARDZOO_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -145,8 +146,9 @@ def test_replaying_a_results_file_shows_every_position(client, tmp_path):
     games = client.get("/api/replays/games", params={"file": "runs/nim.jsonl"}).json()["games"]
     assert len(games) == 2
     replay = client.get("/api/replays/game", params={"file": "runs/nim.jsonl", "index": 1}).json()
-    assert len(replay["frames"]) == games[1]["plies"] + 1
-    assert replay["frames"][-1]["svg"].count('class="pawn"') == 0  # the last pawn was taken
+    assert len(replay["frames"]) == len(replay["announces"]) == games[1]["plies"] + 1
+    assert replay["frames"][-1].count('class="pawn"') == 0  # the last pawn was taken
+    assert replay["announces"][-1].endswith(f"game over: {replay['result']}") and "wins" in replay["result"]
 
 
 def test_a_tournament_clients_results_file_replays_both_sides(client, tmp_path):
@@ -162,7 +164,7 @@ def test_a_tournament_clients_results_file_replays_both_sides(client, tmp_path):
     assert game["b"].startswith("server 127.0.0.1:") and game["seat_of_a"] == "player_1"
     replay = client.get("/api/replays/game", params={"file": "runs/server.jsonl", "index": 0}).json()
     assert len(replay["frames"]) == game["plies"] + 1 == len(server.results[0]["history"]) + 1
-    assert any(frame["announce"].startswith("b (server") for frame in replay["frames"])
+    assert any(announce.startswith("b (server") for announce in replay["announces"])
 
 
 # --- a real browser -----------------------------------------------------------------------------------
@@ -186,7 +188,8 @@ def server(tmp_path):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    config = uvicorn.Config(create_app(str(tmp_path)), host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(create_app(str(tmp_path), "127.0.0.1", port), host="127.0.0.1", port=port,
+                            log_level="warning")
     running = uvicorn.Server(config)
     thread = threading.Thread(target=running.run, daemon=True)
     thread.start()
@@ -201,7 +204,9 @@ def server(tmp_path):
 
 @pytest.fixture
 def page(browser, server, tmp_path):
-    context = browser.new_context(viewport={"width": 1300, "height": 900})
+    # Playwright's wait_for_function evaluates strings, which the page's Content Security
+    # Policy forbids; test_the_page_works_under_its_content_security_policy runs without this.
+    context = browser.new_context(viewport={"width": 1300, "height": 900}, bypass_csp=True)
     opened = context.new_page()
     opened.goto(server)
     opened.wait_for_selector("#play-env option", state="attached")
@@ -220,7 +225,11 @@ def start_game(page, env: str, opponent: str, seat: str = "player_0", seed: int 
 
 def test_a_person_beats_random_at_connect_four_by_clicking(page, tmp_path):
     # A seed whose random player never blocks column 1: four clicks there win.
-    seed = next(s for s in range(200) if _column_one_wins(s))
+    pool = SearchPool(1)
+    try:
+        seed = next(s for s in range(200) if _column_one_wins(s, pool))
+    finally:
+        pool.close()
     start_game(page, "connect_four_v0", "random", seed=seed)
     for move in range(4):
         page.wait_for_function("document.querySelector('#play-status').textContent.includes('Your move')"
@@ -234,8 +243,8 @@ def test_a_person_beats_random_at_connect_four_by_clicking(page, tmp_path):
     page.screenshot(path=str(tmp_path / "connect_four_won.png"), full_page=True)
 
 
-def _column_one_wins(seed: int) -> bool:
-    session = PlaySession("connect_four_v0", "random", "player_0", seed)
+def _column_one_wins(seed: int, pool) -> bool:
+    session = PlaySession("connect_four_v0", "random", "player_0", seed, pool)
     for _ in range(4):
         if session.over():
             return False

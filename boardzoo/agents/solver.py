@@ -45,8 +45,12 @@ class SolverAgent(Agent):
         self.fallback.reset(seed)
 
     def check(self, model: GameState) -> None:
-        if knowledge_of(model).solve_moves is None:
-            raise ValueError(f"solver: {model.game_name} has no exact solver registered")
+        knowledge = knowledge_of(model)
+        if knowledge.solve_moves is None:
+            raise ValueError(f"{model.game_name} has no exact solver; the solver agent plays Connect Four")
+        problem = knowledge.solver_refuses(model)
+        if problem is not None:
+            raise ValueError(problem)
         self.fallback.check(model)
 
     def warm_up(self, model: GameState) -> None:

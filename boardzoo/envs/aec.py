@@ -280,15 +280,17 @@ class BoardGameEnv(AECEnv, Generic[S]):
         the game hides information (then the reason could name a secret)."""
         return "an illegal move (the reason is told to that seat only)" if self.hidden_information else reason
 
-    def forfeit(self, agent: str, reason: str) -> None:
+    def forfeit(self, agent: str, reason: str, public: str | None = None) -> None:
         """End the game because ``agent`` broke the rules: -1 for it, 0 for the other.
 
         PettingZoo's convention for illegal moves (TerminateIllegalWrapper), kept so that
         boardzoo envs are drop-in replacements; ``infos`` say who forfeited and why:
-        ``reason`` to the forfeiter, :meth:`public_reason` to the others.
+        ``reason`` to the forfeiter, ``public`` to the others (by default
+        :meth:`public_reason`; a referee's reason that names no secret, such as a time
+        limit, is told to everyone).
         """
         self._cumulative_rewards[agent] = 0
-        public = self.public_reason(reason)
+        public = self.public_reason(reason) if public is None else public
         for other in self.agents:
             self.rewards[other] = 0
             self.terminations[other] = True

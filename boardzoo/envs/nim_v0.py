@@ -100,22 +100,33 @@ class raw_env(BoardGameEnv[NimState]):
         self._require_reset()
         return self._observation(0)
 
+    def _drawn(self) -> tuple[int, int]:
+        """The pawn slots a picture shows, ``range(lo, hi)``: every one of a pile of at most
+        :data:`MAX_DRAWN` pawns, else a window that ends a few slots past the pawns left (the
+        ones a move can take, and those the last move took), so that a pile of a billion
+        costs no more to draw than one of two hundred."""
+        start, left = self._initial_pawns, self._live.pawns
+        if start <= MAX_DRAWN:
+            return 0, start
+        hi = min(start, left + max(self._removed_last(), 10))
+        return max(0, hi - MAX_DRAWN), hi
+
     def _render_text(self) -> str:
         game = self._live
-        pawns = "o" * game.pawns
+        pawns = "o" * min(game.pawns, MAX_DRAWN) + (f"... ({game.pawns:,})" if game.pawns > MAX_DRAWN else "")
         coin = ""
         if self.history and self.history[-1][0] < 0:
             coin = "  (coin: heads, one more pawn removed)" if self.history[-1][1] else "  (coin: tails)"
         return f"{pawns} [{game.pawns} left, take 1..{self.k}]{coin}\n{self._status_line()}"
 
     def _render_rgb(self) -> np.ndarray:
-        start = self._initial_pawns
-        columns = min(start, 25)
-        rows = -(-start // columns)
+        lo, hi = self._drawn()
+        columns = min(hi - lo, 25)
+        rows = -(-(hi - lo) // columns)
         image = canvas(rows * CELL, columns * CELL, WHITE)
         disc = disc_mask(CELL, 3)
         for i in range(rows * columns):
-            colour = BLACK if i < self._live.pawns else GREY if i < start else WHITE
+            colour = BLACK if lo + i < self._live.pawns else GREY if lo + i < hi else WHITE
             paint(image, (i // columns) * CELL, (i % columns) * CELL, disc, colour)
         return image
 
@@ -134,17 +145,21 @@ class raw_env(BoardGameEnv[NimState]):
     def _render_svg(self, view: int | None, animate: bool) -> svg.SvgImage:
         game, size, per_row = self._live, SVG_PAWN, 10
         start = self._initial_pawns
-        rows = -(-start // per_row)
+        lo, hi = self._drawn()
+        rows = -(-(hi - lo) // per_row)
         removed = self._removed_last()
-        top = 34
-        body = [svg.text(per_row * size / 2, 14, f"{game.pawns} left · take 1 to {self.k}", 15, weight="bold")]
+        top = 34 if (lo, hi) == (0, start) else 54
+        body = [svg.text(per_row * size / 2, 14, f"{game.pawns:,} left · take 1 to {self.k}", 15, weight="bold")]
+        if top != 34:
+            body.append(svg.text(per_row * size / 2, 36, f"pawns {lo + 1:,} to {hi:,} of {start:,} shown", 12,
+                                 css_class="window"))
         if self.history and self.history[-1][0] < 0:
             body.append(svg.text(per_row * size / 2, top + rows * size + 12,
                                  "coin: heads, one more pawn gone" if self.history[-1][1] else "coin: tails", 13,
                                  css_class="coin"))
         playing = not game.is_terminal() and game.current_player() >= 0
-        for i in range(start):
-            x, y = (i % per_row) * size + size / 2, top + (i // per_row) * size + size / 2
+        for i in range(lo, hi):
+            x, y = ((i - lo) % per_row) * size + size / 2, top + ((i - lo) // per_row) * size + size / 2
             if i < game.pawns:
                 take = game.pawns - i
                 click = (f' data-action="{take - 1}" data-label="{game.action_label(take - 1)}"'
@@ -163,6 +178,8 @@ class raw_env(BoardGameEnv[NimState]):
 
 #: Pixels per pawn of the SVG drawing.
 SVG_PAWN = 36
+#: The most pawn slots a picture (text, SVG, RGB) shows.
+MAX_DRAWN = 200
 
 
 def observation_of(state: NimState, player: int) -> np.ndarray:

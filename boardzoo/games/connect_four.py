@@ -337,9 +337,16 @@ def solve_moves(state: ConnectFourState, seconds: float) -> dict[int, int]:
     return move_values(state, seconds)
 
 
+def solver_refuses(state: ConnectFourState) -> str | None:
+    from boardzoo.games.connect_four_solver import board_problem
+
+    return board_problem(state.geo.rows, state.geo.cols)
+
+
 register(GameKnowledge(
     game=ConnectFourState.game_name,
     greedy=ConnectFourState.greedy_action,
     evaluators={"three": three_in_window_score, "three2": three_in_window_v2_score},
     solve_moves=solve_moves,
+    solver_refuses=solver_refuses,
 ))

@@ -107,11 +107,10 @@ class Solver:
         if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
                                     or not 0 < timeout < float("inf")):
             raise ValueError(f"the solver's timeout must be a positive, finite number of seconds, got {timeout!r}")
-        probe = ConnectFourState(rows, cols)
-        geo = probe.geo
-        if geo.height * cols > 64 or (geo.cells + 1) // 2 >= _OFFSET or cols > 14:
-            raise ValueError(f"the solver handles boards whose (rows + 1) x cols fits in 64 bits, "
-                             f"got {rows}x{cols}")
+        problem = board_problem(rows, cols)
+        if problem is not None:
+            raise ValueError(problem)
+        geo = ConnectFourState(rows, cols).geo
         self.rows, self.cols, self.height = rows, cols, geo.height
         self.cells = geo.cells
         self.board_mask = geo.board_mask
@@ -376,6 +375,16 @@ def make_solver(engine: str = "auto", **options) -> Solver:
 _PLAYING: dict[tuple[int, int], Solver] = {}
 #: Memory of each of those solvers, in MB (a league runs one per worker process).
 PLAYING_MEMORY_MB = 64
+
+
+def board_problem(rows: int, cols: int) -> str | None:
+    """Why the solver cannot take a ``rows`` x ``cols`` board (its bitboards are 64-bit
+    words), or None when it can."""
+    geo = ConnectFourState(rows, cols).geo
+    if geo.height * cols > 64 or (geo.cells + 1) // 2 >= _OFFSET or cols > 14:
+        return (f"the solver handles boards whose (rows + 1) x cols fits in 64 bits and at most 14 columns, "
+                f"not {rows}x{cols}")
+    return None
 
 
 def move_values(state: ConnectFourState, seconds: float) -> dict[int, int]:

@@ -65,6 +65,8 @@ class GameKnowledge:
     #: with each legal move's game-theoretic value for the player to move (higher is
     #: better), raising :class:`~boardzoo.errors.BudgetError` when ``seconds`` run out.
     solve_moves: Callable[[Any, float], dict[int, int]] | None = None
+    #: Why that solver cannot take ``state``'s board (too large for it), or None.
+    solver_refuses: Callable[[Any], str | None] = lambda state: None
 
     def rollout_names(self) -> list[str]:
         return ["random", *[name for name in {**self.rollouts, **self.fast_rollouts} if name != "random"]]

@@ -1,14 +1,28 @@
 """The browser UI's HTTP routes (Starlette); the state they serve is in
 :mod:`boardzoo.web.sessions`, the page in ``static/``.
 
-Every route answers JSON; a request the server refuses gets a 4xx status and
-``{"error": "..."}`` saying why. Agent moves run in worker threads, so one long search
-does not stop the server answering others.
+Every route answers JSON; a request the server refuses gets a 4xx status (503 when every
+search is busy) and ``{"error": "..."}`` saying why. Agents think in the search processes
+of :mod:`boardzoo.web.searches`, so one long search does not stop the server answering
+others, each move keeps to a time limit, and a page that goes away ends its search.
+
+The server is meant for the person at this machine, and :class:`Guard` keeps other web
+pages out: it answers only requests whose ``Host`` is a name it was started under (a page
+of another site that rebinds its DNS name to 127.0.0.1 still sends its own name), takes
+state-changing requests only from its own page (same ``Origin``, a JSON body, which no
+cross-site form can send), and tells the browser not to frame it or run scripts from
+elsewhere.
 """
 
 from __future__ import annotations
 
+import asyncio
+import ipaddress
 import json
+import socket
+import threading
+from collections.abc import Callable
+from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -24,8 +38,9 @@ from starlette.staticfiles import StaticFiles
 from boardzoo import __version__
 from boardzoo.agents import catalogue
 from boardzoo.envs import ENVS, env_module
-from boardzoo.errors import BoardzooError, ResultsFileError
+from boardzoo.errors import BoardzooError, ResultsFileError, ServerBusyError, SpecError
 from boardzoo.spec import describe
+from boardzoo.web.searches import Cancelled, SearchPool
 from boardzoo.web.sessions import (
     MAX_PLAY_SESSIONS,
     MAX_WATCH_SESSIONS,
@@ -39,11 +54,88 @@ from boardzoo.web.sessions import (
 
 #: The largest request body read, in bytes (requests are a few short fields).
 MAX_BODY = 64 * 1024
+#: The longest number a query may give (a game index, a position).
+MAX_QUERY_DIGITS = 9
+#: Names that reach this machine only.
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+#: Sent with every answer: no framing by other sites, scripts and styles from this server only.
+SECURITY_HEADERS = {
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+                               "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
+                               "form-action 'self'",
+}
+
+
+def allowed_hosts(host: str, port: int) -> frozenset[str]:
+    """The ``Host`` headers the server answers: its loopback names, and ``host`` itself
+    when it listens beyond loopback (see :func:`serve`), each with and without the port."""
+    names = set(LOOPBACK_NAMES)
+    if not is_loopback(host):
+        if host in ("0.0.0.0", "::"):
+            names.update({socket.gethostname(), socket.getfqdn()})
+        else:
+            names.add(f"[{host}]" if ":" in host else host)
+    return frozenset({f"{name}:{port}" for name in names} | names)
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class Guard:
+    """ASGI middleware: refuse requests that another site's page could have sent, and add
+    :data:`SECURITY_HEADERS` to every answer (see the module docstring)."""
+
+    def __init__(self, app: Any, hosts: frozenset[str]):
+        self.app, self.hosts = app, hosts
+
+    def problem(self, method: str, path: str, headers: dict[str, str]) -> tuple[int, str] | None:
+        host = headers.get("host", "")
+        if host.lower() not in self.hosts:
+            return 400, (f"this server answers to {', '.join(sorted(h for h in self.hosts if ':' in h))} only, "
+                         f"not Host {host[:60]!r}")
+        fetch_site = headers.get("sec-fetch-site")
+        if fetch_site not in (None, "same-origin", "none") and path.startswith("/api/"):
+            return 403, "requests from other sites are refused"
+        if method in ("GET", "HEAD"):
+            return None
+        origin = headers.get("origin")
+        if origin is not None and origin.lower() not in {f"http://{h}" for h in self.hosts}:
+            return 403, f"requests from other pages ({origin[:60]!r}) are refused"
+        if method == "POST" and headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+            return 415, "a request body must be JSON, sent as Content-Type: application/json"
+        return None
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope["headers"]}
+        problem = self.problem(scope["method"], scope["path"], headers)
+        if problem is not None:
+            await JSONResponse({"error": problem[1]}, problem[0], headers=SECURITY_HEADERS)(scope, receive, send)
+            return
+
+        async def send_guarded(message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []),
+                                      *((k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items())]
+            await send(message)
+
+        await self.app(scope, receive, send_guarded)
 
 
 async def _body(request: Request) -> dict[str, Any]:
     size = request.headers.get("content-length")
-    if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
+    if size is not None and (not size.isdecimal() or len(size) > 12 or int(size) > MAX_BODY):
         raise RequestError(f"a request body may be at most {MAX_BODY} bytes", 413)
     data = b""
     async for chunk in request.stream():
@@ -54,22 +146,59 @@ async def _body(request: Request) -> dict[str, Any]:
         body = json.loads(data or b"{}")
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise RequestError("the request body is not JSON") from None
+    except RecursionError:
+        raise RequestError("the request body nests too deep") from None
+    except ValueError:  # Python refuses to read ints of over 4,300 digits
+        raise RequestError("the request body holds a number too long to read") from None
     if not isinstance(body, dict):
         raise RequestError("the request body must be a JSON object")
     return body
 
 
-def _field(body: dict, name: str, kind: type | tuple[type, ...], default: Any = None) -> Any:
+def _field(body: dict, name: str, kind: type | tuple[type, ...], default: Any = None, optional: bool = False) -> Any:
     value = body.get(name, default)
+    if optional and value is None:
+        return None
     if value is None or isinstance(value, bool) or not isinstance(value, kind):
-        raise RequestError(f"field {name!r} must be {'a string' if kind is str else 'a number'}, got {value!r}")
+        shown = json.dumps(value)[:40] if isinstance(value, (str, int, float, type(None))) else type(value).__name__
+        raise RequestError(f"field {name!r} must be {'a string' if kind is str else 'a number'}, got {shown}")
     return value
 
 
-def create_app(replays: str = ".") -> Starlette:
-    """The app; results files for replay are read from under the folder ``replays`` only."""
+def _number(request: Request, name: str, default: str | None = None) -> int:
+    text = request.query_params.get(name, default)
+    if text is None or not (text.isascii() and text.isdecimal()) or len(text) > MAX_QUERY_DIGITS:
+        raise RequestError(f"{name} must be a number from 0 to {10**MAX_QUERY_DIGITS - 1:,}, "
+                           f"got {(text or '')[:20]!r}")
+    return int(text)
+
+
+async def _while_waited_for(request: Request, work: Callable[[], Any], cancel: threading.Event) -> Any:
+    """``work()`` in a worker thread; if the client goes away meanwhile, ``cancel`` is set
+    (the search it started ends) and :class:`Cancelled` raised."""
+    task = asyncio.ensure_future(run_in_threadpool(work))
+    while True:
+        done, _ = await asyncio.wait({task}, timeout=0.25)
+        if done:
+            return task.result()
+        if await request.is_disconnected():
+            cancel.set()
+            try:
+                await task
+            except BaseException:
+                pass
+            raise Cancelled("the client went away")
+
+
+def create_app(replays: str = ".", host: str = "127.0.0.1", port: int = 8000, searches: int = 2,
+               move_seconds: float | None = None) -> Any:
+    """The app (wrapped in :class:`Guard`); results files for replay are read from under
+    the folder ``replays`` only; ``host`` and ``port`` are where it listens (its page's
+    origin), ``searches`` how many searches run at once, ``move_seconds`` the limit on
+    one move of an agent (default :data:`boardzoo.web.searches.MOVE_SECONDS`)."""
     library = Replays(replays)
-    plays = Store(MAX_PLAY_SESSIONS)
+    pool = SearchPool(searches) if move_seconds is None else SearchPool(searches, move_seconds=move_seconds)
+    plays = Store(MAX_PLAY_SESSIONS, on_drop=lambda session: session.close())
     watches = Store(MAX_WATCH_SESSIONS, on_drop=lambda session: session.stop())
 
     async def index(request: Request) -> Response:
@@ -83,13 +212,15 @@ def create_app(replays: str = ".") -> Starlette:
         agents = [{"name": name, "summary": summary, "parameters": params}
                   for name, params, summary in catalogue() if web_allowed(name)]
         return JSONResponse({"version": __version__, "envs": envs, "agents": agents,
-                             "replays": str(library.root)})
+                             "replays": str(library.root), "move_seconds": pool.move_seconds})
 
     async def play_new(request: Request) -> Response:
         body = await _body(request)
-        session = await run_in_threadpool(
-            PlaySession, _field(body, "env", str), _field(body, "opponent", str),
-            _field(body, "seat", str, "player_0"), _field(body, "seed", int, 0))
+        arguments = (_field(body, "env", str), _field(body, "opponent", str), _field(body, "seat", str, "player_0"),
+                     _field(body, "seed", int, optional=True))
+        cancel = threading.Event()
+        with pool.admit():
+            session = await _while_waited_for(request, lambda: PlaySession(*arguments, pool, cancel=cancel), cancel)
         key = plays.add(session)
         return JSONResponse({"id": key, **session.view()}, status_code=201)
 
@@ -111,13 +242,25 @@ def create_app(replays: str = ".") -> Starlette:
             finally:
                 session.lock.release()
 
-        return JSONResponse({"id": key, **await run_in_threadpool(move)})
+        with pool.admit():
+            try:
+                view = await _while_waited_for(request, move, session.agent.cancel)
+            except Cancelled:
+                plays.discard(key)
+                raise
+        return JSONResponse({"id": key, **view})
+
+    async def play_end(request: Request) -> Response:
+        plays.remove(request.path_params["key"]).close()
+        return JSONResponse({"ended": True})
 
     async def watch_new(request: Request) -> Response:
         body = await _body(request)
-        session = await run_in_threadpool(
-            WatchSession, _field(body, "env", str), _field(body, "a", str), _field(body, "b", str),
-            _field(body, "games", int, 10), _field(body, "seed", int, 0), _field(body, "delay", (int, float), 0.5))
+        arguments = (_field(body, "env", str), _field(body, "a", str), _field(body, "b", str),
+                     _field(body, "games", int, 10), _field(body, "seed", int, optional=True),
+                     _field(body, "delay", (int, float), 0.5))
+        with pool.admit():
+            session = await run_in_threadpool(WatchSession, *arguments, pool)
         key = watches.add(session)
         return JSONResponse({"id": key, **session.view()}, status_code=201)
 
@@ -135,25 +278,32 @@ def create_app(replays: str = ".") -> Starlette:
         return JSONResponse(await run_in_threadpool(library.games, request.query_params.get("file", "")))
 
     async def replay_game(request: Request) -> Response:
-        index = request.query_params.get("index", "")
-        if not index.isdigit():
-            raise RequestError(f"index must be a game index (0, 1, ...), got {index!r}")
-        return JSONResponse(await run_in_threadpool(library.replay, request.query_params.get("file", ""), int(index)))
+        index, start = _number(request, "index"), _number(request, "start", "0")
+        return JSONResponse(await run_in_threadpool(library.replay, request.query_params.get("file", ""),
+                                                    index, start))
 
     async def refused(request: Request, error: Exception) -> Response:
-        status = error.status if isinstance(error, RequestError) else 422 if isinstance(error, ResultsFileError) \
-            else 400
+        status = (error.status if isinstance(error, RequestError) else 503 if isinstance(error, ServerBusyError)
+                  else 422 if isinstance(error, ResultsFileError) else 499 if isinstance(error, Cancelled) else 400)
         return JSONResponse({"error": str(error)}, status_code=status)
 
     async def http_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, HTTPException)
         return JSONResponse({"error": error.detail}, status_code=error.status_code)
 
+    @asynccontextmanager
+    async def lifespan(app: Starlette):
+        yield
+        for store in (watches, plays):
+            store.clear()
+        pool.close()
+
     routes = [
         Route("/", index),
         Route("/api/catalogue", catalogue_route),
         Route("/api/play", play_new, methods=["POST"]),
         Route("/api/play/{key}", play_get),
+        Route("/api/play/{key}", play_end, methods=["DELETE"]),
         Route("/api/play/{key}/move", play_move, methods=["POST"]),
         Route("/api/watch", watch_new, methods=["POST"]),
         Route("/api/watch/{key}", watch_get),
@@ -163,14 +313,35 @@ def create_app(replays: str = ".") -> Starlette:
         Route("/api/replays/game", replay_game),
         Mount("/static", StaticFiles(packages=[("boardzoo.web", "static")]), name="static"),
     ]
-    return Starlette(routes=routes, exception_handlers={BoardzooError: refused, HTTPException: http_error})
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={BoardzooError: refused, HTTPException: http_error})
+    app.state.pool = pool
+    return Guard(app, allowed_hosts(host, port))
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, replays: str = ".", log=print) -> None:
+def check_host(host: str, allow_remote: bool) -> None:
+    """Refuse to listen beyond this machine unless asked to in so many words."""
+    if not host or not host.strip():
+        raise SpecError("--host must name an address (127.0.0.1 by default); an empty one would listen on every "
+                        "network interface")
+    if not is_loopback(host) and not allow_remote:
+        raise SpecError(f"--host {host} would let other machines reach this server, which plays and reads "
+                        f"results files for whoever asks; add --allow-remote if that is what you want")
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, replays: str = ".", searches: int = 2,
+          allow_remote: bool = False, log=print) -> None:
     """Run the UI until interrupted (``boardzoo serve``)."""
     import uvicorn
 
-    app = create_app(replays)
-    log(f"boardzoo {__version__}: open http://{host}:{port}/ in a browser (results files for replay are read "
+    check_host(host, allow_remote)
+    app = create_app(replays, host, port, searches)
+    if not is_loopback(host):
+        log(f"WARNING: listening on {host}, beyond this machine: anyone who can reach port {port} can start "
+            f"searches here and read the results files under {Path(replays).resolve()}")
+    shown = f"[{host}]" if ":" in host else host
+    log(f"boardzoo {__version__}: open http://{shown}:{port}/ in a browser (results files for replay are read "
         f"from {Path(replays).resolve()}; Ctrl+C stops)")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    # A stop waits at most a few seconds for answers in progress; the lifespan's end then
+    # kills the search processes, so a search never holds the server up.
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=3)

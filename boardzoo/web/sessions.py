@@ -3,31 +3,35 @@ replays of results files. No web framework here (the routes are in :mod:`boardzo
 so these parts are tested on their own.
 
 Everything a request can ask for is bounded: which agents may play (none that loads a file
-or needs a terminal) and with what budgets, how many games and runs are kept, how large a
-board may be drawn, how many games a replayed file may list. A hidden-information game
-shows a person their own seat's view only, and the search view of an agent playing
-against them stays closed until the game ends (its tree would show which of its ghosts
-may escape, that is, which are blue).
+or needs a terminal) and with what budgets, how large a game may be, how long one move may
+take and how many searches run at once (:mod:`boardzoo.web.searches`: the agents think in
+processes the server can stop), how many games and runs are kept, how large a board may be
+drawn and how much of a replay one answer sends. A hidden-information game shows a person
+their own seat's view only, and the search view of an agent playing against them stays
+closed until the game ends (its tree would show which of its ghosts may escape, that is,
+which are blue); a game the person did not seed gets a fresh seed, told once it is over.
 """
 
 from __future__ import annotations
 
 import secrets
+import sys
 import threading
 import time
+import traceback
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from boardzoo import arena
-from boardzoo.agents import Agent, AlphaBetaAgent, MCTSAgent, MinimaxAgent, expand
-from boardzoo.agents import make as make_agent
+from boardzoo.agents import expand
 from boardzoo.envs import BoardGameEnv
-from boardzoo.errors import BoardzooError, SpecError
+from boardzoo.errors import BoardzooError, MoveTimeLimitError, ResultsFileError, SpecError, excerpt
 from boardzoo.games.geister import GHOSTS, LETTERS, MOVE_ACTIONS, OWN_STEPS, RED_SETS, SIZE, TARGET, red_letters, to_own
-from boardzoo.ledger import read_records
+from boardzoo.ledger import parse_record, read_records, record_problem
 from boardzoo.spec import split_spec
+from boardzoo.web.searches import Cancelled, HostedAgent, SearchPool
 
 SEATS = arena.SEATS
 #: Agents a browser may choose: none loads a file (``sb3``, ``mcts:model=``) or needs a terminal.
@@ -36,19 +40,27 @@ WEB_AGENTS = ("random", "greedy", "policy", "mcts", "flatmc", "minimax", "alphab
 WEB_BUDGETS = {"iterations": 50_000, "playouts": 200_000, "depth": 10, "time": 10.0}
 #: Parameters a browser may not set: they name files.
 WEB_REFUSED = ("model", "path")
+#: The largest games a browser may ask for, by the env's attribute: boards a page can
+#: show, piles of pawns a person can count.
+WEB_ENV_LIMITS = {"rows": 16, "cols": 16, "n_high": 10_000, "k": 100, "max_turns": 2_000}
 #: Kept at once: games being played, arena runs, and games an arena run plays.
-MAX_PLAY_SESSIONS = 64
+MAX_PLAY_SESSIONS = 32
 MAX_WATCH_SESSIONS = 8
 MAX_WATCH_GAMES = 500
 #: The largest drawing sent for one position, in characters.
 MAX_SVG = 1_000_000
+#: One answer of a replay sends positions up to about this many characters of drawing
+#: (at least one position); the page asks for the next part as the slider reaches it.
+MAX_REPLAY_CHARACTERS = 2_000_000
 #: A results file shown for replay lists at most this many games, and the server looks at
-#: most this deep and this wide for files.
+#: most this deep and this wide for files; it keeps the index of this many files.
 MAX_REPLAY_GAMES = 20_000
 MAX_REPLAY_FILES = 500
 MAX_REPLAY_DEPTH = 4
-#: Nodes of a search tree sent to the browser.
-MAX_TREE_NODES = 400
+MAX_REPLAY_INDEXES = 8
+#: The largest seed a request may give (numpy's seeds are 64-bit; JSON numbers beyond
+#: 2**53 lose digits in a browser).
+MAX_SEED = 2**53
 
 
 class RequestError(BoardzooError):
@@ -64,9 +76,10 @@ def web_allowed(name: str) -> bool:
     return split_spec(expand(name))[0] in WEB_AGENTS
 
 
-def web_agent(spec: str, seed: int) -> Agent:
-    """An agent a browser asked for (a preset by what it stands for), within
-    :data:`WEB_AGENTS` and :data:`WEB_BUDGETS`."""
+def check_web_agent(spec: str) -> str:
+    """``spec`` when a browser may ask for it: an agent of :data:`WEB_AGENTS` (a preset by
+    what it stands for) within :data:`WEB_BUDGETS`, naming no file; else SpecError. The
+    agent itself is built in a search process."""
     name, params = split_spec(expand(spec))
     if name not in WEB_AGENTS:
         raise SpecError(f"agent {name!r} cannot play in the browser; choose one of {', '.join(WEB_AGENTS)}")
@@ -81,15 +94,28 @@ def web_agent(spec: str, seed: int) -> Agent:
                 continue  # the spec parser explains what it expected
             if number > most:
                 raise SpecError(f"{spec}: {key} may be at most {most:g} in the browser, got {value}")
-    return make_agent(spec, seed=seed)
+    return spec
+
+
+def web_env(spec: str) -> BoardGameEnv:
+    """The env a browser asked for, within :data:`WEB_ENV_LIMITS`."""
+    env = arena.make_env(spec)
+    for attribute, most in WEB_ENV_LIMITS.items():
+        value = getattr(env.unwrapped, attribute, None)
+        if isinstance(value, int) and value > most:
+            shown = "n" if attribute == "n_high" else attribute
+            raise SpecError(f"{spec}: {shown} may be at most {most:,} in the browser, got {value:,}")
+    return env
 
 
 def check_seed(seed: Any) -> int:
-    """The arena's check of a base seed, and a bound on its size (a request's number)."""
+    """A request's seed: an int from 0 to :data:`MAX_SEED`, or None for a fresh one."""
+    if seed is None:
+        return secrets.randbelow(MAX_SEED)
     arena.check_seed(seed)
-    if seed >= 2**63:
-        raise RequestError(f"seed must be less than 2**63, got {seed!r}")
-    return seed
+    if seed > MAX_SEED:
+        raise RequestError(f"seed must be at most 2**53, got {seed!r}")
+    return int(seed)
 
 
 def drawing(env: BoardGameEnv, view: str | None, animate: bool = True) -> str:
@@ -125,20 +151,8 @@ def _geister_click(game, seat: int, action: int) -> dict:
     return {"ghost": LETTERS[ghost], "from": [x, y], "to": [x + dx, y + dy]}
 
 
-def search_view(agent: Agent) -> dict | None:
-    """What the agent's last decision looked at: an MCTS tree with its root's children, or
-    alpha-beta's expected line; None for agents that do not search."""
-    stats = agent.stats
-    if isinstance(agent, MCTSAgent):
-        tree = agent.tree_json(MAX_TREE_NODES)
-        if tree is None:
-            return None
-        return {"kind": "tree", "tree": tree, "iterations": stats.get("iterations"),
-                "seconds": stats.get("seconds"), "children": stats.get("children", [])}
-    if isinstance(agent, (MinimaxAgent, AlphaBetaAgent)) and stats:
-        return {"kind": "line", "line": agent.principal_variation(), "value": stats.get("value"),
-                "depth": stats.get("depth"), "nodes": stats.get("nodes"), "seconds": stats.get("seconds")}
-    return None
+class Stopped(Exception):
+    """The watcher stopped an arena run."""
 
 
 def result_text(returns: dict[str, float], forfeit: dict | None, names: dict[str, str]) -> str:
@@ -152,29 +166,42 @@ def result_text(returns: dict[str, float], forfeit: dict | None, names: dict[str
     return text
 
 
+def forfeit_on_time(env: BoardGameEnv, seat: str, error: MoveTimeLimitError) -> None:
+    reason = f"its move {error}, so it loses"
+    env.unwrapped.forfeit(seat, reason, public=reason)
+
+
 class PlaySession:
     """A person against an agent. ``human`` is the person's seat; the agent moves at once
-    whenever it is its turn, so every call returns at the person's turn or at the end."""
+    whenever it is its turn, so every call returns at the person's turn or at the end.
+    ``seed`` None draws a fresh one (told by :meth:`view` once the game is over, since it
+    would tell the agent's choices, Geister's red ghosts among them)."""
 
-    def __init__(self, env_spec: str, opponent: str, human: str, seed: int):
+    def __init__(self, env_spec: str, opponent: str, human: str, seed: int | None, pool: SearchPool,
+                 cancel: threading.Event | None = None):
         if human not in SEATS:
             raise RequestError(f"seat must be player_0 or player_1, got {human!r}")
+        self.seed_given = seed is not None
         self.env_spec, self.opponent_spec, self.human, self.seed = env_spec, opponent, human, check_seed(seed)
-        self.env = arena.make_env(env_spec)
-        env_seed, agent_seed, _ = arena.game_seeds(seed, 0)
-        self.agent = web_agent(opponent, agent_seed)
-        arena.check_agents([self.agent], self.env)
-        arena.warm_up_agents([self.agent], self.env)  # so its first reply is not a long wait
-        self.machine = SEATS[1 - SEATS.index(human)]
-        self.names = {human: f"{human} (you)", self.machine: f"{self.machine} ({opponent})"}
-        self.lock = threading.Lock()
-        self.log: list[str] = []
-        self.search: dict | None = None
-        self.returns: dict[str, float] = {}
-        self.forfeit: dict | None = None
-        self.env.reset(seed=env_seed)
-        self.frames = [self._frame("the game begins")]
-        self._machine_moves()
+        self.env = web_env(env_spec)
+        env_seed, agent_seed, _ = arena.game_seeds(self.seed, 0)
+        self.agent: HostedAgent = pool.host(check_web_agent(opponent), agent_seed, cancel)
+        try:
+            arena.check_agents([self.agent], self.env)
+            arena.warm_up_agents([self.agent], self.env)  # so its first reply is not a long wait
+            self.machine = SEATS[1 - SEATS.index(human)]
+            self.names = {human: f"{human} (you)", self.machine: f"{self.machine} ({opponent})"}
+            self.lock = threading.Lock()
+            self.log: list[str] = []
+            self.search: dict | None = None
+            self.returns: dict[str, float] = {}
+            self.forfeit: dict | None = None
+            self.env.reset(seed=env_seed)
+            self.frames = [self._frame("the game begins")]
+            self._machine_moves()
+        except BaseException:
+            self.close()
+            raise
 
     @property
     def hidden(self) -> bool:
@@ -194,8 +221,10 @@ class PlaySession:
         raw = self.env.unwrapped
         said = raw.move_text(seat, action, self.human)
         self.env.step(action)
+        self._after(f"{self.names[seat]} {said}")
+
+    def _after(self, line: str) -> None:
         self._finish_turns()
-        line = f"{self.names[seat]} {said}"
         self.log.append(line)
         self.frames.append(self._frame(line))
         if self.over():
@@ -217,8 +246,13 @@ class PlaySession:
         env = self.env
         while env.agents and env.agent_selection == self.machine:
             observation = env.observe(self.machine)
-            action = self.agent.act(observation, env.unwrapped.model(self.machine))
-            self.search = search_view(self.agent)
+            try:
+                action = self.agent.act(observation, env.unwrapped.model(self.machine))
+            except MoveTimeLimitError as error:
+                forfeit_on_time(env, self.machine, error)
+                self._after(f"{self.names[self.machine]} {error}")
+                return
+            self.search = self.agent.search
             self._play(self.machine, action)
 
     def move(self, action: Any) -> None:
@@ -238,6 +272,10 @@ class PlaySession:
         self._play(self.human, action)
         self._machine_moves()
 
+    def close(self) -> None:
+        """Stop the agent's search, if one runs, and let its process forget it."""
+        self.agent.close()
+
     def view(self) -> dict:
         """The state the browser shows: frames since the person's last move (the person's
         move and the replies, each drawn and announced), moves to choose from, the result."""
@@ -247,32 +285,38 @@ class PlaySession:
         # Against a hidden-information game the search would tell secrets until the end.
         search = self.search if not self.hidden or result is not None else None
         return {
-            "env": self.env_spec, "opponent": self.opponent_spec, "you": self.human, "seed": self.seed,
+            "env": self.env_spec, "opponent": self.opponent_spec, "you": self.human,
+            "seed": self.seed if self.seed_given or result is not None else None,
             "game": env.unwrapped.model(self.human).game_name,
             "frames": self.frames, "your_turn": your_turn, "result": result, "log": self.log[-200:],
+            "outcome": None if result is None else
+            "draw" if self.returns[self.human] == self.returns[self.machine] else
+            "won" if self.returns[self.human] > self.returns[self.machine] else "lost",
             "moves": move_choices(env, self.human) if your_turn else [],
             "search": search, "search_hidden": self.hidden and result is None and self.search is not None,
         }
 
 
-class Stopped(Exception):
-    """The watcher stopped an arena run."""
-
-
 class WatchSession:
     """An arena run played in a thread of its own, one move at a time, for spectators: the
-    newest position, the moves announced, the score so far."""
+    newest position, the moves announced, the score so far. Its agents think in the
+    search pool, each move within its time limit (a move past it loses the game)."""
 
-    def __init__(self, env_spec: str, spec_a: str, spec_b: str, games: int, seed: int, delay: float):
+    def __init__(self, env_spec: str, spec_a: str, spec_b: str, games: int, seed: int | None, delay: float,
+                 pool: SearchPool):
         if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_WATCH_GAMES:
             raise RequestError(f"games must be an int from 1 to {MAX_WATCH_GAMES}, got {games!r}")
         if isinstance(delay, bool) or not isinstance(delay, (int, float)) or not 0 <= delay <= 5:
             raise RequestError(f"delay must be a number of seconds from 0 to 5, got {delay!r}")
         self.env_spec, self.specs, self.games, self.seed = env_spec, {"a": spec_a, "b": spec_b}, games, check_seed(seed)
         self.delay = float(delay)
-        self.env = arena.make_env(env_spec)
-        self.agents = {"a": web_agent(spec_a, 0), "b": web_agent(spec_b, 0)}
-        arena.check_agents(self.agents.values(), self.env)
+        self.env = web_env(env_spec)
+        self.agents = {"a": pool.host(check_web_agent(spec_a), 0), "b": pool.host(check_web_agent(spec_b), 0)}
+        try:
+            arena.check_agents(self.agents.values(), self.env)
+        except BaseException:
+            self.stop()
+            raise
         self.records: list[dict] = []
         self.log: deque[str] = deque(maxlen=40)
         self.frame = {"svg": drawing(self.env, None), "game": 0, "ply": 0}
@@ -292,11 +336,19 @@ class WatchSession:
                     self.records.append(record)
                     winner = record["winner"]
                     self.log.append(f"game {game + 1}: " + ("draw" if winner is None else
-                                                             f"{self.specs[winner]} ({winner}) wins"))
-        except Stopped:
+                                                             f"{self.specs[winner]} ({winner}) wins")
+                                    + (f" ({record['forfeit']['by']} {record['forfeit']['reason']})"
+                                       if record["forfeit"] else ""))
+        except (Stopped, Cancelled):
             pass
         except BoardzooError as error:
             self.error = str(error)
+        except Exception as error:  # a bug: the page says so, the server's log has the traceback
+            self.error = f"internal error ({type(error).__name__}: {error}); the server's log has the details"
+            traceback.print_exc(file=sys.stderr)
+        finally:
+            for agent in self.agents.values():
+                agent.close()
 
     def _announce(self, env: BoardGameEnv, seat: str, action: int) -> None:
         label = env.unwrapped.move_text(seat, action, None)
@@ -317,11 +369,14 @@ class WatchSession:
         with self.lock:
             summary = arena.summarize(self.records) if self.records else None
             return {"env": self.env_spec, "a": self.specs["a"], "b": self.specs["b"], "games": self.games,
-                    "finished": len(self.records), "running": self.thread.is_alive(), "frame": self.frame,
-                    "log": list(self.log), "summary": summary, "error": self.error}
+                    "seed": self.seed, "finished": len(self.records), "running": self.thread.is_alive(),
+                    "frame": self.frame, "log": list(self.log), "summary": summary, "error": self.error}
 
     def stop(self) -> None:
+        """Stop the run now: a search that runs is ended, not waited for."""
         self.stop_requested = True
+        for agent in self.agents.values():
+            agent.close()
 
 
 class Store:
@@ -344,26 +399,48 @@ class Store:
     def get(self, key: str) -> Any:
         with self.lock:
             if key not in self.items:
-                raise RequestError(f"no such session {key!r} (it ended, or the server restarted)", 404)
+                raise RequestError(f"no such session {excerpt(key)!r} (it ended, or the server restarted)", 404)
             self.items.move_to_end(key)
             return self.items[key]
 
     def remove(self, key: str) -> Any:
         with self.lock:
             if key not in self.items:
-                raise RequestError(f"no such session {key!r}", 404)
+                raise RequestError(f"no such session {excerpt(key)!r}", 404)
             return self.items.pop(key)
+
+    def discard(self, key: str) -> None:
+        """Drop session ``key`` if it is kept (its client went away)."""
+        with self.lock:
+            dropped = self.items.pop(key, None)
+        if dropped is not None:
+            self.on_drop(dropped)
+
+    def clear(self) -> None:
+        """Drop every session (the server is stopping)."""
+        with self.lock:
+            dropped, self.items = list(self.items.values()), OrderedDict()
+        for session in dropped:
+            self.on_drop(session)
 
 
 class Replays:
     """Results files under one folder, chosen when the server starts: the only files the
     server reads. Paths come from requests relative to that folder and are checked to stay
-    inside it."""
+    inside it. A file is read through once for its index (each game's summary and where
+    its line starts), kept while the file is unchanged; a replay reads its game's line
+    alone and draws a bounded part of its positions."""
 
     def __init__(self, root: str):
-        self.root = Path(root).resolve()
-        if not self.root.is_dir():
-            raise SpecError(f"--replays {root}: not a folder")
+        try:
+            self.root = Path(root).resolve(strict=True)
+            if not self.root.is_dir():
+                raise NotADirectoryError
+        except (OSError, RuntimeError, ValueError):  # missing, a symlink loop, a null byte, not a folder
+            raise SpecError(f"--replays {root!r}: not a folder that can be read") from None
+        self._indexes: OrderedDict[Path, tuple[tuple[int, int], list, list[str]]] = OrderedDict()
+        self._lock = threading.Lock()
+        self._reading: dict[Path, threading.Lock] = {}
 
     def files(self) -> list[str]:
         found: list[str] = []
@@ -378,51 +455,125 @@ class Replays:
         for entry in entries:
             if len(found) >= MAX_REPLAY_FILES:
                 return
-            if entry.is_symlink():
-                continue  # a link could lead out of the folder
-            if entry.is_file() and entry.suffix == ".jsonl":
-                found.append(entry.relative_to(self.root).as_posix())
-            elif entry.is_dir() and depth < MAX_REPLAY_DEPTH and not entry.name.startswith("."):
-                self._walk(entry, depth + 1, found)
+            try:
+                if entry.is_symlink():
+                    continue  # a link could lead out of the folder
+                if entry.is_file() and entry.suffix == ".jsonl":
+                    found.append(entry.relative_to(self.root).as_posix())
+                elif entry.is_dir() and depth < MAX_REPLAY_DEPTH and not entry.name.startswith("."):
+                    self._walk(entry, depth + 1, found)
+            except OSError:
+                continue  # gone, or not ours to look at
 
     def path(self, relative: Any) -> Path:
         if not isinstance(relative, str) or not relative or len(relative) > 1000:
-            raise RequestError("file must be a path relative to the replay folder")
-        candidate = (self.root / relative).resolve()
-        if not candidate.is_relative_to(self.root) or relative.startswith("/"):
-            raise RequestError(f"{relative!r} is outside the replay folder", 403)
-        if candidate.suffix != ".jsonl" or not candidate.is_file():
-            raise RequestError(f"{relative!r} is not a results file (.jsonl) in the replay folder", 404)
+            raise RequestError("file must be a path relative to the replay folder, at most 1,000 characters")
+        if "\0" in relative:
+            raise RequestError("file must not hold a null character")
+        try:
+            candidate = (self.root / relative).resolve()
+        except (OSError, RuntimeError):  # a name too long, a symlink loop
+            raise RequestError(f"{excerpt(relative)!r} is not a results file (.jsonl) in the replay folder",
+                               404) from None
+        if relative.startswith("/") or not candidate.is_relative_to(self.root):
+            raise RequestError(f"{excerpt(relative)!r} is outside the replay folder", 403)
+        try:
+            found = candidate.suffix == ".jsonl" and candidate.is_file()
+        except OSError:
+            found = False
+        if not found:
+            raise RequestError(f"{excerpt(relative)!r} is not a results file (.jsonl) in the replay folder", 404)
         return candidate
 
+    def index(self, relative: str) -> tuple[Path, list, list[str]]:
+        """``(path, [(offset, summary), ...], notes)`` of a results file, read once per
+        change of the file (one reader at a time per file: concurrent requests share it)."""
+        path = self.path(relative)
+        with self._lock:
+            reading = self._reading.setdefault(path, threading.Lock())
+        with reading:
+            try:
+                stat = path.stat()
+            except OSError as error:
+                raise RequestError(f"{excerpt(relative)!r}: cannot read it ({error.strerror})", 404) from None
+            key = (stat.st_mtime_ns, stat.st_size)
+            with self._lock:
+                known = self._indexes.get(path)
+                if known is not None and known[0] == key:
+                    self._indexes.move_to_end(path)
+                    return path, known[1], known[2]
+            try:
+                entries, notes = read_records(str(path), MAX_REPLAY_GAMES, keep=_summary, quote=False)
+            except ResultsFileError as error:
+                raise RequestError(str(error).replace(str(path), relative), 422) from None
+            entries.sort(key=lambda entry: entry[1]["game"])
+            with self._lock:
+                self._indexes[path] = (key, entries, notes)
+                while len(self._indexes) > MAX_REPLAY_INDEXES:
+                    self._indexes.popitem(last=False)
+            return path, entries, notes
+
     def games(self, relative: str) -> dict:
-        records, notes = read_records(str(self.path(relative)), MAX_REPLAY_GAMES)
+        _, entries, notes = self.index(relative)
         return {"file": relative, "notes": notes,
-                "games": [{"index": i, "game": r["game"], "env": r["env"], "a": r["a"], "b": r["b"],
-                           "seat_of_a": r["seat_of_a"], "winner": r["winner"], "plies": r["plies"]}
-                          for i, r in enumerate(records)]}
+                "games": [{"index": i, **summary} for i, (_, summary) in enumerate(entries)]}
 
-    def replay(self, relative: str, index: Any) -> dict:
-        records, _ = read_records(str(self.path(relative)), MAX_REPLAY_GAMES)
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(records):
-            raise RequestError(f"game index must be an int from 0 to {len(records) - 1}, got {index!r}", 404)
-        return replay_record(records[index])
+    def replay(self, relative: str, index: Any, start: Any = 0) -> dict:
+        path, entries, _ = self.index(relative)
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(entries):
+            raise RequestError(f"game index must be an int from 0 to {len(entries) - 1}, got {index!r}", 404)
+        offset, _ = entries[index]
+        try:
+            with open(path, "rb") as handle:
+                handle.seek(offset)
+                line = handle.readline()
+        except OSError as error:
+            raise RequestError(f"{excerpt(relative)!r}: cannot read it ({error.strerror})", 404) from None
+        record, problem = parse_record(line)
+        if problem is not None:  # the file changed under the index
+            raise RequestError(f"{excerpt(relative)!r} changed while it was read; ask again", 409)
+        return replay_record(record, start)
 
 
-def replay_record(record: dict) -> dict:
-    """Every position of a recorded game, drawn from the spectator's side, with the move
-    that led to it: the record's env from its seed, its moves played again (chance events
-    come from the same seed; a record that disagrees is an error, not a guess)."""
-    env = arena.make_env(record["env"])
-    env.reset(seed=record["seed"])
+def _summary(record: dict, offset: int) -> tuple[int, dict]:
+    return offset, {"game": record["game"], "env": record["env"], "a": record["a"], "b": record["b"],
+                    "seat_of_a": record["seat_of_a"], "winner": record["winner"], "plies": record["plies"],
+                    "forfeit": record["forfeit"] is not None}
+
+
+def replay_record(record: dict, start: Any = 0) -> dict:
+    """A recorded game played again from its seed (chance events come from the same seed;
+    a record that disagrees is an error, not a guess): what every move was, announced
+    from the spectator's side, and the drawings of the positions from ``start`` on, as
+    many as :data:`MAX_REPLAY_CHARACTERS` allow (at least one). The last announcement
+    says how the game ended."""
+    problem = record_problem(record)
+    if problem is not None:
+        raise RequestError(f"not a valid game record: {problem}", 422)
+    try:
+        env = arena.make_env(record["env"])
+        env.reset(seed=record["seed"])
+    except BoardzooError as error:
+        raise RequestError(f"the record's env cannot be made here: {error}", 422) from None
     raw = env.unwrapped
     names = {record["seat_of_a"]: f"a ({record['a']})",
              SEATS[1 - SEATS.index(record["seat_of_a"])]: f"b ({record['b']})"}
-    frames = [{"svg": drawing(env, None, animate=False), "announce": "start"}]
-    for number, move in enumerate(record["moves"]):
-        if not (isinstance(move, list) and len(move) == 2 and all(isinstance(x, int) for x in move)):
-            raise RequestError(f"move {number} of the record is {move!r}, not [seat, action]", 422)
-        player, action = move
+    announces = ["start"]
+    frames: list[str] = []
+    total = 0
+    positions = 1 + record["plies"]
+    if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < positions:
+        raise RequestError(f"start must be a position from 0 to {positions - 1}, got {start!r}", 404)
+
+    def draw() -> None:
+        nonlocal total
+        number = len(announces) - 1
+        if number >= start and (not frames or total < MAX_REPLAY_CHARACTERS):
+            frames.append(drawing(env, None, animate=False))
+            total += len(frames[-1])
+
+    draw()
+    for number, (player, action) in enumerate(record["moves"]):
         if player < 0:
             if number >= len(raw.history) or raw.history[number] != (player, action):
                 raise RequestError(f"event {number}: the record's chance outcome {action} is not the one its seed "
@@ -430,11 +581,19 @@ def replay_record(record: dict) -> dict:
             continue
         if not env.agents or env.agent_selection != SEATS[player]:
             raise RequestError(f"event {number}: the record has {SEATS[player]} move when it is not its turn", 422)
-        said = raw.move_text(SEATS[player], action, None)
         try:
+            said = raw.move_text(SEATS[player], action, None)
             env.step(action)
         except BoardzooError as error:
             raise RequestError(f"event {number}: {error}", 422) from None
-        frames.append({"svg": drawing(env, None, animate=False), "announce": f"{names[SEATS[player]]} {said}"})
+        announces.append(f"{names[SEATS[player]]} {said}")
+        draw()
+    winner = record["winner"]
+    ending = "draw" if winner is None else f"{winner} ({record[winner]}) wins"
+    if record["forfeit"] is not None:
+        ending += f" ({record['forfeit'].get('by', '?')} forfeited: {record['forfeit'].get('reason', '?')})"
+    elif record["truncated"]:
+        ending += " (the game was cut at its length limit)"
+    announces[-1] += f" · game over: {ending}"
     return {"game": record["game"], "env": record["env"], "a": record["a"], "b": record["b"],
-            "winner": record["winner"], "frames": frames}
+            "winner": winner, "result": ending, "announces": announces, "start": start, "frames": frames}

@@ -18,6 +18,8 @@ async function api(method, path, body) {
   return data;
 }
 
+// A blank seed field asks for a fresh seed (the server tells it once the game is over).
+const optionalNumber = (text) => (text.trim() === "" ? null : Number(text));
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const spec = (name, options) => (options.trim() ? `${name}:${options.trim()}` : name);
 
@@ -73,7 +75,7 @@ $("play-form").addEventListener("submit", async (event) => {
       env: spec($("play-env").value, $("play-env-options").value),
       opponent: $("play-opponent").value,
       seat: $("play-seat").value,
-      seed: Number($("play-seed").value),
+      seed: optionalNumber($("play-seed").value),
     });
     play.id = state.id;
     await showPlay(state);
@@ -107,7 +109,8 @@ async function sendMove(action) {
 }
 
 function statusText(state) {
-  if (state.result) return `Game over: ${state.result}.`;
+  const verdict = { won: "you won", lost: "you lost", draw: "a draw" }[state.outcome];
+  if (state.result) return `Game over: ${verdict} (${state.result}; seed ${state.seed}).`;
   return state.your_turn ? `Your move (you are ${state.you}).` : "Waiting...";
 }
 
@@ -406,7 +409,7 @@ $("watch-form").addEventListener("submit", async (event) => {
     const state = await api("POST", "/api/watch", {
       env: spec($("watch-env").value, $("watch-env-options").value),
       a: $("watch-a").value, b: $("watch-b").value,
-      games: Number($("watch-games").value), seed: Number($("watch-seed").value),
+      games: Number($("watch-games").value), seed: optionalNumber($("watch-seed").value),
       delay: Number($("watch-delay").value),
     });
     watch.id = state.id;
@@ -458,7 +461,9 @@ async function stopWatching() {
 $("watch-stop").addEventListener("click", stopWatching);
 
 // ---- replay -----------------------------------------------------------------------------
-const replay = { frames: [] };
+// A replay comes in parts: every move's announcement at once, the drawings of a bounded
+// run of positions per answer; the slider asks for the part it reaches.
+const replay = { key: null, announces: [], frames: new Map(), asking: null };
 
 async function loadReplayFiles() {
   try {
@@ -487,34 +492,52 @@ async function loadReplayGames() {
       select.add(new Option(`game ${game.game}: ${game.a} vs ${game.b}, ${result}, ${game.plies} plies`, game.index));
     }
     if (data.notes.length) $("replay-message").textContent = data.notes.join("; ");
+    if (data.games.length) await openReplay();
   } catch (error) {
     $("replay-message").textContent = error.message;
   }
 }
 $("replay-file").addEventListener("change", loadReplayGames);
+$("replay-game").addEventListener("change", () => openReplay());
 
-$("replay-form").addEventListener("submit", async (event) => {
-  event.preventDefault();
+async function replayPart(start) {
+  const file = encodeURIComponent($("replay-file").value);
+  const data = await api("GET", `/api/replays/game?file=${file}&index=${$("replay-game").value}&start=${start}`);
+  data.frames.forEach((svg, i) => replay.frames.set(start + i, svg));
+  return data;
+}
+
+async function openReplay() {
   $("replay-message").textContent = "";
   try {
-    const data = await api("GET", `/api/replays/game?file=${encodeURIComponent($("replay-file").value)}` +
-      `&index=${$("replay-game").value}`);
-    replay.frames = data.frames;
+    replay.key = `${$("replay-file").value}#${$("replay-game").value}`;
+    replay.frames = new Map();
+    const data = await replayPart(0);
+    replay.announces = data.announces;
     const slider = $("replay-slider");
-    slider.max = data.frames.length - 1;
+    slider.max = data.announces.length - 1;
     slider.value = 0;
     showReplayFrame(0);
   } catch (error) {
     $("replay-message").textContent = error.message;
   }
-});
+}
+$("replay-form").addEventListener("submit", (event) => { event.preventDefault(); openReplay(); });
 
-function showReplayFrame(index) {
-  const frame = replay.frames[index];
-  if (!frame) return;
-  showBoard($("replay-board"), frame.svg);
-  $("replay-status").textContent = frame.announce;
-  $("replay-ply").textContent = `${index} / ${replay.frames.length - 1}`;
+async function showReplayFrame(index) {
+  if (!replay.frames.has(index)) {
+    const key = replay.key;
+    try {
+      await replayPart(index);
+    } catch (error) {
+      $("replay-message").textContent = error.message;
+      return;
+    }
+    if (key !== replay.key || Number($("replay-slider").value) !== index) return;  // moved on meanwhile
+  }
+  showBoard($("replay-board"), replay.frames.get(index));
+  $("replay-status").textContent = replay.announces[index];
+  $("replay-ply").textContent = `${index} / ${replay.announces.length - 1}`;
 }
 $("replay-slider").addEventListener("input", (event) => showReplayFrame(Number(event.target.value)));
 for (const [id, step] of [["replay-prev", -1], ["replay-next", 1]]) {
