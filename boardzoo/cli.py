@@ -198,6 +198,8 @@ def _serve(args: argparse.Namespace) -> int:
         raise SpecError(f"--port must be from 1 to 65535, got {args.port}")
     if not 1 <= args.searches <= 64:
         raise SpecError(f"--searches must be from 1 to 64, got {args.searches}")
+    if not 0.1 <= args.move_seconds <= 120:
+        raise SpecError(f"--move-seconds must be from 0.1 to 120, got {args.move_seconds:g}")
     check_host(args.host, args.allow_remote)
     try:
         family = socket.getaddrinfo(args.host, args.port, type=socket.SOCK_STREAM)[0][0]
@@ -212,7 +214,7 @@ def _serve(args: argparse.Namespace) -> int:
         raise SpecError(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}") from None
     finally:
         probe.close()
-    serve(args.host, args.port, args.replays, args.searches, args.allow_remote)
+    serve(args.host, args.port, args.replays, args.searches, args.move_seconds, args.allow_remote)
     return 0
 
 
@@ -361,6 +363,9 @@ def parser() -> argparse.ArgumentParser:
     web.add_argument("--searches", type=int, default=2, metavar="N",
                      help="searches that run at once, each in a process of its own (default 2; more wait, up "
                           "to 8, and beyond that a request is told the server is busy)")
+    web.add_argument("--move-seconds", type=float, default=10.0, metavar="S",
+                     help="the longest an agent may think about one move, whatever its spec says (default 10, "
+                          "at most 120); a move past it ends the search and loses the game")
     web.add_argument("--allow-remote", action="store_true",
                      help="let --host be an address other machines can reach (the server then plays and reads "
                           "results files for anyone who can reach it)")

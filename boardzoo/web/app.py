@@ -40,7 +40,7 @@ from boardzoo.agents import catalogue
 from boardzoo.envs import ENVS, env_module
 from boardzoo.errors import BoardzooError, ResultsFileError, ServerBusyError, SpecError
 from boardzoo.spec import describe
-from boardzoo.web.searches import Cancelled, SearchPool
+from boardzoo.web.searches import MOVE_SECONDS, Cancelled, SearchPool
 from boardzoo.web.sessions import (
     MAX_PLAY_SESSIONS,
     MAX_WATCH_SESSIONS,
@@ -96,6 +96,7 @@ class Guard:
 
     def __init__(self, app: Any, hosts: frozenset[str]):
         self.app, self.hosts = app, hosts
+        self.pool: SearchPool | None = None  # the app's search processes, for stopping them
 
     def problem(self, method: str, path: str, headers: dict[str, str]) -> tuple[int, str] | None:
         host = headers.get("host", "")
@@ -177,8 +178,14 @@ async def _while_waited_for(request: Request, work: Callable[[], Any], cancel: t
     """``work()`` in a worker thread; if the client goes away meanwhile, ``cancel`` is set
     (the search it started ends) and :class:`Cancelled` raised."""
     task = asyncio.ensure_future(run_in_threadpool(work))
+    # what the work raises after nobody waits for it (a server stopping) is not an error
+    task.add_done_callback(lambda done: done.cancelled() or done.exception())
     while True:
-        done, _ = await asyncio.wait({task}, timeout=0.25)
+        try:
+            done, _ = await asyncio.wait({task}, timeout=0.25)
+        except asyncio.CancelledError:  # the server stops: so does the search
+            cancel.set()
+            raise
         if done:
             return task.result()
         if await request.is_disconnected():
@@ -191,13 +198,13 @@ async def _while_waited_for(request: Request, work: Callable[[], Any], cancel: t
 
 
 def create_app(replays: str = ".", host: str = "127.0.0.1", port: int = 8000, searches: int = 2,
-               move_seconds: float | None = None) -> Any:
+               move_seconds: float = MOVE_SECONDS) -> Any:
     """The app (wrapped in :class:`Guard`); results files for replay are read from under
     the folder ``replays`` only; ``host`` and ``port`` are where it listens (its page's
     origin), ``searches`` how many searches run at once, ``move_seconds`` the limit on
-    one move of an agent (default :data:`boardzoo.web.searches.MOVE_SECONDS`)."""
+    one move of an agent."""
     library = Replays(replays)
-    pool = SearchPool(searches) if move_seconds is None else SearchPool(searches, move_seconds=move_seconds)
+    pool = SearchPool(searches, move_seconds=move_seconds)
     plays = Store(MAX_PLAY_SESSIONS, on_drop=lambda session: session.close())
     watches = Store(MAX_WATCH_SESSIONS, on_drop=lambda session: session.stop())
 
@@ -315,8 +322,9 @@ def create_app(replays: str = ".", host: str = "127.0.0.1", port: int = 8000, se
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={BoardzooError: refused, HTTPException: http_error})
-    app.state.pool = pool
-    return Guard(app, allowed_hosts(host, port))
+    guarded = Guard(app, allowed_hosts(host, port))
+    guarded.pool = pool
+    return guarded
 
 
 def check_host(host: str, allow_remote: bool) -> None:
@@ -330,18 +338,25 @@ def check_host(host: str, allow_remote: bool) -> None:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, replays: str = ".", searches: int = 2,
-          allow_remote: bool = False, log=print) -> None:
+          move_seconds: float = MOVE_SECONDS, allow_remote: bool = False, log=print) -> None:
     """Run the UI until interrupted (``boardzoo serve``)."""
     import uvicorn
 
     check_host(host, allow_remote)
-    app = create_app(replays, host, port, searches)
+    app = create_app(replays, host, port, searches, move_seconds)
     if not is_loopback(host):
         log(f"WARNING: listening on {host}, beyond this machine: anyone who can reach port {port} can start "
             f"searches here and read the results files under {Path(replays).resolve()}")
     shown = f"[{host}]" if ":" in host else host
     log(f"boardzoo {__version__}: open http://{shown}:{port}/ in a browser (results files for replay are read "
         f"from {Path(replays).resolve()}; Ctrl+C stops)")
-    # A stop waits at most a few seconds for answers in progress; the lifespan's end then
-    # kills the search processes, so a search never holds the server up.
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=3)
+    pool = app.pool
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            # Ctrl-C ends the searches first: the answers waiting for them finish at once
+            # (503, the server is stopping), so the shutdown has nothing to wait for.
+            pool.close()
+            super().handle_exit(sig, frame)
+
+    Server(uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=3)).run()

@@ -145,12 +145,25 @@ class _Process:
         self.generation += 1
 
     def kill(self) -> None:
+        """End the process now; the caller holds :attr:`lock`."""
         if self._process is not None:
             self._process.kill()
             self._process.join(5)
             self._connection.close()
         self._process = self._connection = None
         self._drops.clear()
+
+    def close(self) -> None:
+        """End the process for good, from any thread: a request waiting for it fails at
+        once with a 503 (its thread sees :attr:`closed` and cleans up)."""
+        self.closed = True
+        if self.lock.acquire(blocking=False):
+            try:
+                self.kill()
+            finally:
+                self.lock.release()
+        elif self._process is not None:
+            self._process.kill()
 
     def drop(self, key: str) -> None:
         """Forget an agent, with the next request (this one may be busy with a move)."""
@@ -160,6 +173,8 @@ class _Process:
     def ask(self, request: tuple, seconds: float, cancelled: Callable[[], bool]) -> tuple:
         """Send ``request`` and wait for its answer; the caller holds :attr:`lock`. Past
         ``seconds``, or when ``cancelled()``, the process is killed."""
+        if self.closed:
+            raise ServerBusyError("the server is stopping")
         if self._process is None:
             self._start()
         while self._drops:
@@ -167,7 +182,10 @@ class _Process:
         self._connection.send(request)
         deadline = time.monotonic() + seconds
         while not self._connection.poll(_POLL_SECONDS):
-            if cancelled() or self.closed:
+            if self.closed:
+                self.kill()
+                raise ServerBusyError("the server is stopping")
+            if cancelled():
                 self.kill()
                 raise Cancelled("the search was stopped: nobody is waiting for it any more")
             if time.monotonic() > deadline:
@@ -176,11 +194,15 @@ class _Process:
             if not self._process.is_alive():
                 code = self._process.exitcode
                 self.kill()
+                if self.closed:
+                    raise ServerBusyError("the server is stopping")
                 raise AgentError(f"the search process ended (exit code {code}), perhaps out of memory")
         try:
             return self._connection.recv()
         except (EOFError, OSError):
             self.kill()
+            if self.closed:
+                raise ServerBusyError("the server is stopping") from None
             raise AgentError("the search process ended while answering, perhaps out of memory") from None
 
 
@@ -224,8 +246,7 @@ class SearchPool:
         """Kill every search process (the server is stopping): waiting requests fail."""
         self.closed = True
         for process in self._processes:
-            process.closed = True
-            process.kill()
+            process.close()
 
 
 class HostedAgent(Agent):
