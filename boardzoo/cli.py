@@ -11,12 +11,13 @@ import socket
 import sys
 import time
 import traceback
+import warnings
 
 from boardzoo import __version__, arena
 from boardzoo.agents import catalogue
 from boardzoo.agents import make as make_agent
 from boardzoo.envs import ENVS, parameters_text
-from boardzoo.errors import BoardzooError, SpecError, excerpt
+from boardzoo.errors import BoardzooError, BoardzooWarning, SpecError, excerpt
 from boardzoo.fast import ENGINES
 from boardzoo.games.connect_four_solver import DEFAULT_MEMORY_MB, MEMORY_LIMIT_MB
 from boardzoo.progress import ProgressBar
@@ -394,6 +395,20 @@ def parser() -> argparse.ArgumentParser:
     return main
 
 
+def _one_line_warnings(command: str) -> None:
+    """boardzoo's warnings as one line each on the command line (the default shows the
+    file and the source line that raised them, which say nothing to a user)."""
+    shown = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        if issubclass(category, BoardzooWarning):
+            print(f"boardzoo {command}: warning: {message}", file=sys.stderr if file is None else file)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
+
+
 def main(argv: list[str] | None = None) -> int:
     command_line = parser()
     args, extra = command_line.parse_known_args(argv)
@@ -403,6 +418,7 @@ def main(argv: list[str] | None = None) -> int:
             args.positions = [*args.positions, *extra]
         else:
             command_line.error(f"unrecognized arguments: {' '.join(extra)}")
+    _one_line_warnings(args.command)
     try:
         return args.run(args)
     except BoardzooError as error:

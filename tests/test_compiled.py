@@ -433,3 +433,55 @@ def test_an_interrupt_stops_the_compiled_purple_search_as_a_keyboard_interrupt()
     with pytest.raises(KeyboardInterrupt):
         CompiledPurpleSearch(hunt=3.0, race=1.0).best_move(position, None, 14, 0.5)
     timer.join()
+
+
+def test_ctrl_c_stops_the_compiled_mcts_within_a_chunk_of_time_not_of_iterations():
+    """Long play-outs (Nim with 100,000 pawns): 65,536 of them took most of a minute, and
+    Ctrl-C waited for them; chunks now last about CHUNK_SECONDS."""
+    import os
+    import signal
+    import threading
+    import time
+
+    from boardzoo import arena
+
+    env = arena.make_env("nim_v0:n=100000")
+    env.reset(seed=0)
+    agent = make("mcts:engine=compiled,iterations=10000000", seed=0)
+    agent.warm_up(env.unwrapped.model("player_0"))
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    started = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        agent.act(env.observe("player_0"), env.unwrapped.model("player_0"))
+    timer.join()
+    assert time.perf_counter() - started < 5
+
+
+@pytest.mark.slow
+def test_a_damaged_compiled_cache_is_reported_and_compiled_again(tmp_path):
+    """Cache files cut short or overwritten: one warning, the right answer, and the next
+    run loads a sound cache (before: 'the input ended' or 'a bug', on every later run)."""
+    import os
+    import subprocess
+    import sys
+
+    environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+
+    def solve() -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "boardzoo", "solve", "connect_four", "4455443",
+                               "--engine", "compiled"], capture_output=True, text=True, env=environment, timeout=600)
+
+    assert solve().stdout.split() == ["4455443", "-17"]
+    damaged = sorted(tmp_path.rglob("*.nbc"))
+    assert damaged
+    for number, path in enumerate(damaged):
+        if number % 2:
+            path.write_bytes(path.read_bytes()[:20])
+        else:
+            path.write_bytes(os.urandom(300))
+    again = solve()
+    assert again.returncode == 0 and again.stdout.split() == ["4455443", "-17"], again.stderr
+    assert again.stderr.count("cache was damaged") == 1 and "Traceback" not in again.stderr
+    third = solve()
+    assert third.returncode == 0 and "damaged" not in third.stderr

@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+import boardzoo.fast.cache  # noqa: F401  (guards numba's disk cache; before any njit)
 from boardzoo.games.geister.rules import ESCAPED, GHOSTS, MOVE_ACTIONS, RED_SETS, SQUARES, TARGET
 from boardzoo.games.knowledge import all_knowledge
 

@@ -60,6 +60,9 @@ S_POLICY, S_C, S_ZETA, S_C1, S_C2, S_WINS, S_THRESHOLD, S_ALL_CHILDREN, S_ROLLOU
 M_USED, M_SIZE, M_ROOT = range(3)
 #: Rows of ``ints`` a node takes before it is used (``FIRST`` = -1: not expanded).
 FRESH = np.array([-1, -1, TERMINAL, -1, 0, 0, 0, 0, 0], dtype=np.int32)
+#: About how long one compiled chunk of iterations runs before Python looks at the clock
+#: and at signals again.
+CHUNK_SECONDS = 0.05
 
 
 @njit(cache=True)
@@ -294,23 +297,27 @@ class CompiledTree:
 
     def search(self, limit: float, deadline: float | None) -> np.ndarray:
         """Iterations until ``limit`` or the ``deadline`` (the Python loop's rule: stop when
-        one more at 1.5x the mean pace would overrun); returns their path lengths."""
+        one more at 1.5x the mean pace would overrun), run in chunks of about
+        :data:`CHUNK_SECONDS`; returns their path lengths."""
         clock = time.perf_counter
         started = clock()
         depths = np.empty(1024, dtype=np.int64)
         done = 0
         while done < limit:
             chunk = int(min(limit - done, 1 << 16))
-            if deadline is not None:
-                if done:
-                    now = clock()
-                    pace = 1.5 * (now - started) / done
-                    allowed = int((deadline - now) / pace)
+            if done:
+                # Chunks of about CHUNK_SECONDS, budget or not: Ctrl-C is seen between them
+                # (a chunk of 65,536 long play-outs had kept it waiting for most of a minute).
+                now = clock()
+                pace = max((now - started) / done, 1e-9)
+                chunk = min(chunk, max(1, int(CHUNK_SECONDS / pace)))
+                if deadline is not None:
+                    allowed = int((deadline - now) / (1.5 * pace))
                     if allowed < 1:
                         break
                     chunk = min(chunk, max(1, allowed // 2))  # half the time left: the pace is re-measured
-                else:
-                    chunk = min(chunk, 16)
+            else:
+                chunk = min(chunk, 16)
             while len(depths) < done + chunk:
                 depths = np.concatenate([depths, np.empty_like(depths)])
             while len(self.ints) - self.meta[M_USED] < self.room:

@@ -31,6 +31,7 @@ import numba
 import numpy as np
 from numba import njit
 
+import boardzoo.fast.cache  # noqa: F401  (guards numba's disk cache; before any njit)
 from boardzoo.games.geister import purple as reference
 from boardzoo.games.geister.purple import Position, PurpleSearch, board_key, squares_of
 
