@@ -39,7 +39,7 @@ import numpy as np
 from boardzoo.agents import Agent, expand
 from boardzoo.agents import make as make_agent
 from boardzoo.envs import SPEC_HIDDEN, BoardGameEnv, env_module
-from boardzoo.errors import AgentError, BoardzooError, MoveTimeLimitError, SpecError, WorkerError
+from boardzoo.errors import AgentError, BoardzooError, MoveTimeLimitError, PlayerQuit, SpecError, WorkerError
 from boardzoo.games.model import GameState
 from boardzoo.ledger import Ledger, check_writable_path, other_run
 from boardzoo.progress import ProgressBar
@@ -144,6 +144,8 @@ def play_game(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int
         start = time.perf_counter()
         try:
             action = agents[label].act(observation, model)
+        except PlayerQuit:
+            raise  # not a failure of the agent: the person left
         except MoveTimeLimitError as error:  # the referee stopped the move: a loss, like an illegal move
             times[label].append(time.perf_counter() - start)
             raw.forfeit(seat, str(error), public=str(error))

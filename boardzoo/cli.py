@@ -17,7 +17,7 @@ from boardzoo import __version__, arena
 from boardzoo.agents import catalogue
 from boardzoo.agents import make as make_agent
 from boardzoo.envs import ENVS, parameters_text
-from boardzoo.errors import BoardzooError, BoardzooWarning, SpecError, excerpt
+from boardzoo.errors import BoardzooError, BoardzooWarning, PlayerQuit, SpecError, excerpt
 from boardzoo.fast import ENGINES
 from boardzoo.games.connect_four_solver import DEFAULT_MEMORY_MB, MEMORY_LIMIT_MB
 from boardzoo.progress import ProgressBar
@@ -128,7 +128,7 @@ def _solve(args: argparse.Namespace) -> int:
             failures += 1
             print(f"{moves} error: {problem}", flush=True)
         elif args.verbose:
-            print(f"{moves} {score} {solver.nodes} {solver.last_seconds * 1000:.3f}", flush=True)
+            print(f"{moves} {score} nodes={solver.nodes} ms={solver.last_seconds * 1000:.3f}", flush=True)
         else:
             print(f"{moves} {score}", flush=True)
     return 1 if failures else 0
@@ -168,9 +168,11 @@ def _geister_client(args: argparse.Namespace) -> int:
 
 def _experiment_list(args: argparse.Namespace) -> int:
     from boardzoo.experiments import EXPERIMENTS
+    from boardzoo.experiments.framework import citation
 
     for experiment in EXPERIMENTS.values():
-        print(f"{experiment.name}\n  source:   {experiment.source}\n  compares: {experiment.compares}\n"
+        print(f"{experiment.name}\n  source:   {experiment.source}\n  cites:    {citation(experiment.source)}\n"
+              f"  compares: {experiment.compares}\n"
               f"  default:  {experiment.default_size} ({experiment.expected_time})\n"
               f"  --full:   {experiment.full_size}\n"
               + (f"  --full time: {experiment.full_time}\n" if experiment.full_time else ""))
@@ -421,6 +423,9 @@ def main(argv: list[str] | None = None) -> int:
     _one_line_warnings(args.command)
     try:
         return args.run(args)
+    except PlayerQuit as left:
+        print(f"boardzoo {args.command}: {left}", file=sys.stderr)
+        return 0
     except BoardzooError as error:
         print(f"boardzoo {args.command}: error: {excerpt(str(error), 2000)}", file=sys.stderr)
         return 2

@@ -75,3 +75,7 @@ class MoveTimeLimitError(AgentError):
 
 class ServerBusyError(BoardzooError):
     """Every search slot of a server is taken and its queue is full (HTTP 503)."""
+
+
+class PlayerQuit(BoardzooError):
+    """The person at the terminal left the game (typed ``q``, or ended the input)."""

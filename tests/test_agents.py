@@ -6,7 +6,7 @@ import pytest
 
 from boardzoo.agents import AGENTS, make
 from boardzoo.envs import cantris_v0, connect_four_v0, geister_v0, nim_v0
-from boardzoo.errors import SpecError
+from boardzoo.errors import PlayerQuit, SpecError
 from boardzoo.games import ConnectFourState
 from boardzoo.games.model import play_sequence
 
@@ -96,7 +96,7 @@ def test_human_agent_re_asks_until_the_move_is_legal():
     assert "'left' is not a column: type a number from 1 to 7" in text
     assert "'9' is not a column" in text
     assert "'1' is not legal here: column 1 is full" in text
-    assert text.count("your move (2, 3, 4, 5, 6, 7)") == 4
+    assert text.count("your move (2, 3, 4, 5, 6, 7; q quits)") == 4
 
 
 def test_human_agent_nim_and_end_of_input():
@@ -105,8 +105,11 @@ def test_human_agent_nim_and_end_of_input():
     human = make("human", stdin=io.StringIO("take 3\ntake 2\n"), stdout=io.StringIO())
     assert human.act(env.observe("player_0"), env.unwrapped.model("player_0")) == 1
     silent = make("human", stdin=io.StringIO(""), stdout=io.StringIO())
-    with pytest.raises(EOFError, match="input ended"):
+    with pytest.raises(PlayerQuit, match="input ended"):
         silent.act(env.observe("player_0"), env.unwrapped.model("player_0"))
+    leaving = make("human", stdin=io.StringIO("Q\n"), stdout=io.StringIO())
+    with pytest.raises(PlayerQuit, match="you left the game"):
+        leaving.act(env.observe("player_0"), env.unwrapped.model("player_0"))
 
 
 def test_every_registered_agent_plays_legal_moves_on_every_env():

@@ -278,3 +278,15 @@ def test_a_job_alternating_seats_describes_itself_as_before_a_first_existed():
 
     assert "a_first" not in Job("k", "nim_v0", "random", "greedy", 2).describe()
     assert Job("k", "nim_v0", "random", "greedy", 2, a_first=True).describe()["a_first"] is True
+
+
+def test_experiment_list_cites_every_source_document(capsys):
+    from boardzoo.cli import main
+    from boardzoo.experiments import EXPERIMENTS
+    from boardzoo.experiments.framework import citation
+
+    assert main(["experiment", "list"]) == 0
+    out = capsys.readouterr().out
+    for experiment in EXPERIMENTS.values():
+        cited = citation(experiment.source)
+        assert cited and f"cites:    {cited}" in out

@@ -147,7 +147,8 @@ def test_cli_solve_arguments_and_verbose(capsys):
     assert main(["solve", "connect_four", "445566", "4455", "--verbose"]) == 0
     first, second = capsys.readouterr().out.splitlines()
     assert first.split()[:2] == ["445566", "18"] and second.split()[:2] == ["4455", "18"]
-    assert int(second.split()[2]) > 0  # nodes searched
+    nodes, ms = second.split()[2:]
+    assert nodes.startswith("nodes=") and int(nodes[6:]) > 0 and ms.startswith("ms=") and float(ms[3:]) >= 0
 
 
 @pytest.mark.parametrize("rows, cols", [(4, 4), (4, 5), (5, 4)])

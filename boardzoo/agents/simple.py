@@ -6,6 +6,7 @@ import sys
 from typing import TextIO
 
 from boardzoo.agents.base import Agent, legal_from_mask
+from boardzoo.errors import PlayerQuit
 from boardzoo.games import check_known
 from boardzoo.games.knowledge import MovePolicy, knowledge_of
 from boardzoo.games.model import GameState
@@ -72,6 +73,10 @@ class PolicyAgent(Agent):
         return policy(model, self.rng)
 
 
+#: What a person types to leave a game.
+QUIT_WORDS = ("q", "quit", "exit")
+
+
 class HumanAgent(Agent):
     """Reads moves from a terminal; re-asks until the move is legal."""
 
@@ -99,11 +104,14 @@ class HumanAgent(Agent):
             stdout.write(f"how to move: {help_text}\n")
             self._told = help_text
         while True:
-            stdout.write(f"your move ({labels}): ")
+            stdout.write(f"your move ({labels}; q quits): ")
             stdout.flush()
             line = stdin.readline()
             if not line:
-                raise EOFError("human agent: input ended before a move was entered")
+                stdout.write("\n")
+                raise PlayerQuit("you left the game (the input ended)")
+            if line.strip().lower() in QUIT_WORDS:
+                raise PlayerQuit("you left the game")
             try:
                 action = model.parse_action(line)
             except ValueError as error:

@@ -20,7 +20,7 @@ from boardzoo.envs.aec import BoardGameEnv
 
 #: Registered envs: name -> one-line description.
 ENVS = {
-    "connect_four_v0": "Connect Four on bitboards; drop-in for PettingZoo's connect_four_v3",
+    "connect_four_v0": "Connect Four on bitboards; plays like PettingZoo's connect_four_v3",
     "nim_v0": "single-pile Nim, take 1..k, last pawn wins; n drawn from a range at reset, optional coin",
     "cantris_v0": "Cantris as first reconstructed (a bonus turn on 10x5); kept for earlier results",
     "cantris_v1": "Cantris, the scoring tile game of source 001, rules fitted to all its tables",

@@ -13,7 +13,7 @@ column. Four of one's own discs in a row -- horizontally, vertically or diagonal
 wins. A full board without a four is a draw. A full column cannot be played.
 
 ## Observation
-A drop-in replacement for PettingZoo's `connect_four_v3`: `{"observation", "action_mask"}`
+As PettingZoo's `connect_four_v3` (see "Differences from connect_four_v3" below): `{"observation", "action_mask"}`
 where `observation[r, c, 0]` is 1 if the *observing* player has a disc at row `r` (row 0
 is the top) and column `c`, and plane 1 holds the opponent's discs. `state()` gives the
 same array from `player_0`'s side (plane 0 = `player_0`).
@@ -26,6 +26,11 @@ zeros for the other agent and once the game is over.
 +1 to the player completing a four, -1 to the other, 0 each for a draw. With `env()`, a
 masked-out action ends the game with -1 for the offender (0 for the other); `raw_env()`
 raises `IllegalActionError` instead.
+
+## Differences from connect_four_v3
+The agents, observation layout, action mask while the game runs and reward values are
+v3's. Two things differ: once the game is over the action mask is all zeros (v3 keeps
+the columns that are not full), and rewards are floats (v3's are ints).
 
 ## Search model
 `env.unwrapped.model(agent)` returns a `ConnectFourState` (bitboards) with `clone`,

@@ -64,6 +64,28 @@ class Report:
     plots: Mapping[str, Callable[[str], None]] = field(default_factory=dict)
 
 
+#: The source documents the studies re-run, as far as the documents say who wrote them
+#: and when (none was published beyond its course or project; no link is known).
+SOURCES = {
+    "000": "Maksym Telepchuk, \"Implementacja Monte Carlo Search Tree dla gry Nim\" (MCTS for the game of Nim), "
+           "course report, Wybrane zagadnienia sztucznej inteligencji, assignment 1, April 2020; in Polish",
+    "001": "\"Cantris. Search Strategy: MCTS\", a project write-up without author or date; in Chinese",
+    "002": "\"Algorytmy rozwiązywania gier o sumie zerowej\" (algorithms for zero-sum games), lab report of "
+           "exercise 3, Sztuczna Inteligencja i Inżynieria Wiedzy; no author or date given; in Polish",
+    "003": "Patryk Fijałkowski and Mateusz Burczaniuk, \"Zastosowanie algorytmu UCT do stworzenia sztucznej "
+           "inteligencji grającej w Connect4\" (UCT for a Connect Four player), final project report, "
+           "15 June 2020; in Polish",
+    "004": "\"モンテカルロ木探索 設計仕様書\" (MCTS design specification, after the book AlphaGo Kaitai Shinsho), a "
+           "design note without author or date; in Japanese",
+}
+
+
+def citation(source: str) -> str:
+    """The citation of an experiment's ``source`` ("source 002 (Polish): ...")."""
+    number = source.split()[1] if source.startswith("source ") else ""
+    return SOURCES.get(number, "")
+
+
 class Experiment:
     """One study of a source document; subclasses fill in the class attributes, ``jobs``
     and ``report``."""

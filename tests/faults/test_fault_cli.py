@@ -56,3 +56,11 @@ def test_a_closed_pipe_is_not_an_error():
                                              "--games must be an int from 1 to")])
 def test_bad_numbers_are_refused(args, fragment):
     assert_clean_error(run_cli(*args), fragment)
+
+
+@pytest.mark.parametrize("typed", ["", "q\n", "1\nquit\n"])
+def test_a_person_leaves_a_terminal_game_by_typing_q_or_ending_the_input(typed):
+    result = subprocess.run([*CLI, "play", "nim_v0", "human", "greedy"], input=typed, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0 and "Traceback" not in result.stderr
+    assert result.stderr.strip().endswith("you left the game" + (" (the input ended)" if not typed else ""))
