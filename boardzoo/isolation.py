@@ -35,7 +35,7 @@ from boardzoo.errors import AgentError, SpecError
 _GRACE = 2.0
 
 
-def _leave_with_parent(parent: int) -> None:
+def leave_with_parent(parent: int) -> None:
     """End this process as soon as its parent is gone (killed mid-move, the pipe can't
     tell us until the move is done)."""
     while True:
@@ -47,7 +47,7 @@ def _leave_with_parent(parent: int) -> None:
 def _serve(connection, spec: str, seed: int | None, cls: type[Agent] | None) -> None:
     """The agent process: build the agent, then answer requests until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the referee handles Ctrl-C
-    threading.Thread(target=_leave_with_parent, args=(os.getppid(),), daemon=True).start()
+    threading.Thread(target=leave_with_parent, args=(os.getppid(),), daemon=True).start()
     try:
         _answer(connection, spec, seed, cls)
     except (BrokenPipeError, EOFError, OSError):

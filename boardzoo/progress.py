@@ -2,8 +2,8 @@
 
 On a terminal: tqdm's bar when tqdm is installed (``pip install 'boardzoo[progress]'``;
 the ``rl`` extra brings it too), otherwise one plain line rewritten in place. Not on a
-terminal (a log file, a pipe, a CI job): a plain line at most once a minute, so a log
-shows how far a run got without a flood of carriage returns. The core needs nothing
+terminal (a log file, a pipe, a CI job): a plain line at most once a minute and one when
+the job ends, so a log shows how far a run got without a flood of carriage returns. The core needs nothing
 beyond the standard library for either.
 """
 
@@ -112,7 +112,8 @@ class ProgressBar:
             self.stream.write("\n" if self.leave else "\r\033[K")
             self.stream.flush()
             self._drawn = False
-        elif self._logged:  # the log ends with where the job stopped
+        elif not self.interactive and (self._logged or self.n > self.initial):
+            # the log ends with where the job stopped, even one too short for a line a minute
             self.stream.write(self.line() + "\n")
             self.stream.flush()
             self._logged = False

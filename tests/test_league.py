@@ -179,3 +179,40 @@ def test_a_retuned_preset_never_mixes_its_games_with_the_old_ones(tmp_path, monk
         handle.write(json.dumps(record) + "\n")
     with pytest.raises(ResultsFileError, match="'presets' must map 'a' and/or 'b'"):
         league.run("nim_v0", ["nim-quick", "random"], games=6, out=str(out), progress=False, log=quiet)
+
+
+def test_json_output_is_valid_json_with_null_for_figures_that_have_no_value(capsys):
+    # Nim with one pawn: the first mover wins at once, so agent b never moves (no time a move).
+    assert main(["league", "nim_v0:n=1", "greedy", "random", "--games", "1", "--json"]) == 0
+    out = capsys.readouterr().out
+
+    def refuse(constant):
+        raise AssertionError(f"{constant} is not JSON")
+
+    table = json.loads(out, parse_constant=refuse)
+    assert table["ms_per_move"]["random"] is None and table["ms_per_move"]["greedy"] >= 0
+    assert main(["arena", "nim_v0:n=1", "greedy", "random", "--games", "1", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out, parse_constant=refuse)
+    assert summary["b_mean_decision_ms"] is None
+
+
+def test_a_record_whose_times_are_not_lists_is_refused_before_any_summary(tmp_path, capsys):
+    out = tmp_path / "league.jsonl"
+    assert main(["league", "nim_v0:n=5", "greedy", "random", "--games", "2", "--out", str(out)]) == 0
+    lines = out.read_text().splitlines()
+    record = json.loads(lines[0])
+    record["decision_seconds"] = {"a": 5, "b": []}
+    out.write_text(json.dumps(record) + "\n" + lines[1] + "\n")
+    capsys.readouterr()
+    assert main(["league", "nim_v0:n=5", "greedy", "random", "--games", "2", "--out", str(out)]) == 2
+    assert "'decision_seconds' of a must be a list of seconds" in capsys.readouterr().err
+
+
+def test_a_short_league_off_a_terminal_still_says_how_far_it_got(capsys):
+    assert main(["league", "nim_v0:n=5", "greedy", "random", "--games", "4"]) == 0
+    assert "league: 4/4 games" in capsys.readouterr().err
+
+
+def test_deterministic_agents_repeating_their_games_are_told_apart(capsys):
+    assert main(["arena", "connect_four_v0", "alphabeta:depth=1", "alphabeta:depth=2", "--games", "6"]) == 0
+    assert "note: only 2 of the 6 games differ" in capsys.readouterr().out

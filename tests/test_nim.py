@@ -195,3 +195,21 @@ def test_strategic_rollouts_steer_the_searching_player_only():
     after.apply(0)
     leaf = rollout_function(after, "strategic", random.Random(0))
     assert sum(leaf(NimState(20, 3))[1] > 0 for _ in range(600)) > 400
+
+
+@pytest.mark.parametrize("mode", ["ansi", "svg", "rgb_array"])
+def test_a_pile_of_a_billion_draws_as_quickly_as_a_small_one(mode):
+    """Every picture shows a bounded window of the pile (a billion pawns had been 2.7 GB of SVG)."""
+    env = nim_v0.env(n=10**9, render_mode=mode)
+    env.reset(seed=1)
+    env.step(2)
+    picture = env.render()
+    size = picture.size if mode == "rgb_array" else len(picture)
+    small = nim_v0.env(n=nim_v0.MAX_DRAWN, render_mode=mode)
+    small.reset(seed=1)
+    small.step(2)
+    drawn = small.render()
+    assert size <= 2 * (drawn.size if mode == "rgb_array" else len(drawn))
+    if mode == "svg":
+        assert "999,999,997 left" in picture and "of 1,000,000,000 shown" in picture
+        assert picture.count('data-action="') == 3  # the pawns a move can take stay clickable

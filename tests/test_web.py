@@ -323,3 +323,45 @@ def test_watching_an_arena_run_live(page, tmp_path):
     a_wins, b_wins, draws = map(int, score.groups())
     assert a_wins + b_wins + draws == 3
     assert "takes" in page.inner_text("#watch-log")
+
+
+def test_the_page_works_under_its_content_security_policy(browser, server, tmp_path):
+    """The other browser tests bypass the policy (see the page fixture); here a game is
+    started and a move played by clicking, under the policy the server sends, with no
+    console error."""
+    arena.run("nim_v0:n=9", "greedy", "random", 1, seed=4, out=str(tmp_path / "games.jsonl"))
+    context = browser.new_context(viewport={"width": 1300, "height": 900})
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    opened.goto(server)
+    opened.wait_for_selector("#play-env option", state="attached")
+    opened.select_option("#play-env", "nim_v0")
+    opened.fill("#play-env-options", "n=3,k=3")
+    opened.fill("#play-opponent", "random")
+    opened.click("#play-start")
+    opened.locator("#play-board .pawn[data-action='2']").click()
+    opened.get_by_text("Game over: you won").wait_for()
+    opened.click("[data-tab=replay]")
+    opened.locator("#replay-board svg").wait_for()
+    assert opened.inner_text("#replay-ply") == "0 / " + opened.get_attribute("#replay-slider", "max")
+    opened.screenshot(path=str(tmp_path / "csp.png"), full_page=True)
+    context.close()
+    assert errors == []
+
+
+def test_an_unexpected_error_in_a_watched_run_is_reported_not_swallowed(monkeypatch):
+    from boardzoo.web import sessions
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("an internal invariant broke")
+
+    monkeypatch.setattr(sessions.arena, "play_game", broken)
+    pool = SearchPool(1)
+    try:
+        watch = sessions.WatchSession("nim_v0", "greedy", "random", 2, 0, 0, pool)
+        watch.thread.join(60)
+        view = watch.view()
+        assert not view["running"] and "internal error" in view["error"] and "invariant broke" in view["error"]
+    finally:
+        pool.close()

@@ -62,4 +62,4 @@ def _forget(cache) -> int:
     return removed
 
 
-caching.Cache.load_overload = _load_or_compile_again
+caching.Cache.load_overload = _load_or_compile_again  # type: ignore[method-assign]

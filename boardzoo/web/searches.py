@@ -34,6 +34,7 @@ from typing import Any
 
 from boardzoo.agents import Agent, AlphaBetaAgent, MCTSAgent, MinimaxAgent
 from boardzoo.errors import AgentError, BoardzooError, MoveTimeLimitError, ServerBusyError
+from boardzoo.isolation import leave_with_parent
 
 #: The wall-clock limit on one move of an agent, in seconds, whatever its spec.
 MOVE_SECONDS = 10.0
@@ -70,17 +71,10 @@ def search_view(agent: Agent) -> dict | None:
 
 
 # --- the search process ---------------------------------------------------------------------------------
-def _leave_with_parent(parent: int) -> None:
-    while True:
-        if os.getppid() != parent:
-            os._exit(0)
-        time.sleep(0.5)
-
-
 def _serve(connection) -> None:
     """A search process: hold agents by key and answer one request at a time."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server handles Ctrl-C, and kills us
-    threading.Thread(target=_leave_with_parent, args=(os.getppid(),), daemon=True).start()
+    threading.Thread(target=leave_with_parent, args=(os.getppid(),), daemon=True).start()
     from boardzoo.agents import make
 
     agents: dict[str, Agent] = {}
@@ -110,8 +104,10 @@ def _serve(connection) -> None:
                 agent = agents[key]
                 action = agent.act(*arguments)
                 reply = ("ok", int(action), agent.stats, search_view(agent))
-        except (BoardzooError, ValueError) as error:  # a bad option: the server answers with a 4xx
+        except BoardzooError as error:  # a bad spec or input: the server answers with a 4xx
             reply = ("refused", error)
+        except ValueError as error:  # an option that does not fit the game (make, check), else a bug
+            reply = ("refused", error) if kind in ("make", "check") else ("bug", traceback.format_exc())
         except Exception:
             reply = ("bug", traceback.format_exc())
         try:

@@ -123,7 +123,7 @@ def test_arena_records_carry_the_public_reason(monkeypatch):
 def test_two_humans_each_see_only_their_own_colours(monkeypatch, capsys):
     # Each seat: Enter to take the keyboard, then its placement. Then the input ends.
     monkeypatch.setattr(sys, "stdin", io.StringIO("\nred ABCD\n\nred EFGH\n\n"))
-    assert main(["play", "geister_v0", "human", "human"]) == 2  # the input ended mid-game
+    assert main(["play", "geister_v0", "human", "human"]) == 0  # the input ended mid-game: they left
     out = capsys.readouterr().out
     assert "ALL colours" not in out
     assert out.count("player_0's view") >= 1 and out.count("player_1's view") >= 1
