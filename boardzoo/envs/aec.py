@@ -71,6 +71,9 @@ class BoardGameEnv(AECEnv, Generic[S]):
     #: True when seats hold secrets (Geister's colours): why a move is illegal may name one,
     #: so only the seat that made it learns the reason.
     hidden_information: bool = False
+    #: How each seat's pieces look in the drawings (``("red discs", "yellow discs")``), for
+    #: telling a person which are theirs; None where the seats have no pieces of their own.
+    seat_pieces: tuple[str, str] | None = None
 
     def __init__(self, render_mode: str | None = None):
         super().__init__()

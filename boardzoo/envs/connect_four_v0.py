@@ -56,6 +56,7 @@ CELL = 40
 
 class raw_env(BoardGameEnv[ConnectFourState]):
     metadata = {**BoardGameEnv.metadata, "name": "connect_four_v0"}
+    seat_pieces = ("red discs", "yellow discs")
 
     def __init__(self, rows: int = 6, cols: int = 7, render_mode: str | None = None):
         super().__init__(render_mode)
@@ -100,6 +101,21 @@ class raw_env(BoardGameEnv[ConnectFourState]):
                 paint(image, r * CELL, c * CELL, disc, colours[self._live.cell(r, c)])
         return image
 
+    def _winning_cells(self) -> set[tuple[int, int]]:
+        """The cells of the winner's fours (empty while nobody has won), drawn ringed."""
+        game = self._live
+        if game.winner < 0:
+            return set()
+        mine = game.winner + 1
+        cells: set[tuple[int, int]] = set()
+        for r in range(self.rows):
+            for c in range(self.cols):
+                for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                    line = [(r + i * dr, c + i * dc) for i in range(4)]
+                    if all(0 <= y < self.rows and 0 <= x < self.cols and game.cell(y, x) == mine for y, x in line):
+                        cells.update(line)
+        return cells
+
     def _render_svg(self, view: int | None, animate: bool) -> svg.SvgImage:
         game, size, top = self._live, SVG_CELL, SVG_CELL // 2
         last = self.history[-1][1] if self.history else None
@@ -107,6 +123,7 @@ class raw_env(BoardGameEnv[ConnectFourState]):
                 f'fill="{svg.BOARD_BLUE}"/>']
         colours = (svg.EMPTY, svg.RED, svg.YELLOW)
         names = ("empty", "player_0", "player_1")
+        four = self._winning_cells()
         for c in range(self.cols):
             # The highest disc of the last move's column is the one just dropped.
             last_row = next((r for r in range(self.rows) if game.cell(r, c)), None) if c == last else None
@@ -114,8 +131,10 @@ class raw_env(BoardGameEnv[ConnectFourState]):
                 cell = game.cell(r, c)
                 x, y = c * size + size / 2, top + r * size + size / 2
                 just_played = r == last_row
-                body.append(f'<circle cx="{x:g}" cy="{y:g}" r="{size * 0.4:g}" fill="{colours[cell]}" '
-                            f'class="disc {names[cell]}{" last" if just_played else ""}"'
+                ring = ' stroke="#fff" stroke-width="5"' if (r, c) in four else ""
+                body.append(f'<circle cx="{x:g}" cy="{y:g}" r="{size * 0.4:g}" fill="{colours[cell]}"{ring} '
+                            f'class="disc {names[cell]}{" last" if just_played else ""}'
+                            f'{" four" if (r, c) in four else ""}"'
                             + (f">{svg.animation('cy', top - size / 2, y)}</circle>" if just_played and animate
                                else "/>"))
             full = not game.is_legal(c) and not game.is_terminal()

@@ -107,6 +107,7 @@ class raw_env(BoardGameEnv[GeisterState]):
     metadata = {**BoardGameEnv.metadata, "name": "geister_v0"}
     reset_options = frozenset({"red"})
     hidden_information = True
+    seat_pieces = ("the lettered ghosts, at the bottom", "the lettered ghosts, at the bottom")
     default_notes: ClassVar[Mapping[str, str]] = {"view": "none (the spectator's view)"}
 
     def __init__(self, max_turns: int = 200, view: str | None = None, render_mode: str | None = None):
@@ -234,6 +235,11 @@ class raw_env(BoardGameEnv[GeisterState]):
             text += f" and captures {owner} {'red' if game.red[victim] else 'blue'} ghost{name}"
         return text
 
+    def _plies_shown(self) -> int:
+        """Moves so far with the two placements counted, as a results file's ``plies``
+        and a replay's slider count them (``max_turns`` leaves the placements out)."""
+        return self._live.plies + int(self._live.placed[0]) + int(self._live.placed[1])
+
     def render_view_seat(self) -> str | None:
         return self.view
 
@@ -246,7 +252,7 @@ class raw_env(BoardGameEnv[GeisterState]):
         for own in range(SQUARES):
             x, y = own % SIZE, own // SIZE
             body.append(f'<rect x="{margin + x * size:g}" y="{margin + y * size:g}" width="{size}" height="{size}" '
-                        f'fill="none" stroke="#b8ad94" class="square" data-square="{x},{y}"/>')
+                        f'fill="transparent" stroke="#b8ad94" class="square" data-square="{x},{y}"/>')
         # Exits: the far corners are the viewer's (or, for a spectator, player_0's) ways out,
         # the near ones the opponent's.
         for x, y, dx, dy, mine in ((0, 0, -1, -1, True), (SIZE - 1, 0, 1, -1, True),
@@ -269,7 +275,8 @@ class raw_env(BoardGameEnv[GeisterState]):
                       f"you took {lost[1 - view][0]} blue {lost[1 - view][1]} red")
         body.append(svg.text(margin + side / 2, margin * 1.5 + side, status, 12, css_class="status"))
         body.append(svg.text(margin + side / 2, margin / 2 - 4,
-                             f"ply {game.plies}/{self.max_turns} · {self._status_line()}", 12, css_class="status"))
+                             f"ply {self._plies_shown()}/{self.max_turns + 2} · {self._status_line()}", 12,
+                             css_class="status"))
         who = "spectator's view, every colour shown" if view is None else f"{AGENTS[view]}'s view"
         return svg.document(side + 2 * margin, side + 2 * margin, body, f"Geister, {who}", "board-geister",
                             game="geister", cell=size, left=f"{margin:g}", top=f"{margin:g}",

@@ -63,7 +63,9 @@ def search_view(agent: Agent) -> dict | None:
         if tree is None:
             return None
         return {"kind": "tree", "tree": tree, "iterations": stats.get("iterations"),
-                "seconds": stats.get("seconds"), "children": stats.get("children", [])}
+                "seconds": stats.get("seconds"), "children": stats.get("children", []),
+                # only PUCT reads priors; the others' are a uniform placeholder
+                "priors": agent.policy_name == "puct"}
     if isinstance(agent, (MinimaxAgent, AlphaBetaAgent)) and stats:
         return {"kind": "line", "line": agent.principal_variation(), "value": stats.get("value"),
                 "depth": stats.get("depth"), "nodes": stats.get("nodes"), "seconds": stats.get("seconds")}

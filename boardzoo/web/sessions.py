@@ -286,6 +286,8 @@ class PlaySession:
         search = self.search if not self.hidden or result is not None else None
         return {
             "env": self.env_spec, "opponent": self.opponent_spec, "you": self.human,
+            "your_pieces": None if env.unwrapped.seat_pieces is None else
+            env.unwrapped.seat_pieces[SEATS.index(self.human)],
             "seed": self.seed if self.seed_given or result is not None else None,
             "game": env.unwrapped.model(self.human).game_name,
             "frames": self.frames, "your_turn": your_turn, "result": result, "log": self.log[-200:],

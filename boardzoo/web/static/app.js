@@ -56,8 +56,14 @@ async function loadCatalogue() {
     for (const env of data.envs) {
       const option = new Option(env.name, env.name);
       option.title = `${env.summary}\nparameters: ${env.parameters}`;
+      option.dataset.parameters = env.parameters.replaceAll(", ", ",");
       select.add(option);
     }
+    // the Options field shows the chosen game's own parameters
+    const options = $(`${select.id}-options`);
+    const hint = () => { options.placeholder = select.selectedOptions[0]?.dataset.parameters || "none"; };
+    select.addEventListener("change", hint);
+    hint();
   }
   for (const agent of data.agents) $("agent-list").appendChild(new Option(agent.name, agent.name));
 }
@@ -111,7 +117,8 @@ async function sendMove(action) {
 function statusText(state) {
   const verdict = { won: "you won", lost: "you lost", draw: "a draw" }[state.outcome];
   if (state.result) return `Game over: ${verdict} (${state.result}; seed ${state.seed}).`;
-  return state.your_turn ? `Your move (you are ${state.you}).` : "Waiting...";
+  const pieces = state.your_pieces ? `you play the ${state.your_pieces}, ${state.you}` : `you are ${state.you}`;
+  return state.your_turn ? `Your move (${pieces}).` : "Waiting...";
 }
 
 async function showPlay(state) {
@@ -290,20 +297,23 @@ function showSearch(state) {
   const view = new TreeView(search.tree);
   holder.appendChild(view.svg);
   view.draw();
-  holder.appendChild(childrenTable(search.children, search.tree));
+  // open on the root, centred, however wide the tree is
+  holder.scrollLeft = Math.max(0, view.tree.x + 30 - holder.clientWidth / 2);
+  holder.appendChild(childrenTable(search.children, search.tree, search.priors));
 }
 
-function childrenTable(children, tree) {
+// The prior column only where the search reads priors (PUCT): plain UCB1's would be 1/n.
+function childrenTable(children, tree, priors) {
   const table = document.createElement("table");
-  table.innerHTML = "<thead><tr><th>move</th><th>visits</th><th>value</th><th>win ratio</th><th>prior</th>" +
-    "<th>proven</th></tr></thead>";
+  table.innerHTML = "<thead><tr><th>move</th><th>visits</th><th>value</th><th>win ratio</th>" +
+    (priors ? "<th>prior</th>" : "") + "<th>proven</th></tr></thead>";
   const body = document.createElement("tbody");
   const chosen = (tree.children.find((child) => child.chosen) || {}).label;
   for (const child of children) {
     const row = document.createElement("tr");
     if (child.label === chosen) row.className = "chosen";
     for (const value of [child.label, child.visits, child.value.toFixed(3), child.win_ratio.toFixed(3),
-      child.prior.toFixed(2), child.proven === null ? "" : child.proven]) {
+      ...(priors ? [child.prior.toFixed(2)] : []), child.proven === null ? "" : child.proven]) {
       const cell = document.createElement("td");
       cell.textContent = value;
       row.appendChild(cell);
