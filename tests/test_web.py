@@ -231,6 +231,8 @@ def test_a_person_beats_random_at_connect_four_by_clicking(page, tmp_path):
     finally:
         pool.close()
     start_game(page, "connect_four_v0", "random", seed=seed)
+    page.wait_for_function("document.querySelector('#play-status').textContent.includes('Your move')")
+    assert "you play the red discs, player_0" in page.inner_text("#play-status")
     for move in range(4):
         page.wait_for_function("document.querySelector('#play-status').textContent.includes('Your move')"
                                if move < 4 else "true")
@@ -238,8 +240,9 @@ def test_a_person_beats_random_at_connect_four_by_clicking(page, tmp_path):
         if move < 3:
             page.wait_for_function(f"document.querySelectorAll('#play-log li').length >= {2 * move + 2}")
     page.wait_for_function("document.querySelector('#play-status').textContent.includes('Game over')")
-    assert "player_0 (you) wins" in page.inner_text("#play-status")
+    assert "you won" in page.inner_text("#play-status") and "player_0 (you) wins" in page.inner_text("#play-status")
     assert page.locator("#play-board .disc.player_0").count() == 4
+    assert page.locator("#play-board .disc.player_0.four").count() == 4  # the winning four, ringed
     page.screenshot(path=str(tmp_path / "connect_four_won.png"), full_page=True)
 
 
@@ -276,11 +279,21 @@ def test_geister_placement_by_clicking_and_a_move_by_dragging(page, tmp_path):
     page.wait_for_function("document.querySelector('#play-log').textContent.includes('moves B north')")
     page.wait_for_function("document.querySelector('#play-status').textContent.includes('Your move')")
     page.screenshot(path=str(tmp_path / "geister_moved.png"), full_page=True)
+    # a click on a ghost, then on the empty square above it (not on its highlight): the same move
+    page.click("#play-board [data-ghost='C']")
+    square = page.locator("#play-board .target").first.get_attribute("data-to")
+    page.locator("#play-board .target").first.evaluate("mark => mark.remove()")
+    page.click(f"#play-board .square[data-square='{square}']")
+    page.wait_for_function("document.querySelector('#play-log').textContent.includes('moves C')")
 
 
 def test_the_tree_view_shows_the_searched_nodes_and_opens_and_closes_them(page, tmp_path):
     start_game(page, "connect_four_v0", "mcts:iterations=400", seat="player_1", seed=1)
     page.wait_for_selector("#search svg.tree .node")
+    # the tree opens on its root, in view however wide the tree is
+    root = page.locator("#search svg.tree .node").first.bounding_box()
+    frame = page.locator("#search .tree-scroll").bounding_box()
+    assert frame["x"] <= root["x"] and root["x"] + root["width"] <= frame["x"] + frame["width"]
     shown = page.locator("#search svg.tree .node").count()
     assert shown > 20  # two levels of a 7-wide tree, and the chosen line deeper
     assert page.locator("#search table tbody tr").count() == 7  # the root's children

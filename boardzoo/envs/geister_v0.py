@@ -107,7 +107,7 @@ class raw_env(BoardGameEnv[GeisterState]):
     metadata = {**BoardGameEnv.metadata, "name": "geister_v0"}
     reset_options = frozenset({"red"})
     hidden_information = True
-    seat_pieces = ("the lettered ghosts, at the bottom", "the lettered ghosts, at the bottom")
+    seat_pieces = ("lettered ghosts, at the bottom", "lettered ghosts, at the bottom")
     default_notes: ClassVar[Mapping[str, str]] = {"view": "none (the spectator's view)"}
 
     def __init__(self, max_turns: int = 200, view: str | None = None, render_mode: str | None = None):

@@ -295,10 +295,13 @@ function showSearch(state) {
     "Edge width: visits; colour: the mover's mean value (red −1 … green +1); orange: the move played and " +
     "its expected continuation. Click a node to open or close it.</p>";
   const view = new TreeView(search.tree);
-  holder.appendChild(view.svg);
+  const scroller = document.createElement("div");
+  scroller.className = "tree-scroll";
+  scroller.appendChild(view.svg);
+  holder.appendChild(scroller);
   view.draw();
   // open on the root, centred, however wide the tree is
-  holder.scrollLeft = Math.max(0, view.tree.x + 30 - holder.clientWidth / 2);
+  scroller.scrollLeft = Math.max(0, view.tree.x + 30 - scroller.clientWidth / 2);
   holder.appendChild(childrenTable(search.children, search.tree, search.priors));
 }
 
