@@ -52,11 +52,16 @@ def test_a_log_gets_a_line_a_minute_and_the_last_count(monkeypatch):
     assert len(lines) == 3
 
 
-def test_a_quiet_log_stays_empty():
+def test_a_short_job_logs_one_closing_line():
     log = io.StringIO()
     with ProgressBar(10, "arena", "games", stream=log) as bar:
         bar.update(10)
-    assert log.getvalue() == ""  # done within the minute: nothing to say
+    # done within the minute: no line a minute, but the log still says it ran and how far
+    assert log.getvalue() == "arena: 10/10 games [0s]\n"
+    idle = io.StringIO()
+    with ProgressBar(10, "arena", "games", stream=idle):
+        pass
+    assert idle.getvalue() == ""  # nothing done (all resumed from a file, say): nothing to say
 
 
 def test_tqdm_draws_the_bar_when_installed():
