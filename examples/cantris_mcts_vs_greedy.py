@@ -24,6 +24,7 @@ for agent in env.agent_iter():
         continue
     action = players[agent].act(observation, env.unwrapped.model(agent))
     env.step(action)
-    print(f"{agent} takes column {action + 1} for {env.infos[agent]['last_points']} points")
+    points = env.infos[agent]["last_points"]
+    print(f"{agent} takes column {action + 1} for {points} point{'' if points == 1 else 's'}")
 
 print(env.render())
