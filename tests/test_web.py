@@ -99,6 +99,7 @@ def test_an_illegal_move_is_explained_in_the_players_terms(client):
     ({"env": "connect_four_v0", "opponent": "sb3:path=/tmp/x.zip"}, 400, "cannot play in the browser"),
     ({"env": "connect_four_v0", "opponent": "mcts:model=x.npz"}, 400, "names a file"),
     ({"env": "connect_four_v0", "opponent": "mcts:iterations=90000000"}, 400, "at most 50000"),
+    ({"env": "connect_four_v0", "opponent": "mcts:time=9"}, 400, "time may be at most 8"),
     ({"env": "connect_four_v0", "opponent": "human"}, 400, "cannot play in the browser"),
     ({"env": "chess", "opponent": "random"}, 400, "unknown env"),
     ({"env": "connect_four_v0", "opponent": "random", "seat": "player_2"}, 400, "seat must be"),
