@@ -82,10 +82,17 @@ def record_problem(record: Any) -> str | None:
     for field in ("returns", "decision_seconds"):
         if set(record[field]) != {"a", "b"}:
             return f"{field!r} must have the keys 'a' and 'b'"
-    return _meaning_problem(record) or _presets_problem(record)
+    problem = _meaning_problem(record)
+    if problem is not None:
+        return problem
+    presets = record.get("presets")
+    if presets is not None and (not isinstance(presets, dict) or not set(presets) <= {"a", "b"}
+                                or not all(isinstance(spec, str) for spec in presets.values())):
+        return "'presets' must map 'a' and/or 'b' to the agent spec a preset stood for"
+    return None
 
 
-def _number(value: Any) -> bool:
+def _finite_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
@@ -109,19 +116,11 @@ def _meaning_problem(record: dict) -> str | None:
     if record["plies"] != plies:
         return f"'plies' is {record['plies']}, but the moves hold {plies}"
     for label in ("a", "b"):
-        if not _number(record["returns"][label]):
+        if not _finite_number(record["returns"][label]):
             return f"'returns' of {label} is {excerpt(repr(record['returns'][label]), 40)}, expected a number"
         times = record["decision_seconds"][label]
-        if not isinstance(times, list) or not all(_number(t) and t >= 0 for t in times):
+        if not isinstance(times, list) or not all(_finite_number(t) and t >= 0 for t in times):
             return f"'decision_seconds' of {label} must be a list of seconds (numbers >= 0)"
-    return None
-
-
-def _presets_problem(record: dict) -> str | None:
-    presets = record.get("presets")
-    if presets is not None and (not isinstance(presets, dict) or not set(presets) <= {"a", "b"}
-                                or not all(isinstance(spec, str) for spec in presets.values())):
-        return "'presets' must map 'a' and/or 'b' to the agent spec a preset stood for"
     return None
 
 

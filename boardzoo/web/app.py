@@ -96,7 +96,7 @@ class Guard:
 
     def __init__(self, app: Any, hosts: frozenset[str]):
         self.app, self.hosts = app, hosts
-        self.pool: SearchPool | None = None  # the app's search processes, for stopping them
+        self.origins = frozenset(f"http://{host}" for host in hosts)
 
     def problem(self, method: str, path: str, headers: dict[str, str]) -> tuple[int, str] | None:
         host = headers.get("host", "")
@@ -109,7 +109,7 @@ class Guard:
         if method in ("GET", "HEAD"):
             return None
         origin = headers.get("origin")
-        if origin is not None and origin.lower() not in {f"http://{h}" for h in self.hosts}:
+        if origin is not None and origin.lower() not in self.origins:
             return 403, f"requests from other pages ({origin[:60]!r}) are refused"
         if method == "POST" and headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
             return 415, "a request body must be JSON, sent as Content-Type: application/json"
@@ -166,7 +166,7 @@ def _field(body: dict, name: str, kind: type | tuple[type, ...], default: Any = 
     return value
 
 
-def _number(request: Request, name: str, default: str | None = None) -> int:
+def _query_number(request: Request, name: str, default: str | None = None) -> int:
     text = request.query_params.get(name, default)
     if text is None or not (text.isascii() and text.isdecimal()) or len(text) > MAX_QUERY_DIGITS:
         raise RequestError(f"{name} must be a number from 0 to {10**MAX_QUERY_DIGITS - 1:,}, "
@@ -197,14 +197,13 @@ async def _while_waited_for(request: Request, work: Callable[[], Any], cancel: t
             raise Cancelled("the client went away")
 
 
-def create_app(replays: str = ".", host: str = "127.0.0.1", port: int = 8000, searches: int = 2,
-               move_seconds: float = MOVE_SECONDS) -> Any:
+def create_app(replays: str = ".", host: str = "127.0.0.1", port: int = 8000, pool: SearchPool | None = None) -> Any:
     """The app (wrapped in :class:`Guard`); results files for replay are read from under
     the folder ``replays`` only; ``host`` and ``port`` are where it listens (its page's
-    origin), ``searches`` how many searches run at once, ``move_seconds`` the limit on
-    one move of an agent."""
+    origin); its agents think in ``pool`` (by default two search processes, each move
+    within :data:`~boardzoo.web.searches.MOVE_SECONDS`), which the app closes when it stops."""
     library = Replays(replays)
-    pool = SearchPool(searches, move_seconds=move_seconds)
+    pool = pool if pool is not None else SearchPool()
     plays = Store(MAX_PLAY_SESSIONS, on_drop=lambda session: session.close())
     watches = Store(MAX_WATCH_SESSIONS, on_drop=lambda session: session.stop())
 
@@ -285,7 +284,7 @@ def create_app(replays: str = ".", host: str = "127.0.0.1", port: int = 8000, se
         return JSONResponse(await run_in_threadpool(library.games, request.query_params.get("file", "")))
 
     async def replay_game(request: Request) -> Response:
-        index, start = _number(request, "index"), _number(request, "start", "0")
+        index, start = _query_number(request, "index"), _query_number(request, "start", "0")
         return JSONResponse(await run_in_threadpool(library.replay, request.query_params.get("file", ""),
                                                     index, start))
 
@@ -322,9 +321,7 @@ def create_app(replays: str = ".", host: str = "127.0.0.1", port: int = 8000, se
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={BoardzooError: refused, HTTPException: http_error})
-    guarded = Guard(app, allowed_hosts(host, port))
-    guarded.pool = pool
-    return guarded
+    return Guard(app, allowed_hosts(host, port))
 
 
 def check_host(host: str, allow_remote: bool) -> None:
@@ -343,15 +340,14 @@ def serve(host: str = "127.0.0.1", port: int = 8000, replays: str = ".", searche
     import uvicorn
 
     check_host(host, allow_remote)
-    app = create_app(replays, host, port, searches, move_seconds)
+    pool = SearchPool(searches, move_seconds=move_seconds)
+    app = create_app(replays, host, port, pool)
     if not is_loopback(host):
         log(f"WARNING: listening on {host}, beyond this machine: anyone who can reach port {port} can start "
             f"searches here and read the results files under {Path(replays).resolve()}")
     shown = f"[{host}]" if ":" in host else host
     log(f"boardzoo {__version__}: open http://{shown}:{port}/ in a browser (results files for replay are read "
         f"from {Path(replays).resolve()}; Ctrl+C stops)")
-    pool = app.pool
-
     class Server(uvicorn.Server):
         def handle_exit(self, sig, frame) -> None:
             # Ctrl-C ends the searches first: the answers waiting for them finish at once

@@ -121,7 +121,8 @@ def _serve(connection) -> None:
 # --- the server's side ----------------------------------------------------------------------------------
 class _Process:
     """One search process as the server sees it: started on first use, killed when a
-    search must end early, started afresh after that (``generation`` counts the starts)."""
+    search must end early, started afresh after that (``generation`` counts the kills: an
+    agent built in an earlier generation is gone)."""
 
     def __init__(self, number: int):
         self.number = number
@@ -140,7 +141,6 @@ class _Process:
                                         name=f"boardzoo-search-{self.number}")
         self._process.start()
         child.close()
-        self.generation += 1
 
     def kill(self) -> None:
         """End the process now; the caller holds :attr:`lock`."""
@@ -148,8 +148,15 @@ class _Process:
             self._process.kill()
             self._process.join(5)
             self._connection.close()
+            self.generation += 1
         self._process = self._connection = None
         self._drops.clear()
+
+    def _end(self, error: BoardzooError) -> BoardzooError:
+        """Kill the process and give the error to raise: ``error``, unless the server is
+        stopping (then that is what the request is told)."""
+        self.kill()
+        return ServerBusyError("the server is stopping") if self.closed else error
 
     def close(self) -> None:
         """End the process for good, from any thread: a request waiting for it fails at
@@ -180,28 +187,17 @@ class _Process:
         self._connection.send(request)
         deadline = time.monotonic() + seconds
         while not self._connection.poll(_POLL_SECONDS):
-            if self.closed:
-                self.kill()
-                raise ServerBusyError("the server is stopping")
             if cancelled():
-                self.kill()
-                raise Cancelled("the search was stopped: nobody is waiting for it any more")
+                raise self._end(Cancelled("the search was stopped: nobody is waiting for it any more"))
             if time.monotonic() > deadline:
-                self.kill()
-                raise MoveTimeLimitError(f"ran past the server's limit of {seconds:g} s")
-            if not self._process.is_alive():
+                raise self._end(MoveTimeLimitError(f"ran past the server's limit of {seconds:g} s"))
+            if self.closed or not self._process.is_alive():
                 code = self._process.exitcode
-                self.kill()
-                if self.closed:
-                    raise ServerBusyError("the server is stopping")
-                raise AgentError(f"the search process ended (exit code {code}), perhaps out of memory")
+                raise self._end(AgentError(f"the search process ended (exit code {code}), perhaps out of memory"))
         try:
             return self._connection.recv()
         except (EOFError, OSError):
-            self.kill()
-            if self.closed:
-                raise ServerBusyError("the server is stopping") from None
-            raise AgentError("the search process ended while answering, perhaps out of memory") from None
+            raise self._end(AgentError("the search process ended while answering, perhaps out of memory")) from None
 
 
 class SearchPool:
@@ -215,7 +211,6 @@ class SearchPool:
         self._processes = [_Process(number) for number in range(processes)]
         self._admitted = 0
         self._lock = threading.Lock()
-        self.closed = False
 
     @contextmanager
     def admit(self):
@@ -240,9 +235,13 @@ class SearchPool:
             process.hosted += 1
         return HostedAgent(self, process, spec, seed, cancel)
 
+    def release(self, process: _Process, key: str) -> None:
+        """Agent ``key`` of ``process`` is not needed any more."""
+        with self._lock:
+            process.drop(key)
+
     def close(self) -> None:
         """Kill every search process (the server is stopping): waiting requests fail."""
-        self.closed = True
         for process in self._processes:
             process.close()
 
@@ -267,12 +266,10 @@ class HostedAgent(Agent):
         self._closed = False
 
     def _ask(self, request: tuple, seconds: float) -> tuple:
-        if self.pool.closed:
-            raise Cancelled("the server is stopping")
         with self.process.lock:
             if self.cancel.is_set():
                 raise Cancelled("the search was stopped: nobody is waiting for it any more")
-            if self._generation != self.process.generation or self.process._process is None:
+            if self._generation != self.process.generation:
                 # new, or its process was killed since: build it there (again)
                 self._call(("make", self.key, self.spec, self.seed), WARM_UP_SECONDS)
                 self._generation = self.process.generation
@@ -307,5 +304,4 @@ class HostedAgent(Agent):
         if not self._closed:
             self._closed = True
             self.cancel.set()
-            with self.pool._lock:
-                self.process.drop(self.key)
+            self.pool.release(self.process, self.key)

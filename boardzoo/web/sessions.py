@@ -29,7 +29,7 @@ from boardzoo.agents import expand
 from boardzoo.envs import BoardGameEnv
 from boardzoo.errors import BoardzooError, MoveTimeLimitError, ResultsFileError, SpecError, excerpt
 from boardzoo.games.geister import GHOSTS, LETTERS, MOVE_ACTIONS, OWN_STEPS, RED_SETS, SIZE, TARGET, red_letters, to_own
-from boardzoo.ledger import parse_record, read_records, record_problem
+from boardzoo.ledger import parse_record, read_records
 from boardzoo.spec import split_spec
 from boardzoo.web.searches import Cancelled, HostedAgent, SearchPool
 
@@ -545,14 +545,12 @@ def _summary(record: dict, offset: int) -> tuple[int, dict]:
 
 
 def replay_record(record: dict, start: Any = 0) -> dict:
-    """A recorded game played again from its seed (chance events come from the same seed;
-    a record that disagrees is an error, not a guess): what every move was, announced
-    from the spectator's side, and the drawings of the positions from ``start`` on, as
-    many as :data:`MAX_REPLAY_CHARACTERS` allow (at least one). The last announcement
-    says how the game ended."""
-    problem = record_problem(record)
-    if problem is not None:
-        raise RequestError(f"not a valid game record: {problem}", 422)
+    """A valid ``record`` (:func:`~boardzoo.ledger.record_problem` found nothing) played
+    again from its seed (chance events come from the same seed; a record that disagrees is
+    an error, not a guess): what every move was, announced from the spectator's side, and
+    the drawings of the positions from ``start`` on, as many as
+    :data:`MAX_REPLAY_CHARACTERS` allow (at least one). The last announcement says how the
+    game ended."""
     try:
         env = arena.make_env(record["env"])
         env.reset(seed=record["seed"])
