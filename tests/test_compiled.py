@@ -461,18 +461,42 @@ def test_ctrl_c_stops_the_compiled_mcts_within_a_chunk_of_time_not_of_iterations
 @pytest.mark.slow
 def test_a_damaged_compiled_cache_is_reported_and_compiled_again(tmp_path):
     """Cache files cut short or overwritten: one warning, the right answer, and the next
-    run loads a sound cache (before: 'the input ended' or 'a bug', on every later run)."""
+    run loads a sound cache (before: 'the input ended' or 'a bug', on every later run).
+    The first compile is announced on a terminal only (it was 20-25 s of silence)."""
     import os
+    import pty
     import subprocess
     import sys
 
     environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    command = [sys.executable, "-m", "boardzoo", "solve", "connect_four", "4455443", "--engine", "compiled"]
 
     def solve() -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "boardzoo", "solve", "connect_four", "4455443",
-                               "--engine", "compiled"], capture_output=True, text=True, env=environment, timeout=600)
+        return subprocess.run(command, capture_output=True, text=True, env=environment, timeout=600)
 
-    assert solve().stdout.split() == ["4455443", "-17"]
+    def solve_on_a_terminal() -> tuple[str, str]:
+        """stdout, and what the terminal its stderr was showed."""
+        terminal, side = pty.openpty()
+        try:
+            done = subprocess.run(command, stdout=subprocess.PIPE, stderr=side, text=True, env=environment,
+                                  timeout=600)
+        finally:
+            os.close(side)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(terminal, 4096)
+            except OSError:  # the other side closed: all read
+                break
+            if not chunk:
+                break
+            shown += chunk
+        os.close(terminal)
+        return done.stdout, shown.decode()
+
+    first, shown = solve_on_a_terminal()
+    assert first.split() == ["4455443", "-17"]
+    assert "compiling the fast engine" in shown
     damaged = sorted(tmp_path.rglob("*.nbc"))
     assert damaged
     for number, path in enumerate(damaged):
@@ -483,5 +507,7 @@ def test_a_damaged_compiled_cache_is_reported_and_compiled_again(tmp_path):
     again = solve()
     assert again.returncode == 0 and again.stdout.split() == ["4455443", "-17"], again.stderr
     assert again.stderr.count("cache was damaged") == 1 and "Traceback" not in again.stderr
-    third = solve()
-    assert third.returncode == 0 and "damaged" not in third.stderr
+    assert "compiling the fast engine" not in again.stderr  # compiling again, but not on a terminal
+    third, shown = solve_on_a_terminal()
+    assert third.split() == ["4455443", "-17"] and "damaged" not in shown
+    assert "compiling" not in shown  # a sound cache: nothing compiled, nothing announced

@@ -310,9 +310,9 @@ def test_the_replay_slider_walks_through_a_recorded_game(page, tmp_path):
     arena.run("connect_four_v0", "greedy", "random", 2, seed=9, out=str(tmp_path / "games.jsonl"))
     page.click("[data-tab=replay]")
     page.wait_for_selector("#replay-game option", state="attached")
-    page.select_option("#replay-game", "1")
-    page.click("#replay-form button[type=submit]")
-    page.wait_for_selector("#replay-board svg")
+    with page.expect_response(lambda answer: "/api/replays/game?" in answer.url and "index=1" in answer.url):
+        page.select_option("#replay-game", "1")  # it opens by itself
+    page.wait_for_function("document.querySelector('#replay-ply').textContent.startsWith('0 /')")
     last = int(page.get_attribute("#replay-slider", "max"))
     assert last >= 7  # a Connect Four game has at least 7 plies
     page.fill("#replay-slider", str(last))
@@ -321,6 +321,90 @@ def test_the_replay_slider_walks_through_a_recorded_game(page, tmp_path):
     page.click("#replay-prev")
     assert page.locator("#replay-board .disc.player_0, #replay-board .disc.player_1").count() == last - 1
     page.screenshot(path=str(tmp_path / "replay.png"), full_page=True)
+
+
+def test_a_replay_opens_by_itself_lists_games_in_order_and_plays_through(page, tmp_path):
+    """No Show click needed; games in their numbered order; the last frame states the result;
+    the move list and the Play button walk the game."""
+    arena.run("nim_v0:n=12", "greedy", "random", 3, seed=5, out=str(tmp_path / "games.jsonl"))
+    page.click("[data-tab=replay]")
+    page.wait_for_selector("#replay-board svg")
+    labels = page.locator("#replay-game option").all_inner_texts()
+    assert [int(re.match(r"game (\d+):", label).group(1)) for label in labels] == [0, 1, 2]
+    last = int(page.get_attribute("#replay-slider", "max"))
+    assert page.locator("#replay-log li").count() == last + 1
+    page.locator("#replay-log li").nth(2).click()
+    assert page.input_value("#replay-slider") == "2" and page.inner_text("#replay-ply") == f"2 / {last}"
+    assert "current" in page.get_attribute("#replay-log li:nth-child(3)", "class")
+    page.click("#replay-auto")
+    page.wait_for_function("document.querySelector('#replay-slider').value === "
+                           "document.querySelector('#replay-slider').max", timeout=20_000)
+    page.wait_for_function("document.querySelector('#replay-auto').textContent === 'Play'")
+    assert "game over" in page.inner_text("#replay-status")
+    assert page.get_attribute("#replay-status", "data-state") == "done"
+
+
+def test_a_geister_replay_counts_plies_alike_on_the_slider_the_board_and_the_list(page, tmp_path):
+    """Placements are plies everywhere: the slider's index, the board's 'ply N/' and the
+    game list's count agree (they did not: the board left the two placements out)."""
+    arena.run("geister_v0:max_turns=30", "random", "random", 1, seed=1, out=str(tmp_path / "games.jsonl"))
+    page.click("[data-tab=replay]")
+    page.wait_for_selector("#replay-board svg")
+    last = int(page.get_attribute("#replay-slider", "max"))
+    assert f"{last} plies" in page.inner_text("#replay-game")
+    for index in (0, 2, last):
+        page.fill("#replay-slider", str(index))
+        page.wait_for_function(f"document.querySelector('#replay-ply').textContent.startsWith('{index} /')")
+        assert re.search(rf"\bply {index}/", page.inner_text("#replay-board")), index
+
+
+def test_each_game_shows_its_own_options_and_what_it_is(page):
+    """The Options field's placeholder and the line under the game are the chosen game's
+    own (they were Connect Four's for every game)."""
+    seen = {}
+    for env in ("connect_four_v0", "nim_v0", "geister_v0", "cantris_v0"):
+        page.select_option("#play-env", env)
+        seen[env] = (page.get_attribute("#play-env-options", "placeholder"), page.inner_text("#play-env-summary"))
+    assert "rows=6" in seen["connect_four_v0"][0] and "k=3" in seen["nim_v0"][0]
+    assert "max_turns=" in seen["geister_v0"][0] and "board=" in seen["cantris_v0"][0]
+    assert len({placeholder for placeholder, _ in seen.values()}) == 4
+    assert "Geister" in seen["geister_v0"][1] and "Nim" in seen["nim_v0"][1]
+
+
+def test_the_page_has_an_icon(page):
+    status, kind = page.evaluate("fetch(document.querySelector('link[rel=icon]').href)"
+                                 ".then(answer => [answer.status, answer.headers.get('content-type')])")
+    assert status == 200 and kind.startswith("image/svg+xml")
+
+
+def test_a_long_status_line_moves_nothing(page):
+    """The board's column and the side panel keep their place however long the status
+    line grows (a long agent spec wrapped and pushed the side panel under the board)."""
+    before = [page.locator(selector).bounding_box() for selector in ("#play-board", "#tab-play aside")]
+    page.evaluate("document.querySelector('#play-status').textContent = "
+                  "'player_1 (mcts:iterations=1000,c=1.4142135623730951,rollout=random) plays 4. ' .repeat(6)")
+    after = [page.locator(selector).bounding_box() for selector in ("#play-board", "#tab-play aside")]
+    for old, new in zip(before, after):
+        assert (old["x"], old["width"]) == (new["x"], new["width"])
+
+
+@pytest.mark.parametrize("opponent, has_priors", [("mcts:iterations=200", False),
+                                                   ("mcts:policy=puct,iterations=200", True)])
+def test_the_prior_column_shows_only_for_a_search_that_reads_priors(page, opponent, has_priors):
+    """Plain UCB1 has no priors (it showed 1/n as if it had); PUCT's are shown."""
+    start_game(page, "connect_four_v0", opponent, seat="player_1", seed=1)
+    page.wait_for_selector("#search table thead")
+    headers = page.locator("#search table thead th").all_inner_texts()
+    assert ("prior" in headers) == has_priors, headers
+
+
+def test_the_status_line_is_coloured_by_whose_turn_and_how_the_game_ended(page):
+    page.fill("#play-env-options", "n=3,k=3")
+    start_game(page, "nim_v0", "random")
+    page.wait_for_function("document.querySelector('#play-status').dataset.state === 'turn'")
+    page.locator("#play-board .pawn[data-action='2']").click()
+    page.wait_for_function("document.querySelector('#play-status').dataset.state === 'won'")
+    assert "you won" in page.inner_text("#play-status")
 
 
 def test_watching_an_arena_run_live(page, tmp_path):

@@ -28,11 +28,21 @@ function showBoard(holder, svgText) {
   return holder.querySelector("svg");
 }
 
+// The state colours the status line: "turn", "thinking", "won", "lost", "draw" or "idle".
+function setStatus(element, text, state) {
+  element.textContent = text;
+  if (state) element.dataset.state = state;
+}
+
 function fillLog(list, lines) {
   list.innerHTML = "";
   for (const line of lines) {
     const item = document.createElement("li");
     item.textContent = line;
+    if (line.includes("(you)")) item.classList.add("you");
+    if (/^(game \d+: |Game over)/.test(line) || line.includes(" wins") || line.includes("a draw")) {
+      item.classList.add("result");
+    }
     list.appendChild(item);
   }
   list.scrollTop = list.scrollHeight;
@@ -57,11 +67,16 @@ async function loadCatalogue() {
       const option = new Option(env.name, env.name);
       option.title = `${env.summary}\nparameters: ${env.parameters}`;
       option.dataset.parameters = env.parameters.replaceAll(", ", ",");
+      option.dataset.summary = env.summary;
       select.add(option);
     }
-    // the Options field shows the chosen game's own parameters
-    const options = $(`${select.id}-options`);
-    const hint = () => { options.placeholder = select.selectedOptions[0]?.dataset.parameters || "none"; };
+    // the Options field shows the chosen game's own parameters, the line below it what the game is
+    const options = $(`${select.id}-options`), summary = $(`${select.id}-summary`);
+    const hint = () => {
+      const chosen = select.selectedOptions[0];
+      options.placeholder = chosen?.dataset.parameters || "none";
+      summary.textContent = chosen?.dataset.summary || "";
+    };
     select.addEventListener("change", hint);
     hint();
   }
@@ -87,7 +102,7 @@ $("play-form").addEventListener("submit", async (event) => {
     await showPlay(state);
   } catch (error) {
     $("play-message").textContent = error.message;
-    $("play-status").textContent = "";
+    setStatus($("play-status"), "The game did not start.", "idle");
   } finally {
     setBusy(false);
   }
@@ -96,7 +111,7 @@ $("play-form").addEventListener("submit", async (event) => {
 function setBusy(busy, text) {
   play.busy = busy;
   $("play-start").disabled = busy;
-  if (text) $("play-status").textContent = text;
+  if (text) setStatus($("play-status"), text, "thinking");
 }
 
 async function sendMove(action) {
@@ -108,7 +123,7 @@ async function sendMove(action) {
     await showPlay(state);
   } catch (error) {
     $("play-message").textContent = error.message;
-    $("play-status").textContent = statusText(play.state);
+    showStatus(play.state);
   } finally {
     setBusy(false);
   }
@@ -121,19 +136,24 @@ function statusText(state) {
   return state.your_turn ? `Your move (${pieces}).` : "Waiting...";
 }
 
+function showStatus(state, before = "") {
+  const mood = state.result ? state.outcome : state.your_turn ? "turn" : "thinking";
+  setStatus($("play-status"), before + statusText(state), mood);
+}
+
 async function showPlay(state) {
   play.state = null; // no clicks while the frames play
   play.selected = null;
   play.reds = new Set();
   for (let i = 0; i < state.frames.length; i++) {
     showBoard($("play-board"), state.frames[i].svg);
-    $("play-status").textContent = state.frames[i].announce;
+    setStatus($("play-status"), state.frames[i].announce, "thinking");
     if (i < state.frames.length - 1) await sleep(FRAME_PAUSE_MS);
   }
   play.state = state;
   fillLog($("play-log"), state.log);
   const last = state.frames[state.frames.length - 1];
-  $("play-status").textContent = (state.frames.length > 1 ? `${last.announce}. ` : "") + statusText(state);
+  showStatus(state, state.frames.length > 1 ? `${last.announce}. ` : "");
   showSearch(state);
   showMoves(state);
 }
@@ -291,9 +311,10 @@ function showSearch(state) {
     holder.appendChild(text);
     return;
   }
-  holder.innerHTML = `<p class="hint">${search.iterations} iterations in ${(search.seconds * 1000).toFixed(0)} ms. ` +
-    "Edge width: visits; colour: the mover's mean value (red −1 … green +1); orange: the move played and " +
-    "its expected continuation. Click a node to open or close it.</p>";
+  holder.innerHTML = `<p class="stats"><span>${search.iterations} iterations</span>` +
+    `<span>${(search.seconds * 1000).toFixed(0)} ms</span></p>` +
+    "<p class=\"hint\">Edge width: visits; colour: the mover's mean value (red −1 … green +1); orange: the move " +
+    "played and its expected continuation. Click a node to open or close it.</p>";
   const view = new TreeView(search.tree);
   const scroller = document.createElement("div");
   scroller.className = "tree-scroll";
@@ -457,8 +478,8 @@ function showWatch(state) {
   const s = state.summary;
   const score = s ? ` — a ${s.a_wins} : ${s.b_wins} b, ${s.ties} draws` : "";
   const where = state.running ? `game ${state.frame.game + 1}, ply ${state.frame.ply}` : "finished";
-  $("watch-status").textContent = `a = ${state.a}, b = ${state.b}: ${state.finished} of ${state.games} games` +
-    `${score} (${where})`;
+  setStatus($("watch-status"), `a = ${state.a}, b = ${state.b}: ${state.finished} of ${state.games} games` +
+    `${score} (${where})`, state.running ? "thinking" : "done");
   if (state.error) $("watch-message").textContent = state.error;
   fillLog($("watch-log"), state.log);
 }
@@ -476,7 +497,7 @@ $("watch-stop").addEventListener("click", stopWatching);
 // ---- replay -----------------------------------------------------------------------------
 // A replay comes in parts: every move's announcement at once, the drawings of a bounded
 // run of positions per answer; the slider asks for the part it reaches.
-const replay = { key: null, announces: [], frames: new Map(), asking: null };
+const replay = { key: null, announces: [], frames: new Map(), timer: null };
 
 async function loadReplayFiles() {
   try {
@@ -522,11 +543,13 @@ async function replayPart(start) {
 
 async function openReplay() {
   $("replay-message").textContent = "";
+  stopAutoplay();
   try {
     replay.key = `${$("replay-file").value}#${$("replay-game").value}`;
     replay.frames = new Map();
     const data = await replayPart(0);
     replay.announces = data.announces;
+    fillLog($("replay-log"), data.announces);
     const slider = $("replay-slider");
     slider.max = data.announces.length - 1;
     slider.value = 0;
@@ -549,16 +572,55 @@ async function showReplayFrame(index) {
     if (key !== replay.key || Number($("replay-slider").value) !== index) return;  // moved on meanwhile
   }
   showBoard($("replay-board"), replay.frames.get(index));
-  $("replay-status").textContent = replay.announces[index];
-  $("replay-ply").textContent = `${index} / ${replay.announces.length - 1}`;
+  const last = replay.announces.length - 1;
+  setStatus($("replay-status"), replay.announces[index], index === last ? "done" : "idle");
+  $("replay-ply").textContent = `${index} / ${last}`;
+  const items = $("replay-log").children;
+  for (let i = 0; i < items.length; i++) items[i].classList.toggle("current", i === index);
+  keepInView($("replay-log"), items[index]);
 }
+// Scrolls the list only (scrollIntoView would scroll the page too, on a narrow screen).
+function keepInView(list, item) {
+  if (!item) return;
+  if (item.offsetTop < list.scrollTop || item.offsetTop + item.offsetHeight > list.scrollTop + list.clientHeight) {
+    list.scrollTop = item.offsetTop - list.clientHeight / 2;
+  }
+}
+$("replay-log").addEventListener("click", (event) => {
+  const item = event.target.closest("li");
+  if (!item) return;
+  stopAutoplay();
+  const index = [...$("replay-log").children].indexOf(item);
+  $("replay-slider").value = index;
+  showReplayFrame(index);
+});
 $("replay-slider").addEventListener("input", (event) => showReplayFrame(Number(event.target.value)));
-for (const [id, step] of [["replay-prev", -1], ["replay-next", 1]]) {
-  $(id).addEventListener("click", () => {
-    const slider = $("replay-slider");
-    slider.value = Math.max(0, Math.min(Number(slider.max), Number(slider.value) + step));
-    showReplayFrame(Number(slider.value));
-  });
+async function stepReplay(step) {
+  const slider = $("replay-slider");
+  slider.value = Math.max(0, Math.min(Number(slider.max), Number(slider.value) + step));
+  await showReplayFrame(Number(slider.value));
 }
+$("replay-prev").addEventListener("click", () => { stopAutoplay(); stepReplay(-1); });
+$("replay-next").addEventListener("click", () => { stopAutoplay(); stepReplay(1); });
+
+// The play button walks through the moves at the live game's pace, from the start once at the end.
+function stopAutoplay() {
+  clearInterval(replay.timer);
+  replay.timer = null;
+  $("replay-auto").setAttribute("aria-pressed", "false");
+  $("replay-auto").textContent = "Play";
+}
+$("replay-auto").addEventListener("click", () => {
+  if (replay.timer) return stopAutoplay();
+  const slider = $("replay-slider");
+  if (Number(slider.value) >= Number(slider.max)) slider.value = 0;
+  $("replay-auto").setAttribute("aria-pressed", "true");
+  $("replay-auto").textContent = "Pause";
+  showReplayFrame(Number(slider.value));
+  replay.timer = setInterval(() => {
+    if (Number(slider.value) >= Number(slider.max)) stopAutoplay();
+    else stepReplay(1);
+  }, FRAME_PAUSE_MS);
+});
 
 loadCatalogue().catch((error) => { $("play-message").textContent = error.message; });
