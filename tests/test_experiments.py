@@ -103,6 +103,22 @@ def test_best_of_k_takes_the_winners_curse_off():
     assert sum(best.chance_best.values()) == pytest.approx(1.0)
 
 
+def test_a_batch_of_bradley_terry_fits_equals_the_fits_one_by_one():
+    """The bootstrap fits its resamples as one batch; each must be the fit of its own."""
+    import numpy as np
+
+    from boardzoo.experiments.stats import _bradley_terry
+
+    rng = np.random.default_rng(3)
+    pairs = np.array([(0, 1), (0, 2), (1, 2), (2, 3)])
+    scores = rng.integers(0, 12, (25, 4, 2)).astype(float)
+    scores[0, :, 1] = 0  # one resample where the first of each pair never loses
+    batch = _bradley_terry(4, pairs, scores)
+    assert batch.shape == (25, 4)
+    for number in range(25):
+        assert np.allclose(batch[number], _bradley_terry(4, pairs, scores[number]), atol=1e-6)
+
+
 def test_bradley_terry_ratings_order_and_intervals():
     scores = {("x", "y"): [1.0] * 60 + [0.0] * 20, ("x", "z"): [1.0] * 70 + [0.5] * 10,
               ("y", "z"): [1.0] * 50 + [0.0] * 30}
@@ -115,8 +131,23 @@ def test_bradley_terry_ratings_order_and_intervals():
 
 
 # --- every experiment at a tiny size ------------------------------------------------------------
+def shrink(monkeypatch, name: str) -> None:
+    """The smallest design that still fills every table of ``name``'s report: one game a
+    job, and the Connect Four studies' depths and iterations cut (they took 40 s and 15 s)."""
+    from boardzoo.experiments import connect_four
+
+    if name == "connect-four-minimax":
+        monkeypatch.setattr(connect_four, "DEFAULT_DEPTHS", (range(3, 5), range(3, 5)))
+        monkeypatch.setattr(connect_four, "DEFAULT_RANDOM_DEPTHS", (3,))
+        monkeypatch.setattr(connect_four, "EVALUATOR_MATCH_DEPTH", 3)
+    elif name == "connect-four-uct":
+        monkeypatch.setattr(connect_four, "DEFAULT_ITERATIONS", 40)
+        monkeypatch.setattr(connect_four, "ITERATIONS", (10, 20, 30, 40))
+
+
 @pytest.mark.parametrize("name", list(EXPERIMENTS))
-def test_experiment_runs_end_to_end(name, tmp_path):
+def test_experiment_runs_end_to_end(name, tmp_path, monkeypatch):
+    shrink(monkeypatch, name)
     experiment = get(name)
     results = run(experiment, str(tmp_path), games=1, workers=1, log=quiet, progress=False)
     jobs = experiment.jobs(1, False)

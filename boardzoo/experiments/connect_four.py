@@ -53,6 +53,9 @@ def searcher(algorithm: str, depth: int, evaluator: str) -> str:
 PUBLISHED_DEPTHS = {"simple": (range(3, 10), range(3, 14)), "three": (range(3, 9), range(3, 13)),
                     "three2": (range(3, 9), range(3, 13))}
 DEFAULT_DEPTHS = (range(3, 7), range(3, 9))
+#: Alpha-beta's depths against random in the default run, and the evaluators' match depth.
+DEFAULT_RANDOM_DEPTHS = (3, 5, 7)
+EVALUATOR_MATCH_DEPTH = 5
 #: Study 5: alpha-beta at depths 7..11 against itself, every pair, per evaluator.
 ROUND_ROBIN_DEPTHS = range(7, 12)
 #: Table 1 (study 1, SimpleEval) and Table 4 (study 3, all three; Tables 2-3 are its
@@ -179,13 +182,14 @@ class ConnectFourMinimax(Experiment):
                     jobs.append(Job(key, ENV, searcher("alphabeta", shallow, evaluator),
                                     searcher("alphabeta", deep, evaluator), sized(games, full, 2, 2), job_seed(key),
                                     probe=depth_probe))
-            for depth in (alphabeta_depths if full else (3, 5, 7)):
+            for depth in (alphabeta_depths if full else DEFAULT_RANDOM_DEPTHS):
                 key = f"{evaluator}: alphabeta {depth} vs random"
                 jobs.append(Job(key, ENV, searcher("alphabeta", depth, evaluator), "random",
                                 sized(games, full, 6, 10), job_seed(key), probe=depth_probe))
         for first, second in combinations(EVALUATORS, 2):
             key = f"evaluators: {first} vs {second}"
-            jobs.append(Job(key, ENV, searcher("alphabeta", 5, first), searcher("alphabeta", 5, second),
+            jobs.append(Job(key, ENV, searcher("alphabeta", EVALUATOR_MATCH_DEPTH, first),
+                            searcher("alphabeta", EVALUATOR_MATCH_DEPTH, second),
                             sized(games, full, 100, 100), job_seed(key)))
         return jobs
 
@@ -422,6 +426,8 @@ PUBLISHED_PAIR_DRAWS = {(ucbv(2, 0.5), ucbv(1.4, 0.5)): 0.075, (ucbv(2, 0.5), uc
                         (ucb1(1.41), ucb1(2)): 0.05, (ucb1(2), ucbv(1.4, 0.5)): 0.0875}
 PUBLISHED_TOTALS = {ucb1(2): 0.3824, ucbv(2, 0.5): 0.142, ucbv(1.4, 0.5): -0.2591, ucb1(1.41): -0.2653}
 ITERATIONS = (100, 500, 1000, 2500, 5000, 7500, 10000, 12500, 15000, 17500, 20000)
+#: Iterations a move: the default run's and the document's.
+DEFAULT_ITERATIONS, PUBLISHED_ITERATIONS = 1000, 15000
 #: The stand-in for the document's undefined heuristic player, and the one-move rule.
 HEURISTIC = "alphabeta:depth=4,eval=three2"
 ONE_MOVE = "greedy"
@@ -449,7 +455,7 @@ class ConnectFourUCT(Experiment):
                  "about 10x that on the Python engine")
 
     def jobs(self, games: int | None, full: bool) -> list[Job]:
-        iterations = 15000 if full else 1000
+        iterations = PUBLISHED_ITERATIONS if full else DEFAULT_ITERATIONS
         per_setting = sized(games, full, PUBLISHED_GAMES_PER_SETTING, PUBLISHED_GAMES_PER_SETTING)
         jobs = []
         for setting in SWEEP:

@@ -273,26 +273,29 @@ class Rating:
     games: int
 
 
-def _bradley_terry(names: list[str], pairs: list[tuple[int, int, float, float]], iterations: int = 500) -> np.ndarray:
-    """Strengths by the MM algorithm (Hunter 2004); a draw counts half a win each side,
-    plus one virtual draw against every other player so that a player with no loss (or no
-    win) still has a finite rating."""
-    k = len(names)
-    wins = np.zeros(k)
-    games = np.zeros((k, k))
-    for i, j, wins_i, wins_j in pairs:
-        wins[i] += wins_i
-        wins[j] += wins_j
-        games[i, j] += wins_i + wins_j
-        games[j, i] += wins_i + wins_j
+def _bradley_terry(k: int, pairs: np.ndarray, scores: np.ndarray, iterations: int = 500) -> np.ndarray:
+    """Strengths by the MM algorithm (Hunter 2004), as Elo points, for a batch of fits at
+    once: ``pairs`` (m, 2) the players of each pairing, ``scores`` (..., m, 2) each side's
+    points in it (a draw counts half a win each side); the result has shape (..., k).
+    One virtual draw against every other player keeps a player with no loss (or no win)
+    finite. A bootstrap fits its thousand resamples in one loop of array operations."""
+    batch = scores.shape[:-2]
+    wins = np.zeros((*batch, k))
+    games = np.zeros((*batch, k, k))
+    for column, (a, b) in enumerate(pairs):  # pairings are few; the batch is the long axis
+        wins[..., a] += scores[..., column, 0]
+        wins[..., b] += scores[..., column, 1]
+        played = scores[..., column, 0] + scores[..., column, 1]
+        games[..., a, b] += played
+        games[..., b, a] += played
     prior = 1.0 / max(k - 1, 1)
     wins += prior * (k - 1) * 0.5
     games += prior * (1 - np.eye(k))
-    strength = np.ones(k)
+    strength = np.ones((*batch, k))
     for _ in range(iterations):
-        denominator = (games / (strength[:, None] + strength[None, :])).sum(axis=1)
+        denominator = (games / (strength[..., :, None] + strength[..., None, :])).sum(axis=-1)
         updated = wins / denominator
-        updated /= np.exp(np.log(updated).mean())
+        updated /= np.exp(np.log(updated).mean(axis=-1, keepdims=True))
         if np.allclose(updated, strength, rtol=1e-10, atol=0):
             break
         strength = updated
@@ -307,15 +310,17 @@ def ratings(results: Mapping[tuple[str, str], Sequence[float]], resamples: int =
     names = sorted({name for pair in results for name in pair})
     index = {name: i for i, name in enumerate(names)}
     arrays = {pair: np.asarray(scores, dtype=float) for pair, scores in results.items() if len(scores)}
+    pairs = np.array([(index[a], index[b]) for a, b in arrays], dtype=int).reshape(-1, 2)
 
-    def fit(samples: dict) -> np.ndarray:
-        rows = [(index[a], index[b], float(s.sum()), float(len(s) - s.sum())) for (a, b), s in samples.items()]
-        return _bradley_terry(names, rows)
+    def sides(points: np.ndarray, count: int) -> np.ndarray:
+        return np.stack([points, count - points], axis=-1)
 
-    point = fit(arrays)
+    point = _bradley_terry(len(names), pairs, np.array([sides(s.sum(), len(s)) for s in arrays.values()]))
     rng = np.random.default_rng(seed)
-    boot = np.array([fit({pair: s[rng.integers(0, len(s), len(s))] for pair, s in arrays.items()})
-                     for _ in range(resamples)])
+    resampled = [s[rng.integers(0, len(s), (resamples, len(s)))].sum(axis=1) for s in arrays.values()]
+    boot = _bradley_terry(len(names), pairs,
+                          np.stack([sides(points, len(s)) for points, s in zip(resampled, arrays.values())], axis=1)
+                          if arrays else np.zeros((resamples, 0, 2)))
     low, high = np.percentile(boot, [2.5, 97.5], axis=0)
     points = dict.fromkeys(names, 0.0)
     played = dict.fromkeys(names, 0)
