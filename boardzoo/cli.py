@@ -168,7 +168,7 @@ def _geister_client(args: argparse.Namespace) -> int:
 
 def _experiment_list(args: argparse.Namespace) -> int:
     from boardzoo.experiments import EXPERIMENTS
-    from boardzoo.experiments.framework import citation
+    from boardzoo.experiments.framework import TIMES_MEASURED_ON, citation
 
     for experiment in EXPERIMENTS.values():
         print(f"{experiment.name}\n  source:   {experiment.source}\n  cites:    {citation(experiment.source)}\n"
@@ -176,6 +176,7 @@ def _experiment_list(args: argparse.Namespace) -> int:
               f"  default:  {experiment.default_size} ({experiment.expected_time})\n"
               f"  --full:   {experiment.full_size}\n"
               + (f"  --full time: {experiment.full_time}\n" if experiment.full_time else ""))
+    print(f"Times measured on {TIMES_MEASURED_ON}.")
     return 0
 
 

@@ -3,6 +3,7 @@ resuming, executors, and the command line."""
 
 import json
 import os
+import re
 import sys
 
 import pytest
@@ -321,3 +322,6 @@ def test_experiment_list_cites_every_source_document(capsys):
     for experiment in EXPERIMENTS.values():
         cited = citation(experiment.source)
         assert cited and f"cites:    {cited}" in out
+        # each default run's time is a measurement, and the list says on what machine
+        assert re.search(r"\(measured: \d+ min \d+ s\)", experiment.expected_time), experiment.name
+    assert "Times measured on a 2-core" in out

@@ -151,7 +151,8 @@ def test_cli_solve_arguments_and_verbose(capsys):
     assert nodes.startswith("nodes=") and int(nodes[6:]) > 0 and ms.startswith("ms=") and float(ms[3:]) >= 0
 
 
-@pytest.mark.parametrize("rows, cols", [(4, 4), (4, 5), (5, 4)])
+@pytest.mark.parametrize("rows, cols", [(4, 4), pytest.param(4, 5, marks=pytest.mark.slow),
+                                        pytest.param(5, 4, marks=pytest.mark.slow)])
 def test_the_empty_board_is_solved_like_any_position(rows, cols):
     # The empty board's key is 0: an empty table slot must not read as its entry.
     empty = parse_moves("", rows, cols)

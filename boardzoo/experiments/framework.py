@@ -80,6 +80,11 @@ SOURCES = {
 }
 
 
+#: Where the default runs' times were measured (``experiment list`` says so under its list).
+TIMES_MEASURED_ON = ("a 2-core x86-64 Linux machine, Python 3.11, with the default --workers 1 while other work "
+                     "used the second core")
+
+
 def citation(source: str) -> str:
     """The citation of an experiment's ``source`` ("source 002 (Polish): ...")."""
     number = source.split()[1] if source.startswith("source ") else ""
@@ -95,7 +100,7 @@ class Experiment:
     compares = ""  # one line: what it compares
     default_size = ""  # what the default run plays
     full_size = ""  # what --full plays (the published sizes)
-    expected_time = ""  # default run on 2 cores
+    expected_time = ""  # the default run, measured on the machine of TIMES_MEASURED_ON
     full_time = ""  # --full on 2 cores, measured or estimated (by engine)
 
     def jobs(self, games: int | None, full: bool) -> list[Job]:

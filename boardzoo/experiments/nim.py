@@ -98,7 +98,7 @@ class NimMCTS(Experiment):
     default_size = ("300 games per 10 ms match (100 at 100 ms), 150 per play-out-count match, "
                     "100 per think time")
     full_size = "300 games per match and per think time (published)"
-    expected_time = "about 12 min on a 2-core machine (measured: 11 min 44 s)"
+    expected_time = "about 12 min (measured: 11 min 44 s)"
     full_time = "longer than the default run's 12 min on 2 cores (not measured)"
 
     def jobs(self, games: int | None, full: bool) -> list[Job]:

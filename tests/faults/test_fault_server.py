@@ -185,6 +185,7 @@ def test_a_move_past_the_limit_ends_its_search_and_loses(server):
     wait_idle(server)
 
 
+@pytest.mark.slow
 def test_the_server_answers_while_searches_run_and_refuses_more_than_it_can_queue(server, tmp_path):
     answers: list[int] = []
 

@@ -48,6 +48,7 @@ def _kill_a_worker_and_wait(command: list[str], out) -> tuple[subprocess.Complet
     return subprocess.CompletedProcess(command, process.returncode, out_text, err), time.monotonic() - killed
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds the workers through /proc")
 def test_a_killed_arena_worker_ends_the_run_and_the_command_resumes(tmp_path):
     out = tmp_path / "games.jsonl"
@@ -64,10 +65,11 @@ def test_a_killed_arena_worker_ends_the_run_and_the_command_resumes(tmp_path):
     assert records[: len(finished)] == finished  # what finished before the kill is still there
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds the workers through /proc")
 def test_a_killed_experiment_worker_ends_the_run_and_resume_finishes_it(tmp_path):
     out = tmp_path / "run"
-    args = ["experiment", "run", "connect-four-uct", "--games", "2", "--workers", "2", "--out", str(out)]
+    args = ["experiment", "run", "connect-four-uct", "--games", "1", "--workers", "2", "--out", str(out)]
     result, seconds = _kill_a_worker_and_wait([*CLI, *args], out)
     assert seconds < 15
     assert_clean_error(result, "a worker process died", "--resume")
