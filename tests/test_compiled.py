@@ -310,6 +310,7 @@ def test_compiled_rollouts_serve_the_determinized_geister_search():
     assert game["forfeit"] is None and game["plies"] > 0
 
 
+@pytest.mark.slow
 def test_compiled_and_python_mcts_are_equally_strong():
     """At equal iterations the engines are the same algorithm: 300 Connect Four games,
     seats alternating, and the compiled engine's score (a draw is half a win) has a 95 %

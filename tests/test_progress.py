@@ -83,10 +83,10 @@ def test_arena_and_experiment_runs_show_progress(monkeypatch, capsys, tmp_path, 
     arena.run("nim_v0:n=5", "greedy", "random", games=6, seed=0, progress=True)
     err = capsys.readouterr().err
     assert "arena" in err and "6/6" in err and "ties" in err
-    assert main(["experiment", "run", "nim-mcts", "--games", "1", "--out", str(tmp_path / "nim")]) == 0
+    assert main(["experiment", "run", "cantris-mcts", "--games", "1", "--out", str(tmp_path / "cantris")]) == 0
     # not a terminal here: the run's first line and no bar (it took less than a minute)
     err = capsys.readouterr().err
-    assert "nim-mcts:" in err and "\r" not in err
+    assert "cantris-mcts:" in err and "\r" not in err
 
 
 def test_solve_shows_its_search_while_it_takes_long(monkeypatch, capsys):

@@ -326,7 +326,7 @@ def test_the_replay_slider_walks_through_a_recorded_game(page, tmp_path):
 def test_a_replay_opens_by_itself_lists_games_in_order_and_plays_through(page, tmp_path):
     """No Show click needed; games in their numbered order; the last frame states the result;
     the move list and the Play button walk the game."""
-    arena.run("nim_v0:n=12", "greedy", "random", 3, seed=5, out=str(tmp_path / "games.jsonl"))
+    arena.run("nim_v0:n=7", "greedy", "random", 3, seed=5, out=str(tmp_path / "games.jsonl"))
     page.click("[data-tab=replay]")
     page.wait_for_selector("#replay-board svg")
     labels = page.locator("#replay-game option").all_inner_texts()

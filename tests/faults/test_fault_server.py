@@ -208,6 +208,7 @@ def test_the_server_answers_while_searches_run_and_refuses_more_than_it_can_queu
     wait_idle(server)
 
 
+@pytest.mark.slow
 def test_a_stopped_watch_and_a_page_that_went_away_end_their_searches(server):
     status, watch = server.json("POST", "/api/watch", {"env": "connect_four_v0", "a": ENDLESS, "b": ENDLESS,
                                                        "games": 5, "delay": 0})
@@ -307,6 +308,7 @@ def test_an_unseeded_game_draws_a_fresh_seed_told_only_at_the_end(server):
 
 
 # --- stopping -------------------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_ctrl_c_stops_the_server_during_a_search_and_it_starts_again_at_once(tmp_path):
     running = Server(tmp_path, "--searches", "1")  # the default 10 s limit a move
     thread = threading.Thread(target=lambda: running.request(
