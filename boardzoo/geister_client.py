@@ -34,6 +34,7 @@ from boardzoo.games.geister import (
     ESCAPED,
     GHOSTS,
     LETTERS,
+    MAX_TURNS_LIMIT,
     MOVE_ACTIONS,
     NUM_ACTIONS,
     RED_SETS,
@@ -85,7 +86,6 @@ MAX_LINE = 256
 #: Bounds of the command-line settings, checked before connecting.
 MAX_TIMEOUT = 24 * 3600.0
 MAX_RETRIES = 1000
-MAX_TURNS_LIMIT = 100_000
 
 
 def _excerpt(data: bytes | str) -> str:

@@ -451,10 +451,10 @@ def test_evaluate_and_value_together_are_refused():
 def test_observations_of_a_state_match_the_env(tmp_path):
     """What a learned evaluator sees inside the search is what the env shows that seat."""
     from boardzoo.envs import make as make_env
-    from boardzoo.envs import observation_function
+    from boardzoo.games.registry import game, games
 
-    games = (("connect_four_v0", {}), ("nim_v0", {}), ("cantris_v0", {}), ("geister_v0", {"max_turns": 30}))
-    for name, kwargs in games:
+    short = {"geister": {"max_turns": 30}}  # every env of every game, Geister's kept short
+    for name, kwargs in [(env, short.get(each.name, {})) for each in games().values() for env in each.envs]:
         env = make_env(name, **kwargs)
         env.reset(seed=3)
         rng = random.Random(3)
@@ -464,7 +464,7 @@ def test_observations_of_a_state_match_the_env(tmp_path):
                 env.step(None)
                 continue
             seat = env.possible_agents.index(agent)
-            encode = observation_function(env.unwrapped.game.game_name)
+            encode = game(env.unwrapped.game.game_name).observation_function()
             assert (encode(env.unwrapped.game, seat) == observation["observation"]).all()
             legal = [a for a, ok in enumerate(observation["action_mask"]) if ok]
             env.step(legal[int(rng.random() * len(legal))])

@@ -105,9 +105,9 @@ class SB3Evaluator:
     def _observation(self, state: GameState, player: int) -> np.ndarray:
         name = state.game_name
         if name not in self._observe:
-            from boardzoo.envs import observation_function
+            from boardzoo.games.registry import game
 
-            self._observe[name] = observation_function(name)
+            self._observe[name] = game(name).observation_function()
         obs = self._observe[name](state, player)
         expected = self.model.observation_space.shape
         if obs.shape != expected:

@@ -17,15 +17,10 @@ import importlib
 from types import ModuleType
 
 from boardzoo.envs.aec import BoardGameEnv
+from boardzoo.games.registry import games
 
-#: Registered envs: name -> one-line description.
-ENVS = {
-    "connect_four_v0": "Connect Four on bitboards; plays like PettingZoo's connect_four_v3",
-    "nim_v0": "single-pile Nim, take 1..k, last pawn wins; n drawn from a range at reset, optional coin",
-    "cantris_v0": "Cantris as first reconstructed (a bonus turn on 10x5); kept for earlier results",
-    "cantris_v1": "Cantris, the scoring tile game of source 001, rules fitted to all its tables",
-    "geister_v0": "Geister, 6x6 with hidden ghost colours; red placement as actions",
-}
+#: Registered envs: name -> one-line description, from each game's declaration.
+ENVS = {name: summary for game in games().values() for name, summary in game.envs.items()}
 
 
 def env_module(name: str) -> ModuleType:
@@ -51,18 +46,6 @@ def parameters_text(name: str) -> str:
 
     raw_env = env_module(name).raw_env
     return describe(raw_env, hidden=SPEC_HIDDEN, notes=raw_env.default_notes)
-
-
-#: Game core name -> its env, for code that needs a game's observations (learned evaluators).
-ENV_OF_GAME = {"connect_four": "connect_four_v0", "nim": "nim_v0", "cantris": "cantris_v1", "geister": "geister_v0"}
-
-
-def observation_function(game_name: str):
-    """``f(state, player) -> observation array`` of game ``game_name``: what its env
-    gives seat ``player`` in that position."""
-    if game_name not in ENV_OF_GAME:
-        raise ValueError(f"no env encodes observations of {game_name!r}")
-    return env_module(ENV_OF_GAME[game_name]).observation_of
 
 
 def pettingzoo_id(name: str) -> str:

@@ -81,6 +81,7 @@ from boardzoo.envs.render import BLACK, BLUE, GREY, RED, WHITE, canvas, disc_mas
 from boardzoo.games.geister import (
     GHOSTS,
     LETTERS,
+    MAX_TURNS_LIMIT,
     MOVE_ACTIONS,
     NUM_ACTIONS,
     RED_SETS,
@@ -100,7 +101,6 @@ PLANES = 11
 OBSERVATION_SIZE = PLANES * SQUARES + 8
 STATE_SIZE = 20 * SQUARES + 8
 CELL = 48
-MAX_TURNS_LIMIT = 100_000
 
 
 class raw_env(BoardGameEnv[GeisterState]):

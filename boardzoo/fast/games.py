@@ -29,9 +29,11 @@ from numba import njit
 import boardzoo.fast.cache  # noqa: F401  (guards numba's disk cache; before any njit)
 from boardzoo.games.geister.rules import ESCAPED, GHOSTS, MOVE_ACTIONS, RED_SETS, SQUARES, TARGET
 from boardzoo.games.knowledge import all_knowledge
+from boardzoo.games.registry import games
 
-NIM, CONNECT_FOUR, CANTRIS, GEISTER = range(4)
-GAME_IDS = {"nim": NIM, "connect_four": CONNECT_FOUR, "cantris": CANTRIS, "geister": GEISTER}
+#: The compiled games, numbered as their declarations say (the kernels branch on these).
+GAME_IDS = {name: game.compiled_id for name, game in games().items() if game.compiled_id is not None}
+NIM, CONNECT_FOUR, CANTRIS, GEISTER = (GAME_IDS[name] for name in ("nim", "connect_four", "cantris", "geister"))
 #: ``player`` of a chance event and of a finished game, as in :mod:`boardzoo.games.model`.
 CHANCE, TERMINAL = -1, -2
 #: Roll-out policies: uniform random, Nim's strategic rule, Geister's forward moves and rushing player.

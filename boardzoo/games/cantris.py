@@ -22,6 +22,7 @@ import random
 
 from boardzoo.games.knowledge import GameKnowledge, register
 from boardzoo.games.model import TERMINAL, Capabilities, GameState, check_int, returns_of_winner
+from boardzoo.games.registry import Game, Param
 
 #: Board name -> (rows, cols, bonus turn): cantris_v0's presets, fitted to the random-play
 #: table alone, and cantris_v1's, the best fit to every table of the study.
@@ -327,3 +328,27 @@ register(GameKnowledge(
     greedy=CantrisState.greedy_action,
     evaluators={"score": score_difference},
 ))
+
+
+def _new_cantris(rng, rows: int, cols: int, bonus_turn: bool, tile_scores: bool, deal_kind: str) -> CantrisState:
+    check_size(rows, cols)  # even rows: a rule across the parameters
+    return CantrisState(deal(rows, cols, rng, deal_kind), rows, bonus_turn, tile_scores)
+
+
+GAME = Game(
+    name=CantrisState.game_name,
+    title="Cantris",
+    state_class=CantrisState,
+    make_state=lambda rng, deal, **rest: _new_cantris(rng, deal_kind=deal, **rest),
+    parameters={"rows": Param(8, int, 4, MAX_SIDE, doc="column height (even)"),
+                "cols": Param(4, int, 3, MAX_SIDE, doc="columns"),
+                "bonus_turn": Param(False, bool, doc="a cleared line gives its player another turn"),
+                "tile_scores": Param(True, bool, doc="a tile taken scores its value"),
+                "deal": Param("pairs", str, choices=DEALS, doc="how the columns are dealt")},
+    max_length=lambda params: params["rows"] * params["cols"],  # every move takes a tile
+    envs={"cantris_v0": "Cantris as first reconstructed (a bonus turn on 10x5); kept for earlier results",
+          "cantris_v1": "Cantris, the scoring tile game of source 001, rules fitted to all its tables"},
+    observation="boardzoo.envs.cantris_v0:observation_of",
+    knowledge=__name__,
+    compiled_id=2,
+)

@@ -12,6 +12,7 @@ import random
 
 from boardzoo.games.knowledge import GameKnowledge, register
 from boardzoo.games.model import TERMINAL, Capabilities, GameState, returns_of_winner
+from boardzoo.games.registry import Game, Param
 
 MIN_SIZE = 4
 MAX_SIZE = 32
@@ -350,3 +351,18 @@ register(GameKnowledge(
     solve_moves=solve_moves,
     solver_refuses=solver_refuses,
 ))
+
+
+GAME = Game(
+    name=ConnectFourState.game_name,
+    title="Connect Four",
+    state_class=ConnectFourState,
+    make_state=lambda rng, rows, cols: ConnectFourState(rows, cols),
+    parameters={"rows": Param(6, int, MIN_SIZE, MAX_SIZE, doc="board height"),
+                "cols": Param(7, int, MIN_SIZE, MAX_SIZE, doc="board width")},
+    max_length=lambda params: params["rows"] * params["cols"],
+    envs={"connect_four_v0": "Connect Four on bitboards; plays like PettingZoo's connect_four_v3"},
+    observation="boardzoo.envs.connect_four_v0:observation_of",
+    knowledge=__name__,
+    compiled_id=1,
+)

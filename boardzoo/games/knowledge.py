@@ -72,10 +72,6 @@ class GameKnowledge:
         return ["random", *[name for name in {**self.rollouts, **self.fast_rollouts} if name != "random"]]
 
 
-#: The game modules, imported when every game's knowledge is wanted (listings, name checks).
-GAME_MODULES = ("boardzoo.games.nim", "boardzoo.games.cantris", "boardzoo.games.connect_four",
-                "boardzoo.games.geister")
-
 _REGISTRY: dict[str, GameKnowledge] = {}
 
 
@@ -93,7 +89,10 @@ def knowledge_of(model: GameState) -> GameKnowledge:
 
 
 def all_knowledge() -> dict[str, GameKnowledge]:
-    """Every registered game's knowledge, after importing the built-in games."""
-    for module in GAME_MODULES:
-        importlib.import_module(module)
+    """Every registered game's knowledge, after importing each game's knowledge module."""
+    from boardzoo.games.registry import games
+
+    for game in games().values():
+        if game.knowledge:
+            importlib.import_module(game.knowledge)
     return dict(_REGISTRY)

@@ -13,6 +13,7 @@ import random
 from boardzoo.games.knowledge import GameKnowledge, register
 from boardzoo.games.model import CHANCE, TERMINAL, Capabilities, GameState, check_int, returns_of_winner
 from boardzoo.games.nim_study import TABLES, study_playouts
+from boardzoo.games.registry import Game, Param
 
 TAILS, HEADS = 0, 1
 _COIN = [(TAILS, 0.5), (HEADS, 0.5)]
@@ -179,3 +180,20 @@ register(GameKnowledge(
     # The study's own play-out counts at each pile size (its Tables 1-4).
     schedules={f"study-{table}": study_playouts(table) for table in TABLES},
 ))
+
+
+GAME = Game(
+    name=NimState.game_name,
+    title="Nim",
+    state_class=NimState,
+    make_state=lambda rng, n, k, coin: NimState(n, k, coin),
+    parameters={"n": Param(21, int, 1, MAX_PAWNS, doc="pawns in the pile"),
+                "k": Param(3, int, 1, MAX_TAKE, doc="the most pawns one move takes"),
+                "coin": Param(False, bool, doc="a fair coin after each move may take one more pawn")},
+    max_length=lambda params: params["n"],  # every move takes at least one pawn
+    envs={"nim_v0": "single-pile Nim, take 1..k, last pawn wins; n drawn from a range at reset, optional coin"},
+    observation="boardzoo.envs.nim_v0:observation_of",
+    knowledge=__name__,
+    compiled_id=0,
+    chance=True,
+)

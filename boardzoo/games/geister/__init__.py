@@ -66,6 +66,7 @@ from boardzoo.games.geister.rules import (
                                           to_own,
 )
 from boardzoo.games.knowledge import GameKnowledge, register
+from boardzoo.games.registry import Game, Param
 
 register(GameKnowledge(
     game=GeisterState.game_name,
@@ -75,7 +76,25 @@ register(GameKnowledge(
     beliefs=BELIEFS,
 ))
 
-__all__ = ["BELIEFS", "CAPTURED", "DIRECTIONS", "EMPTY", "ESCAPED", "EXITS", "GHOSTS", "HiddenColours", "LETTERS",
+#: The longest game a Geister env or core accepts (plies); games are stopped at max_turns.
+MAX_TURNS_LIMIT = 100_000
+
+GAME = Game(
+    name=GeisterState.game_name,
+    title="Geister",
+    state_class=GeisterState,
+    make_state=lambda rng, max_turns: GeisterState(max_turns),
+    parameters={"max_turns": Param(200, int, 1, MAX_TURNS_LIMIT, doc="moves (plies) before a draw")},
+    max_length=lambda params: params["max_turns"] + 2,  # the two placements, then the moves
+    envs={"geister_v0": "Geister, 6x6 with hidden ghost colours; red placement as actions"},
+    observation="boardzoo.envs.geister_v0:observation_of",
+    knowledge=__name__,
+    compiled_id=3,
+    hidden_information=True,
+)
+
+__all__ = ["BELIEFS", "GAME", "MAX_TURNS_LIMIT",
+           "CAPTURED", "DIRECTIONS", "EMPTY", "ESCAPED", "EXITS", "GHOSTS", "HiddenColours", "LETTERS",
            "MOVE_ACTIONS",
            "NUM_ACTIONS", "OWN_STEPS", "RED_SETS", "RED_SET_INDEX", "SIZE", "SQUARES", "TARGET", "GeisterState",
            "GeisterView",

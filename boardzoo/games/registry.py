@@ -1,0 +1,142 @@
+"""What one game *is*, declared once: the :class:`Game` descriptor and its registry.
+
+Each game module ends with one ``GAME = Game(...)`` naming everything about the game
+that the rest of boardzoo needs: its parameters with their types and bounds, how to
+build a new initial state, what it offers (hidden information, chance, players, its
+longest game, its payoffs), its envs, the module that registers what players know
+about it, and the compiled engine's id for it. Every list that names the games (the
+envs, the env of each game, the compiled engine's games, the tests' tables) is derived
+from :data:`GAME_MODULES` and these descriptors, so a new game is one module (or
+folder) and one line here.
+
+    from boardzoo.games.registry import game, games
+    connect_four = game("connect_four")
+    state = connect_four.new_initial_state(rows=6, cols=7)
+    connect_four.max_length({"rows": 6, "cols": 7})   # 42
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from boardzoo.games.model import Capabilities, GameState
+
+#: One line per game: the module that declares its ``GAME``. The order is the listings'.
+GAME_MODULES = ("boardzoo.games.connect_four", "boardzoo.games.nim", "boardzoo.games.cantris",
+                "boardzoo.games.geister")
+
+
+@dataclass(frozen=True)
+class Param:
+    """One game parameter: its type, default and bounds (inclusive), or its choices."""
+
+    default: Any
+    kind: type = int
+    low: float | None = None
+    high: float | None = None
+    choices: tuple = ()
+    doc: str = ""
+
+    def check(self, game: str, name: str, value: Any) -> Any:
+        """``value`` when it fits; ValueError naming the game, the parameter and the rule."""
+        if self.kind is bool:
+            if not isinstance(value, bool):
+                raise ValueError(f"{game}: {name} must be True or False, got {value!r}")
+            return value
+        if self.kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ValueError(f"{game}: {name} must be an int, got {value!r}")
+        if self.kind is float and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            raise ValueError(f"{game}: {name} must be a number, got {value!r}")
+        if self.kind is str and not isinstance(value, str):
+            raise ValueError(f"{game}: {name} must be a string, got {value!r}")
+        if self.choices and value not in self.choices:
+            raise ValueError(f"{game}: {name} must be one of {', '.join(map(str, self.choices))}, got {value!r}")
+        if self.low is not None and value < self.low:
+            raise ValueError(f"{game}: {name} must be at least {self.low:,}, got {value}")
+        if self.high is not None and value > self.high:
+            raise ValueError(f"{game}: {name} must be at most {self.high:,}, got {value}")
+        return value
+
+
+@dataclass(frozen=True)
+class Game:
+    """Everything about one game that is the same whoever plays it.
+
+    ``make_state(rng, **params)`` builds a new initial state from checked parameters
+    (``rng`` for games dealt at random, such as Cantris); ``max_length(params)`` is the
+    most player moves a game can last; ``envs`` maps each env's name (``name_vN``) to its
+    one-line description, oldest first; ``observation`` is ``"module:function"`` of
+    ``f(state, seat) -> array``, what the game's env shows a seat; ``knowledge`` is the
+    module that registers what players know of the game (greedy rule, roll-outs,
+    evaluators, beliefs); ``compiled_id`` is the compiled engine's number for the game,
+    or None when it has no compiled core."""
+
+    name: str
+    title: str
+    state_class: type[GameState]
+    make_state: Callable[..., GameState]
+    parameters: Mapping[str, Param]
+    max_length: Callable[[Mapping[str, Any]], int]
+    envs: Mapping[str, str]
+    observation: str
+    knowledge: str | None = None
+    compiled_id: int | None = None
+    #: Whether a seat's observation leaves out part of the position (the cores are the
+    #: referee's full state; the seat's information set is its own class).
+    hidden_information: bool = False
+    #: Whether chance events can occur (with some parameters, as Nim's coin).
+    chance: bool = False
+    players: int = 2
+    zero_sum: bool = True
+    utility: tuple[float, float] = (-1.0, 1.0)
+    summary: str = field(default="", compare=False)
+
+    @property
+    def capabilities(self) -> Capabilities:
+        """What the core class offers the search agents (see :mod:`boardzoo.games.model`)."""
+        return self.state_class.capabilities
+
+    def checked(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """Every parameter, defaults filled in, each checked against its declaration."""
+        unknown = sorted(set(params) - set(self.parameters))
+        if unknown:
+            raise ValueError(f"{self.name}: unknown parameter {unknown[0]!r}; parameters are "
+                             f"{', '.join(self.parameters) or 'none'}")
+        return {name: param.check(self.name, name, params.get(name, param.default))
+                for name, param in self.parameters.items()}
+
+    def new_initial_state(self, rng: random.Random | None = None, **params) -> GameState:
+        """A new game's first position; ``rng`` deals the games dealt at random (a fresh
+        seed when None)."""
+        return self.make_state(rng if rng is not None else random.Random(), **self.checked(params))
+
+    def newest_env(self) -> str:
+        return max(self.envs, key=lambda name: int(name.rsplit("_v", 1)[1]))
+
+    def observation_function(self) -> Callable[[GameState, int], Any]:
+        module, function = self.observation.split(":")
+        return getattr(importlib.import_module(module), function)
+
+
+_GAMES: dict[str, Game] = {}
+
+
+def games() -> dict[str, Game]:
+    """Every game, in :data:`GAME_MODULES`' order (imports their modules once)."""
+    if len(_GAMES) < len(GAME_MODULES):
+        for module in GAME_MODULES:
+            declared = importlib.import_module(module).GAME
+            _GAMES.setdefault(declared.name, declared)
+    return dict(_GAMES)
+
+
+def game(name: str) -> Game:
+    """The game named ``name`` (a core's ``game_name``); ValueError listing them otherwise."""
+    found = games().get(name)
+    if found is None:
+        raise ValueError(f"unknown game {name!r}; games are: {', '.join(games())}")
+    return found
