@@ -4,10 +4,10 @@ Each game module ends with one ``GAME = Game(...)`` naming everything about the 
 that the rest of boardzoo needs: its parameters with their types and bounds, how to
 build a new initial state, what it offers (hidden information, chance, players, its
 longest game, its payoffs), its envs, the module that registers what players know
-about it, and the compiled engine's id for it. Every list that names the games (the
-envs, the env of each game, the compiled engine's games, the tests' tables) is derived
-from :data:`GAME_MODULES` and these descriptors, so a new game is one module (or
-folder) and one line here.
+about it, and the compiled engine's id for it. The lists that name the games (the envs
+with their descriptions, each game's observation encoder and knowledge module, the
+compiled engine's game ids) are derived from :data:`GAME_MODULES` and these
+descriptors, so that a new game is declared in its own module and one line here.
 
     from boardzoo.games.registry import game, games
     connect_four = game("connect_four")
@@ -20,7 +20,7 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from boardzoo.games.model import Capabilities, GameState
@@ -93,7 +93,6 @@ class Game:
     players: int = 2
     zero_sum: bool = True
     utility: tuple[float, float] = (-1.0, 1.0)
-    summary: str = field(default="", compare=False)
 
     @property
     def capabilities(self) -> Capabilities:
