@@ -333,6 +333,8 @@ def test_a_replay_opens_by_itself_lists_games_in_order_and_plays_through(page, t
     assert [int(re.match(r"game (\d+):", label).group(1)) for label in labels] == [0, 1, 2]
     last = int(page.get_attribute("#replay-slider", "max"))
     assert page.locator("#replay-log li").count() == last + 1
+    assert page.locator("#replay-log li.result").count() == 1  # the last, "... game over: ..."
+    assert "result" in page.get_attribute(f"#replay-log li:nth-child({last + 1})", "class")
     page.locator("#replay-log li").nth(2).click()
     assert page.input_value("#replay-slider") == "2" and page.inner_text("#replay-ply") == f"2 / {last}"
     assert "current" in page.get_attribute("#replay-log li:nth-child(3)", "class")

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from boardzoo.games.model import Capabilities, GameState
+from boardzoo.games.model import GameState
 
 #: One line per game: the module that declares its ``GAME``. The order is the listings'.
 GAME_MODULES = ("boardzoo.games.connect_four", "boardzoo.games.nim", "boardzoo.games.cantris",
@@ -93,11 +93,6 @@ class Game:
     players: int = 2
     zero_sum: bool = True
     utility: tuple[float, float] = (-1.0, 1.0)
-
-    @property
-    def capabilities(self) -> Capabilities:
-        """What the core class offers the search agents (see :mod:`boardzoo.games.model`)."""
-        return self.state_class.capabilities
 
     def checked(self, params: Mapping[str, Any]) -> dict[str, Any]:
         """Every parameter, defaults filled in, each checked against its declaration."""

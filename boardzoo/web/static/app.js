@@ -28,7 +28,7 @@ function showBoard(holder, svgText) {
   return holder.querySelector("svg");
 }
 
-// The state colours the status line: "turn", "thinking", "won", "lost", "draw" or "idle".
+// The state colours the status line: "turn", "thinking", "won", "lost", "draw", "done" or "idle".
 function setStatus(element, text, state) {
   element.textContent = text;
   if (state) element.dataset.state = state;
@@ -40,9 +40,8 @@ function fillLog(list, lines) {
     const item = document.createElement("li");
     item.textContent = line;
     if (line.includes("(you)")) item.classList.add("you");
-    if (/^(game \d+: |Game over)/.test(line) || line.includes(" wins") || line.includes("a draw")) {
-      item.classList.add("result");
-    }
+    // how the server words an ending: a play's "result: ", a watch's "game N: ", a replay's "game over: "
+    if (/^(result|game \d+): |game over: /.test(line)) item.classList.add("result");
     list.appendChild(item);
   }
   list.scrollTop = list.scrollHeight;
