@@ -120,6 +120,20 @@ def test_a_batch_of_bradley_terry_fits_equals_the_fits_one_by_one():
         assert np.allclose(batch[number], _bradley_terry(4, pairs, scores[number]), atol=1e-6)
 
 
+def test_bootstrap_sums_are_drawn_as_resampling_game_by_game_would():
+    """Counts of each distinct score, drawn at once, have the sums' distribution of
+    resampling games one by one: for 60 wins, 20 draws and 20 losses in 100 games, the
+    mean 70 and the standard deviation sqrt(100 * (0.6 + 0.05 - 0.7**2)) = 4.0."""
+    import numpy as np
+
+    from boardzoo.experiments.stats import _resampled_sums
+
+    scores = np.array([1.0] * 60 + [0.5] * 20 + [0.0] * 20)
+    sums = _resampled_sums(scores, 40_000, np.random.default_rng(5))
+    assert sums.shape == (40_000,) and set(np.unique(sums * 2) % 1) == {0.0}
+    assert abs(sums.mean() - 70) < 0.1 and abs(sums.std() - 4.0) < 0.1
+
+
 def test_bradley_terry_ratings_order_and_intervals():
     scores = {("x", "y"): [1.0] * 60 + [0.0] * 20, ("x", "z"): [1.0] * 70 + [0.5] * 10,
               ("y", "z"): [1.0] * 50 + [0.0] * 30}

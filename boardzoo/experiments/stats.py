@@ -302,6 +302,14 @@ def _bradley_terry(k: int, pairs: np.ndarray, scores: np.ndarray, iterations: in
     return 400 * np.log10(strength)
 
 
+def _resampled_sums(scores: np.ndarray, resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """The sums of ``resamples`` bootstrap resamples of ``scores``, drawn as counts of each
+    distinct score (a multinomial: the same distribution as resampling game by game, in
+    memory of the few distinct scores rather than of every game of every resample)."""
+    values, counts = np.unique(scores, return_counts=True)
+    return rng.multinomial(len(scores), counts / len(scores), size=resamples) @ values
+
+
 def ratings(results: Mapping[tuple[str, str], Sequence[float]], resamples: int = 1000, seed: int = 0) -> list[Rating]:
     """Bradley-Terry ratings on the Elo scale (mean 0), with 95 % bootstrap intervals.
 
@@ -317,7 +325,7 @@ def ratings(results: Mapping[tuple[str, str], Sequence[float]], resamples: int =
 
     point = _bradley_terry(len(names), pairs, np.array([sides(s.sum(), len(s)) for s in arrays.values()]))
     rng = np.random.default_rng(seed)
-    resampled = [s[rng.integers(0, len(s), (resamples, len(s)))].sum(axis=1) for s in arrays.values()]
+    resampled = [_resampled_sums(s, resamples, rng) for s in arrays.values()]
     boot = _bradley_terry(len(names), pairs,
                           np.stack([sides(points, len(s)) for points, s in zip(resampled, arrays.values())], axis=1)
                           if arrays else np.zeros((resamples, 0, 2)))
