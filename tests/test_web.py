@@ -346,6 +346,20 @@ def test_a_replay_opens_by_itself_lists_games_in_order_and_plays_through(page, t
     assert page.get_attribute("#replay-status", "data-state") == "done"
 
 
+def test_the_replay_controls_wait_for_a_game_when_there_is_none(page):
+    """With no results file, Play, the arrows and Show again ask for nothing (they sent
+    index='' and showed the server's 400 about it)."""
+    refused: list[int] = []
+    page.on("response", lambda answer: refused.append(answer.status) if answer.status >= 400 else None)
+    page.click("[data-tab=replay]")
+    page.wait_for_function("document.querySelector('#replay-root').textContent.includes('none found')")
+    for button in ("#replay-auto", "#replay-next", "#replay-prev", "#replay-form button[type=submit]"):
+        page.click(button)
+    assert page.inner_text("#replay-message") == "No game to replay: choose a results file that holds games."
+    assert page.inner_text("#replay-auto") == "Play" and page.inner_text("#replay-ply") == ""
+    assert refused == []
+
+
 def test_a_geister_replay_counts_plies_alike_on_the_slider_the_board_and_the_list(page, tmp_path):
     """Placements are plies everywhere: the slider's index, the board's 'ply N/' and the
     game list's count agree (they did not: the board left the two placements out)."""

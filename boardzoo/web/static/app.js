@@ -526,6 +526,7 @@ async function loadReplayGames() {
     }
     if (data.notes.length) $("replay-message").textContent = data.notes.join("; ");
     if (data.games.length) await openReplay();
+    else clearReplay();
   } catch (error) {
     $("replay-message").textContent = error.message;
   }
@@ -540,9 +541,24 @@ async function replayPart(start) {
   return data;
 }
 
+// No game open: nothing drawn, and the slider and buttons wait for one.
+function clearReplay() {
+  replay.key = null;
+  $("replay-board").innerHTML = "";
+  $("replay-log").innerHTML = "";
+  setStatus($("replay-status"), "", "idle");
+  $("replay-ply").textContent = "";
+  $("replay-slider").max = 0;
+}
+
 async function openReplay() {
   $("replay-message").textContent = "";
   stopAutoplay();
+  if (!$("replay-game").value) {
+    clearReplay();
+    $("replay-message").textContent = "No game to replay: choose a results file that holds games.";
+    return;
+  }
   try {
     replay.key = `${$("replay-file").value}#${$("replay-game").value}`;
     replay.frames = new Map();
@@ -560,6 +576,7 @@ async function openReplay() {
 $("replay-form").addEventListener("submit", (event) => { event.preventDefault(); openReplay(); });
 
 async function showReplayFrame(index) {
+  if (!replay.key) return;
   if (!replay.frames.has(index)) {
     const key = replay.key;
     try {
@@ -611,6 +628,7 @@ function stopAutoplay() {
 }
 $("replay-auto").addEventListener("click", () => {
   if (replay.timer) return stopAutoplay();
+  if (!replay.key) return;
   const slider = $("replay-slider");
   if (Number(slider.value) >= Number(slider.max)) slider.value = 0;
   $("replay-auto").setAttribute("aria-pressed", "true");
