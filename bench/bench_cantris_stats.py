@@ -12,8 +12,8 @@ import random
 import numpy as np
 from common import machine, table
 
-from boardzoo.experiments.stats import wilson
 from boardzoo.games.cantris import PRESETS, CantrisState, deal
+from boardzoo.stats import wilson
 
 PUBLISHED = {"8x4": (0.5453, 0.0287, 0.4260), "10x5": (0.5929, 0.0187, 0.3884)}
 

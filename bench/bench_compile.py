@@ -15,7 +15,7 @@ import time
 
 from common import machine, table
 
-RUN = "from boardzoo.fast.warmup import warm_up; print(warm_up())"
+RUN = "from boardzoo.agents.warmup import warm_up; print(warm_up())"
 
 
 def measure(cache: str) -> tuple[float, float]:

@@ -14,7 +14,7 @@ import time
 from common import machine, table
 
 from boardzoo import arena
-from boardzoo.experiments.stats import wilson
+from boardzoo.stats import wilson
 
 MATCHES = [  # env, the options both engines share
     ("connect_four_v0", "iterations=200"),

@@ -29,7 +29,7 @@ import subprocess
 import sys
 import time
 
-from boardzoo.experiments.stats import wilson
+from boardzoo.stats import wilson
 
 SEAT_NAMES = ("first", "second")
 

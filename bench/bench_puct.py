@@ -16,7 +16,7 @@ import time
 from common import machine, table
 
 from boardzoo import arena
-from boardzoo.experiments.stats import mean_interval, wilson
+from boardzoo.stats import mean_interval, wilson
 
 
 def main() -> None:

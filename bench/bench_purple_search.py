@@ -10,7 +10,7 @@ afresh at every leaf (``evaluate_reference``) and keeps the plain move order. Bo
 the same values (tests/test_geister_purple.py): the table gives nodes and seconds, and
 the ratio of the reference's time to the fast search's, each the median of ``--rounds``
 interleaved rounds. With the ``fast`` extra installed the compiled search
-(``boardzoo.fast.purple``, the fast search node for node) runs beside them, loaded
+(``boardzoo.strategy.geister.compiled_purple``, the fast search node for node) runs beside them, loaded
 (compiled the first time) before the clock starts.
 """
 
@@ -25,7 +25,7 @@ from common import machine, table
 
 from boardzoo import fast
 from boardzoo.games.geister import GeisterState, GeisterView
-from boardzoo.games.geister.purple import Position, PurpleSearch, position_of
+from boardzoo.strategy.geister.purple import Position, PurpleSearch, position_of
 
 
 class ReferenceSearch(PurpleSearch):
@@ -75,7 +75,7 @@ def main() -> None:
     searches = {"fast (kept sums, best-move and killer order)": PurpleSearch(hunt=3.0, race=1.0),
                 "reference (summed leaves, plain order)": ReferenceSearch(hunt=3.0, race=1.0, ordering=False)}
     if fast.available() and not args.no_compiled:
-        from boardzoo.fast.purple import CompiledPurpleSearch, warm_up
+        from boardzoo.strategy.geister.compiled_purple import CompiledPurpleSearch, warm_up
 
         warm_up()
         searches["compiled (the fast search in numba)"] = CompiledPurpleSearch(hunt=3.0, race=1.0)

@@ -14,7 +14,7 @@ import time
 
 from common import machine, table
 
-from boardzoo.games.connect_four_solver import Solver, parse_moves
+from boardzoo.strategy.connect_four.solver import Solver, parse_moves
 
 DATA = pathlib.Path(__file__).parent / "data" / "connect_four_positions.txt"
 TARGETS_MS = {"end": 1.0, "middle-easy": 10.0, "middle-hard": 500.0}

@@ -28,13 +28,15 @@ import time
 
 from common import machine, table
 
-from boardzoo.games.connect_four_solver import Solver, make_solver, parse_moves
+from boardzoo.strategy.connect_four import make_solver
+from boardzoo.strategy.connect_four.solver import Solver, parse_moves
 
 DATA = pathlib.Path(__file__).parent / "data" / "connect_four_middle.txt"
 #: GNU time, for the peak memory of a process (Debian: apt-get install time).
 TIME = shutil.which("time", path="/usr/bin:/bin") or "/usr/bin/time"
 #: Solving one position in a process of its own, printing its score, nodes and seconds.
-SOLVE_ONE = ("import sys, time; from boardzoo.games.connect_four_solver import make_solver, parse_moves; "
+SOLVE_ONE = ("import sys, time; from boardzoo.strategy.connect_four import make_solver; "
+             "from boardzoo.strategy.connect_four.solver import parse_moves; "
              "s = make_solver(sys.argv[1]); p = parse_moves(sys.argv[2]); t = time.perf_counter(); "
              "r = s.solve(p); print(r, s.nodes, time.perf_counter() - t)")
 

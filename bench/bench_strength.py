@@ -11,7 +11,7 @@ import argparse
 from common import machine, table
 
 from boardzoo import arena
-from boardzoo.experiments.stats import wilson
+from boardzoo.stats import wilson
 
 # Source 004's findings: forward-biased roll-outs, cut off (as a draw) after 60 moves.
 GEISTER_MCTS = "mcts:iterations=300,rollout=forward,max_rollout=60"

@@ -14,7 +14,7 @@ import time
 
 from common import machine, table
 
-from boardzoo import arena
+from boardzoo import arena, envs
 from boardzoo.experiments import get
 from boardzoo.experiments.framework import with_engine
 
@@ -25,7 +25,7 @@ def estimate(name: str, engine: str, sample: int) -> tuple[float, int, float]:
     total, games, measured = 0.0, 0, 0.0
     for job in experiment.jobs(None, True):
         a, b = with_engine(job.a, engine), with_engine(job.b, engine)
-        env = arena.make_env(job.env)
+        env = envs.make(job.env)
         agents = arena.make_agents(a, b, env)
         played = min(sample, job.games)
         start = time.perf_counter()

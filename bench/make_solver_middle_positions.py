@@ -16,7 +16,7 @@ import random
 
 from make_solver_positions import random_position
 
-from boardzoo.fast.connect_four_solver import CompiledSolver
+from boardzoo.strategy.connect_four.compiled_solver import CompiledSolver
 
 OUT = pathlib.Path(__file__).parent / "data" / "connect_four_middle.txt"
 LOW, HIGH = 10**4, 10**6

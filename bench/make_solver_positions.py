@@ -22,7 +22,7 @@ import pathlib
 import random
 
 from boardzoo.games import ConnectFourState
-from boardzoo.games.connect_four_solver import Solver, remaining_moves
+from boardzoo.strategy.connect_four.solver import Solver, remaining_moves
 
 OUT = pathlib.Path(__file__).parent / "data" / "connect_four_positions.txt"
 

@@ -38,30 +38,17 @@ import numpy as np
 
 from boardzoo.agents import Agent, expand
 from boardzoo.agents import make as make_agent
-from boardzoo.envs import SPEC_HIDDEN, BoardGameEnv, env_module
+from boardzoo.envs import BoardGameEnv
+from boardzoo.envs import make as make_env
 from boardzoo.errors import AgentError, BoardzooError, MoveTimeLimitError, PlayerQuit, SpecError, WorkerError
 from boardzoo.games.model import GameState
 from boardzoo.ledger import Ledger, check_writable_path, other_run
 from boardzoo.progress import ProgressBar
-from boardzoo.spec import build, split_spec
 from boardzoo.workers import MAX_WORKERS, run_parallel
 
 SEATS = ("player_0", "player_1")
 #: Fields whose values depend on the machine's speed, not on the seed.
 TIMING_FIELDS = ("decision_seconds",)
-
-
-def make_env(spec: str, raw: bool = False, render_mode: str | None = None, **overrides) -> BoardGameEnv:
-    """Build an env from ``"name:key=value,..."`` (e.g. ``nim_v0:n=20..50,coin=true``);
-    ``overrides`` are further constructor arguments."""
-    name, params = split_spec(spec)
-    module = env_module(name)
-    kwargs = build(module.raw_env, name, params, hidden=SPEC_HIDDEN)
-    factory = module.raw_env if raw else module.env
-    try:
-        return factory(render_mode=render_mode, **{**kwargs, **overrides})
-    except ValueError as error:
-        raise SpecError(f"{spec}: {error}") from error
 
 
 #: The most games one run plays (its list of games to play is held in memory).

@@ -13,14 +13,14 @@ import time
 import traceback
 import warnings
 
-from boardzoo import __version__, arena
+from boardzoo import __version__, arena, envs
 from boardzoo.agents import catalogue
 from boardzoo.agents import make as make_agent
 from boardzoo.envs import ENVS, parameters_text
 from boardzoo.errors import BoardzooError, BoardzooWarning, PlayerQuit, SpecError, excerpt
-from boardzoo.fast import ENGINES
-from boardzoo.games.connect_four_solver import DEFAULT_MEMORY_MB, MEMORY_LIMIT_MB
 from boardzoo.progress import ProgressBar
+from boardzoo.strategy.connect_four.solver import DEFAULT_MEMORY_MB, MEMORY_LIMIT_MB
+from boardzoo.strategy.engine import ENGINES
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -38,7 +38,7 @@ def _play(args: argparse.Namespace) -> int:
     agents = {label: make_agent(spec) for label, spec in specs.items()}
     show = args.render or any(agent.interactive for agent in agents.values())
     humans = [seat for seat, label in (("player_0", "a"), ("player_1", "b")) if agents[label].interactive]
-    env = arena.make_env(args.env, render_mode="ansi")
+    env = envs.make(args.env, render_mode="ansi")
     arena.check_agents(agents.values(), env)
     # With hidden information, a person sees the board from their own seat only: one
     # human always from theirs; two humans each at their turn, after a pause to hand over.
@@ -113,7 +113,8 @@ def _league(args: argparse.Namespace) -> int:
 
 
 def _solve(args: argparse.Namespace) -> int:
-    from boardzoo.games.connect_four_solver import make_solver, read_lines, solve_lines
+    from boardzoo.strategy.connect_four import make_solver
+    from boardzoo.strategy.connect_four.solver import read_lines, solve_lines
 
     watch = _SolveProgress()
     try:
@@ -325,7 +326,7 @@ def parser() -> argparse.ArgumentParser:
                             "more can be faster on hard positions)")
     solve.add_argument("--timeout", type=float, metavar="SECONDS",
                        help="give up on a position after this long (it prints an error; the batch goes on)")
-    solve.add_argument("--engine", choices=["auto", *ENGINES], default="auto",
+    solve.add_argument("--engine", choices=ENGINES, default="auto",
                        help="compiled (the fast extra) or python; auto (default) takes compiled when installed. "
                             "The scores are exact on either")
     solve.set_defaults(run=_solve)
@@ -392,8 +393,9 @@ def parser() -> argparse.ArgumentParser:
     go.add_argument("--out", help="output folder (default runs/NAME)")
     go.add_argument("--resume", action="store_true", help="continue the run in --out, playing only missing games")
     go.add_argument("--isolate", action="store_true", help="run each agent in a process of its own (see arena)")
-    go.add_argument("--engine", choices=ENGINES, default="python",
-                    help="the MCTS agents' engine: python (default, the reference) or compiled (the fast extra)")
+    go.add_argument("--engine", choices=ENGINES, default="auto",
+                    help="the agents' engine: auto (default: each agent's own, the reference python for MCTS), "
+                         "python, or compiled (the fast extra)")
     go.set_defaults(run=_experiment_run)
     return main
 

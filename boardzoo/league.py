@@ -13,7 +13,7 @@ and can start from an arena run's file. Records of pairs outside the league are 
 the file and left out of the tables.
 
 The report: Bradley-Terry ratings on the Elo scale with 95 % bootstrap intervals (a draw
-half a win; :func:`boardzoo.experiments.stats.ratings`), the matrix of win rates (row
+half a win; :func:`boardzoo.stats.ratings`), the matrix of win rates (row
 against column, 95 % Wilson intervals), draw rates, and each spec's time per move (mean, 99th percentile, longest);
 as text or as JSON, and as a picture with the ``plot`` extra.
 """
@@ -28,12 +28,12 @@ from dataclasses import asdict, dataclass
 from itertools import combinations
 from typing import Any
 
-from boardzoo import arena
+from boardzoo import arena, envs
 from boardzoo.agents import Agent
 from boardzoo.errors import SpecError
-from boardzoo.experiments.stats import Rating, ratings, wilson
 from boardzoo.ledger import Ledger, check_writable_path, preset_change
 from boardzoo.progress import ProgressBar
+from boardzoo.stats import Rating, ratings, wilson
 
 #: The most specs in one league (the pairs grow as the square).
 MAX_SPECS = 32
@@ -114,7 +114,7 @@ def run(env_spec: str, specs: Sequence[str], games: int, seed: int = 0, workers:
     if len(pairs) * games > arena.MAX_GAMES:  # the list of games to play is held in memory
         raise SpecError(f"league: {len(pairs)} pairs x {games:,} games is more than {arena.MAX_GAMES:,} games; "
                         "play fewer games a pair")
-    env = arena.make_env(env_spec)
+    env = envs.make(env_spec)
     if out is not None:
         check_writable_path(out)
     _check_agents(specs, env)

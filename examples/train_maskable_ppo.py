@@ -31,8 +31,8 @@ def train(env_spec: str, opponent: str, steps: int, seed: int, save: str):
     import torch
     from sb3_contrib import MaskablePPO
 
-    from boardzoo.envs.single_agent import SingleAgentEnv
     from boardzoo.training import quiet_logger, training_progress
+    from boardzoo.training.single_agent import SingleAgentEnv
 
     torch.set_num_threads(1)  # a small network: one thread is faster than two fighting
     env = SingleAgentEnv(env_spec, opponent=opponent, seat="random")
@@ -87,8 +87,8 @@ def main(argv: list[str] | None = None) -> float:
 def train_further(env_spec: str, opponent: str, steps: int, load: str, save: str) -> None:
     from sb3_contrib import MaskablePPO
 
-    from boardzoo.envs.single_agent import SingleAgentEnv
     from boardzoo.training import quiet_logger, training_progress
+    from boardzoo.training.single_agent import SingleAgentEnv
 
     model = MaskablePPO.load(load, env=SingleAgentEnv(env_spec, opponent=opponent, seat="random"), device="cpu")
     quiet_logger(model)

@@ -51,8 +51,8 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     from sb3_contrib import MaskablePPO
 
     from boardzoo import arena
-    from boardzoo.envs.single_agent import SingleAgentEnv
     from boardzoo.training import quiet_logger, training_progress
+    from boardzoo.training.single_agent import SingleAgentEnv
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--generations", type=int, default=6)

@@ -142,7 +142,7 @@ def test_the_solver_agent_plays_perfectly_on_a_small_board():
     """4x5 Connect Four is a draw: the solver agent never loses it, from either seat,
     against alpha-beta or random; each move it plays keeps the position's exact value."""
     from boardzoo import arena
-    from boardzoo.games.connect_four_solver import Solver
+    from boardzoo.strategy.connect_four.solver import Solver
 
     referee = Solver(rows=4, cols=5, memory_mb=8)
     for opponent in ("random", "alphabeta:depth=2"):
@@ -183,7 +183,7 @@ def test_the_solver_agents_time_covers_its_fallback(monkeypatch):
 
     asked = []
 
-    def out_of_time(state, seconds):
+    def out_of_time(state, seconds, engine):
         asked.append(seconds)
         raise BudgetError("no exact values")
 
@@ -201,8 +201,8 @@ def test_agents_are_warmed_up_once_before_their_first_move(monkeypatch):
     isolation too. The solver agent's warm-up builds the solver it will play with."""
     from boardzoo import arena
     from boardzoo.agents.simple import RandomAgent
-    from boardzoo.games import connect_four_solver
     from boardzoo.isolation import IsolatedAgent
+    from boardzoo.strategy import connect_four
 
     calls = []
     monkeypatch.setattr(RandomAgent, "warm_up", lambda self, model: calls.append(("warm", model.game_name)))
@@ -211,9 +211,9 @@ def test_agents_are_warmed_up_once_before_their_first_move(monkeypatch):
     arena.run("connect_four_v0", "random", "random", games=2, seed=0, progress=False)
     assert calls[:2] == [("warm", "connect_four"), ("warm", "connect_four")]
     assert calls.count(("warm", "connect_four")) == 2 and ("act",) in calls[2:]
-    connect_four_solver._PLAYING.clear()
-    make("solver", seed=0).warm_up(ConnectFourState())
-    assert (6, 7) in connect_four_solver._PLAYING
+    connect_four._PLAYING.clear()
+    make("solver:engine=python", seed=0).warm_up(ConnectFourState())
+    assert (6, 7, "python") in connect_four._PLAYING
     isolated = IsolatedAgent("solver:time=0.5")
     try:
         isolated.warm_up(ConnectFourState())  # an unknown request would fail over there

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from boardzoo import arena
+from boardzoo import arena, envs
 from boardzoo.cli import main
 from boardzoo.errors import ResultsFileError, SpecError
 
@@ -111,7 +111,7 @@ def test_arena_refuses_bad_arguments():
     with pytest.raises(SpecError, match="nim_v0: unknown parameter 'pile'; parameters are: n, k, coin"):
         arena.run("nim_v0:pile=3", "random", "random", games=1)
     with pytest.raises(SpecError, match="connect_four_v0:rows=2: connect_four: rows must be between"):
-        arena.make_env("connect_four_v0:rows=2")
+        envs.make("connect_four_v0:rows=2")
 
 
 # --- the command line -------------------------------------------------------------------------
@@ -197,7 +197,7 @@ def test_cli_play_lets_a_human_leave_by_ending_the_input(monkeypatch, capsys):
 def test_cli_list_writes_defaults_a_spec_accepts(capsys):
     """Every plainly listed default, copied into a spec, builds the env or agent it lists."""
     from boardzoo.agents import make as make_agent
-    from boardzoo.arena import make_env
+    from boardzoo.envs import make as make_env
 
     assert main(["list"]) == 0
     lines = capsys.readouterr().out.splitlines()

@@ -14,20 +14,24 @@ from purple_positions import random_position
 
 pytest.importorskip("numba")
 
-from boardzoo import arena  # noqa: E402
+from boardzoo import (
+    arena,  # noqa: E402
+    envs,
+)
 from boardzoo.agents import make  # noqa: E402
 from boardzoo.errors import SpecError  # noqa: E402
-from boardzoo.experiments.stats import wilson  # noqa: E402
 from boardzoo.fast import games as kernels  # noqa: E402
-from boardzoo.fast.connect_four_solver import CompiledSolver  # noqa: E402
-from boardzoo.fast.purple import CompiledPurpleSearch  # noqa: E402
 from boardzoo.games import CantrisState, ConnectFourState, NimState  # noqa: E402
+from boardzoo.strategy.knowledge import knowledge_of  # noqa: E402
 from boardzoo.games.cantris import PRESETS, deal  # noqa: E402
-from boardzoo.games.connect_four_solver import Solver, parse_moves  # noqa: E402
-from boardzoo.games.geister.purple import Position, PurpleSearch, board_key, squares_of  # noqa: E402
 from boardzoo.games.geister.rules import GeisterState  # noqa: E402
 from boardzoo.games.model import CHANCE, TERMINAL  # noqa: E402
 from boardzoo.games.model import play_out as python_play_out  # noqa: E402
+from boardzoo.stats import wilson  # noqa: E402
+from boardzoo.strategy.connect_four.compiled_solver import CompiledSolver  # noqa: E402
+from boardzoo.strategy.connect_four.solver import Solver, parse_moves  # noqa: E402
+from boardzoo.strategy.geister.compiled_purple import CompiledPurpleSearch  # noqa: E402
+from boardzoo.strategy.geister.purple import Position, PurpleSearch, board_key, squares_of  # noqa: E402
 
 
 def cantris(preset: str, seed: int) -> CantrisState:
@@ -89,7 +93,8 @@ def test_compiled_rollouts_score_like_the_python_ones(variant, policy):
     z-test at |z| < 4 over 3,000 roll-outs each)."""
     start = VARIANTS[variant](7)
     python_rng = random.Random(1)
-    leaf = kernels.compiled_rollout(start.game_name, policy, 0, random.Random(2), start.current_player())
+    searcher = start.current_player() if policy in knowledge_of(start).searcher_only else -1
+    leaf = kernels.compiled_rollout(start.game_name, policy, 0, random.Random(2), searcher)
     from boardzoo.agents.mcts.evaluation import rollout_function
 
     python_leaf = rollout_function(start, policy, python_rng)
@@ -156,7 +161,7 @@ def test_compiled_mcts_plays_every_option_with_consistent_statistics(env, option
     spec = f"mcts:engine=compiled,iterations=300,{options}".rstrip(",")
     if env.startswith("nim") and "max_rollout" not in options:
         spec += ",rollout=strategic" if "q=wins" in options else ""
-    game = arena.make_env(env)
+    game = envs.make(env)
     agent = make(spec, seed=5)
     agent.reset(5)
     game.reset(seed=5)
@@ -262,7 +267,7 @@ def geister_seat_view():
 def test_a_solver_timeout_cuts_the_next_call_to_the_time_left(monkeypatch):
     """The compiled search looks at the clock only between its calls, so each call's node
     budget is cut to what the time left allows at the rate searched so far."""
-    from boardzoo.fast import connect_four_solver as compiled
+    from boardzoo.strategy.connect_four import compiled_solver as compiled
 
     solver = CompiledSolver(memory_mb=1, timeout=1.0)
     solver._started = 100.0
@@ -290,7 +295,7 @@ def test_compiled_reuse_keeps_the_subtree():
     ("mcts:engine=compiled,policy=puct", "policy=puct need engine=python"),
     ("mcts:engine=compiled,solver=true", "solver=true need engine=python"),
     ("mcts:engine=compiled,value=three", "value= need engine=python"),
-    ("mcts:engine=turbo", "engine must be one of python, compiled"),
+    ("mcts:engine=turbo", "engine must be one of auto, python, compiled"),
 ])
 def test_compiled_engine_refuses_what_it_does_not_run(spec, message):
     with pytest.raises(SpecError, match=message):
@@ -326,7 +331,7 @@ def test_compiled_and_python_mcts_are_equally_strong():
 def test_the_compiled_rushing_player_chooses_as_the_python_one():
     """On positions of random Geister games, the moves the compiled rushing player picks
     over many draws are exactly those the Python one picks."""
-    from boardzoo.games.geister.players import rushing_action
+    from boardzoo.strategy.geister.players import rushing_action
 
     moves = np.empty(kernels.scratch_size(GeisterState()), dtype=np.int64)
     rng, compared = random.Random(4), 0
@@ -444,9 +449,8 @@ def test_ctrl_c_stops_the_compiled_mcts_within_a_chunk_of_time_not_of_iterations
     import threading
     import time
 
-    from boardzoo import arena
 
-    env = arena.make_env("nim_v0:n=100000")
+    env = envs.make("nim_v0:n=100000")
     env.reset(seed=0)
     agent = make("mcts:engine=compiled,iterations=10000000", seed=0)
     agent.warm_up(env.unwrapped.model("player_0"))

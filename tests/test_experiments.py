@@ -10,7 +10,7 @@ import pytest
 
 from boardzoo.cli import main
 from boardzoo.experiments import EXPERIMENTS, ExperimentError, get, run
-from boardzoo.experiments.stats import (
+from boardzoo.stats import (
     best_of_k,
     compare_counts,
     compare_means,
@@ -108,7 +108,7 @@ def test_a_batch_of_bradley_terry_fits_equals_the_fits_one_by_one():
     """The bootstrap fits its resamples as one batch; each must be the fit of its own."""
     import numpy as np
 
-    from boardzoo.experiments.stats import _bradley_terry
+    from boardzoo.stats import _bradley_terry
 
     rng = np.random.default_rng(3)
     pairs = np.array([(0, 1), (0, 2), (1, 2), (2, 3)])
@@ -126,7 +126,7 @@ def test_bootstrap_sums_are_drawn_as_resampling_game_by_game_would():
     mean 70 and the standard deviation sqrt(100 * (0.6 + 0.05 - 0.7**2)) = 4.0."""
     import numpy as np
 
-    from boardzoo.experiments.stats import _resampled_sums
+    from boardzoo.stats import _resampled_sums
 
     scores = np.array([1.0] * 60 + [0.5] * 20 + [0.0] * 20)
     sums = _resampled_sums(scores, 40_000, np.random.default_rng(5))

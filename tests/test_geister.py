@@ -12,7 +12,7 @@ from pettingzoo_checks import check_api
 from boardzoo import arena
 from boardzoo.agents import make
 from boardzoo.envs import geister_v0
-from boardzoo.errors import BoardzooWarning, IllegalActionError
+from boardzoo.errors import BoardzooWarning, IllegalActionError, SpecError
 from boardzoo.games.geister import (
     CAPTURED,
     ESCAPED,
@@ -24,8 +24,9 @@ from boardzoo.games.geister import (
     board_string,
     placement_action,
     position_from_board_string,
-    rushing_action,
 )
+from boardzoo.strategy.geister.beliefs import BELIEFS
+from boardzoo.strategy.geister.players import rushing_action
 
 START = "14R24R34R44R15B25B35B45B41u31u21u11u40u30u20u10u"
 N, E, S, W = range(4)
@@ -264,8 +265,9 @@ def test_a_seats_view_cannot_play_moves_and_agents_determinize_it():
     assert isinstance(view, GeisterView) and view.legal_actions() == env.unwrapped.game.legal_actions()
     with pytest.raises(NotImplementedError, match="determinize"):
         view.apply(view.legal_actions()[0])
-    with pytest.raises(ValueError, match="unknown belief 'psychic'"):
-        view.determinize(random.Random(0), "psychic")
+    with pytest.raises(SpecError, match="unknown belief 'psychic'"):
+        make("mcts:belief=psychic,iterations=5")
+    assert view.determinize(random.Random(0)).key() != view.key()  # a full state: colours drawn
 
 
 def test_observation_layout():
@@ -284,7 +286,7 @@ def test_nearest_blue_assumes_the_most_advanced_ghosts_are_blue():
     # player_1's ghosts a..d advanced to row 3 (our side), e..h stayed home
     text = "14R24R34R44R15B25B35B45B43u33u23u13u40u30u20u10u"
     view = GeisterView(position(text), 0)
-    sample = view.determinize(random.Random(0), "nearest-blue")
+    sample = view.determinize(random.Random(0), BELIEFS["nearest-blue"])
     assert sample.red[8:] == [False] * 4 + [True] * 4
 
 
@@ -310,8 +312,8 @@ def test_behaviour_belief_reads_a_declined_escape_as_red():
     declined_ghost = 8 + 4
     assert state.declined[declined_ghost] == 1
     rng = random.Random(1)
-    red = sum(GeisterView(state, 0).determinize(rng, "behaviour").red[declined_ghost] for _ in range(300))
-    uniform = sum(GeisterView(state, 0).determinize(rng, "uniform").red[declined_ghost] for _ in range(300))
+    red = sum(GeisterView(state, 0).determinize(rng, BELIEFS["behaviour"]).red[declined_ghost] for _ in range(300))
+    uniform = sum(GeisterView(state, 0).determinize(rng, BELIEFS["uniform"]).red[declined_ghost] for _ in range(300))
     assert red > 250 and uniform < 200
 
 
@@ -336,7 +338,7 @@ def test_random_play_keeps_the_state_consistent(seed, moves):
         if not game.placing and not game.is_terminal():
             seat = game.current_player()
             view = GeisterView(game, seat)
-            sample = view.determinize(rng, rng.choice(["uniform", "nearest-blue", "behaviour"]))
+            sample = view.determinize(rng, BELIEFS[rng.choice(["uniform", "nearest-blue", "behaviour"])])
             assert sample.view_key(seat) == game.view_key(seat) == view.key()
             assert sample.red.count(True) == game.red.count(True)
             assert sample.legal_actions() == game.legal_actions()  # own moves never depend on the guess
@@ -503,7 +505,7 @@ def test_purple_belief_takes_the_worse_colour_for_us():
     text = "14R24R34R44R15B25B35B45B43u33u23u13u40u30u20u10u"
     view = GeisterView(position(text), 0)
     for seed in range(5):
-        sample = view.determinize(random.Random(seed), "purple")
+        sample = view.determinize(random.Random(seed), BELIEFS["purple"])
         assert sample.red[8:] == [True] * 4 + [False] * 4
 
 
@@ -529,7 +531,7 @@ def test_a_human_is_told_how_to_write_each_phase_s_moves_once():
 
 # --- the learned colour model ------------------------------------------------------------------
 def test_the_shipped_colour_model_loads_with_numpy_and_matches_its_features():
-    from boardzoo.games.geister.learned import FEATURES, VERSION, load_weights, weights_path
+    from boardzoo.strategy.geister.learned import FEATURES, VERSION, load_weights, weights_path
 
     path = weights_path()
     assert path.name == f"colours-v{VERSION}.npz" and path.stat().st_size < 100_000
@@ -540,7 +542,7 @@ def test_the_shipped_colour_model_loads_with_numpy_and_matches_its_features():
 
 
 def test_colour_weights_for_other_features_are_refused(tmp_path):
-    from boardzoo.games.geister.learned import FEATURES, load_weights
+    from boardzoo.strategy.geister.learned import FEATURES, load_weights
 
     stale = tmp_path / "old.npz"
     np.savez(stale, weights=np.zeros(len(FEATURES) - 1), features=np.array(FEATURES[:-1]))
@@ -562,11 +564,11 @@ def test_the_learned_belief_reads_a_rushing_opponent():
         state.apply(move("ABCD"[i], N))
     assert state.advance[8:] == [1] * 4 + [0] * 4 and state.moved[12:] == [0] * 4 and not any(state.offered)
     view = GeisterView(state, 0)
-    from boardzoo.games.geister.learned import belief_learned
+    from boardzoo.strategy.geister.learned import belief_learned
 
     odds = belief_learned(view, view.unknown_ghosts())
     assert min(odds[:4]) > max(odds[4:])
-    blue = sum(not view.determinize(rng, "learned").red[8 + i] for _ in range(200) for i in range(4))
+    blue = sum(not view.determinize(rng, BELIEFS["learned"]).red[8 + i] for _ in range(200) for i in range(4))
     assert blue > 0.6 * 800  # uniform would give half
 
 

@@ -10,8 +10,8 @@ import pytest
 from fake_geister_server import FakeServer
 
 from boardzoo.cli import main
-from boardzoo.games.geister import rushing_action
 from boardzoo.geister_client import ClientError, GameTracker, run
+from boardzoo.strategy.geister.players import rushing_action
 
 
 def client(port, agent="greedy", games=1, **kwargs):

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from boardzoo.agents import make
 from boardzoo.games.geister import GHOSTS, GeisterState, GeisterView
-from boardzoo.games.geister.profile import (
+from boardzoo.strategy.geister.profile import (
     DECLINED_BLUE,
     MAX_PRIOR_WEIGHT,
     Archetype,

@@ -14,14 +14,14 @@ from boardzoo import arena
 from boardzoo.agents import make
 from boardzoo.errors import SpecError
 from boardzoo.games.geister import GeisterView, position_from_board_string
-from boardzoo.games.geister.information import (
+from boardzoo.strategy.geister.beliefs import (
     BLUFFER_PRIOR,
     adaptive_blue_probabilities,
     belief_adaptive,
     blue_probabilities,
     bluffer_probability,
 )
-from boardzoo.games.geister.purple import (
+from boardzoo.strategy.geister.purple import (
     ESCAPE_PRICE,
     LAST_RED_RISK,
     OUR_DISTANCE,
@@ -477,7 +477,7 @@ def test_bait_prices_our_reds_next_to_theirs_by_the_opponents_boldness():
 def test_caution_prices_each_capture_that_may_be_red_the_more():
     """Two of the opponent's reds left by the pessimistic count: caution 2 doubles their
     price; a capture of a doubtful ghost then costs more than its chance of blue gains."""
-    from boardzoo.games.geister.purple import TAKES_PENALTY
+    from boardzoo.strategy.geister.purple import TAKES_PENALTY
 
     position = Position(red=bit(20), blue=bit(14), purple=bit(8, 2), marked=0, takes=2, hidden_reds=2,
                         our_reds=4, our_blues=4, blue_odds={8: 0.6, 2: 0.6})

@@ -18,8 +18,8 @@ from boardzoo.agents import make
 from boardzoo.agents.mcts import FINAL, SELECTION
 from boardzoo.agents.mcts.tree import Node, tree_size
 from boardzoo.envs import make as make_env
-from boardzoo.games.knowledge import knowledge_of
 from boardzoo.games.model import CHANCE
+from boardzoo.strategy.knowledge import knowledge_of
 
 #: Small instances of every game: (env name, constructor arguments).
 GAMES = {

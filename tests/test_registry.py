@@ -7,9 +7,9 @@ import random
 import pytest
 
 from boardzoo.envs import ENVS, env_module, make
-from boardzoo.games.knowledge import all_knowledge
 from boardzoo.games.model import CHANCE
 from boardzoo.games.registry import GAME_MODULES, Param, game, games
+from boardzoo.strategy.knowledge import all_knowledge
 
 #: Small settings so that random games end quickly (a game's defaults otherwise).
 SMALL = {"geister": {"max_turns": 40}, "nim": {"n": 30, "coin": True}}

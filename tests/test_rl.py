@@ -107,8 +107,8 @@ def test_training_shows_progress_and_leaves_no_log_folders(tmp_path, monkeypatch
 
     from sb3_contrib import MaskablePPO
 
-    from boardzoo.envs.single_agent import SingleAgentEnv
     from boardzoo.training import quiet_logger, training_progress
+    from boardzoo.training.single_agent import SingleAgentEnv
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where SB3 would make its SB3-<date> folders
     model = MaskablePPO("MlpPolicy", SingleAgentEnv("nim_v0", opponent="random"), n_steps=256, batch_size=64,

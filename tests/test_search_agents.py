@@ -11,8 +11,8 @@ from boardzoo import arena
 from boardzoo.agents import make
 from boardzoo.agents.minimax import MinimaxAgent
 from boardzoo.games import CHANCE, ConnectFourState, NimState
-from boardzoo.games.connect_four import three_in_window_score, three_in_window_v2_score
 from boardzoo.games.model import play_sequence
+from boardzoo.strategy.connect_four import three_in_window_score, three_in_window_v2_score
 
 
 def win_rate(env_spec, a, b, games, seed=0, workers=2):
@@ -500,7 +500,7 @@ def test_order_left_and_centre_agree_on_values():
 
 
 def test_mcts_schedule_takes_each_decisions_iterations_from_the_study():
-    from boardzoo.games.nim_study import TABLES
+    from boardzoo.strategy.nim.study import TABLES
 
     agent = make("mcts:schedule=study-random,q=wins,final=value", seed=0)
     for pawns in (3, 13, 30):

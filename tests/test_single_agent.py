@@ -5,8 +5,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from boardzoo.envs import nim_v0
-from boardzoo.envs.single_agent import SingleAgentEnv
 from boardzoo.errors import IllegalActionError
+from boardzoo.training.single_agent import SingleAgentEnv
 
 
 @pytest.mark.parametrize("env_spec", ["connect_four_v0", "nim_v0:coin=true"])

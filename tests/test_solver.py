@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from boardzoo.cli import main
 from boardzoo.games import ConnectFourState
-from boardzoo.games.connect_four_solver import InvalidPosition, Solver, parse_moves, remaining_moves
+from boardzoo.strategy.connect_four.solver import InvalidPosition, Solver, parse_moves, remaining_moves
 
 DATA = pathlib.Path(__file__).parent.parent / "bench" / "data" / "connect_four_positions.txt"
 

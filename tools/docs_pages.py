@@ -22,8 +22,8 @@ from typing import Any
 from boardzoo.agents import AGENTS, PRESETS, SPEC_HIDDEN
 from boardzoo.envs import ENVS, env_module, parameters_text
 from boardzoo.experiments import EXPERIMENTS
-from boardzoo.games.knowledge import all_knowledge
 from boardzoo.spec import declared_types, default_text, parameters, split_spec
+from boardzoo.strategy.knowledge import all_knowledge
 
 _SPHINX_ROLE = re.compile(r":(?:class|mod|func|meth|attr):`~?([^`]+)`")
 
@@ -39,7 +39,7 @@ def _type_names(types: tuple[type, ...]) -> str:
     return ", ".join(names.get(t, getattr(t, "__name__", str(t))) for t in types) or "any"
 
 
-#: Spec parameters whose values are names a game registers (``boardzoo.games.knowledge``),
+#: Spec parameters whose values are names a game registers (``boardzoo.strategy.knowledge``),
 #: with the knowledge field that lists them.
 KNOWLEDGE_PARAMETERS = {"rollout": lambda k: k.rollout_names(), "value": lambda k: list(k.evaluators),
                         "eval": lambda k: ["simple", *k.evaluators], "belief": lambda k: list(k.beliefs),
@@ -65,7 +65,7 @@ def _knowledge_table(names: list[str]) -> list[str]:
     """Per game, the names each of ``names`` (knowledge parameters) accepts there."""
     lines = ["## Names each game registers", "",
              "The values of " + ", ".join(f"`{name}`" for name in names) + " are names a game registers "
-             "with its knowledge (`boardzoo/games/knowledge.py`); a name the game does not register is "
+             "with its knowledge (`boardzoo/strategy/knowledge.py`); a name the game does not register is "
              "refused before the first move.", "",
              "| game | " + " | ".join(f"`{name}`" for name in names) + " |", "|---|" + "---|" * len(names)]
     for game, knowledge in all_knowledge().items():

@@ -20,11 +20,12 @@ import argparse
 import sys
 from collections import defaultdict
 
-from boardzoo.arena import SEATS, make_env
+from boardzoo.arena import SEATS
+from boardzoo.envs import make as make_env
 from boardzoo.errors import BoardzooError
-from boardzoo.experiments.stats import wilson
 from boardzoo.games.geister import GHOSTS, GeisterState
 from boardzoo.ledger import read_records
+from boardzoo.stats import wilson
 
 MAX_RECORDS = 1_000_000
 

@@ -8,7 +8,7 @@
    same command again after an interruption and only the missing games are played).
 2. Examples: every game is replayed; at each move, for the player to move, every
    opponent ghost whose colour it does not know gives one row of
-   :data:`boardzoo.games.geister.learned.FEATURES`, labelled with its true colour.
+   :data:`boardzoo.strategy.geister.learned.FEATURES`, labelled with its true colour.
 3. Fit: L2-regularised logistic regression by Newton's method (numpy), on the games
    with even numbers; the odd games are held out, and the held-out log-loss is printed
    beside two references: the base rate alone and the hand-made ``behaviour`` belief.
@@ -32,9 +32,9 @@ import numpy as np
 
 from boardzoo import league
 from boardzoo.games.geister import GeisterState, GeisterView
-from boardzoo.games.geister.information import belief_behaviour
-from boardzoo.games.geister.learned import FEATURES, VERSION, ghost_features, weights_path
 from boardzoo.ledger import read_records, write_atomic
+from boardzoo.strategy.geister.beliefs import belief_behaviour
+from boardzoo.strategy.geister.learned import FEATURES, VERSION, ghost_features, weights_path
 
 #: The agents whose games teach the model: every kind of player boardzoo has.
 POOL = (

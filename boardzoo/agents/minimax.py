@@ -30,9 +30,8 @@ from collections.abc import Callable, Mapping
 from typing import ClassVar
 
 from boardzoo.agents.base import Agent, check_budget
-from boardzoo.games import check_known
-from boardzoo.games.knowledge import knowledge_of
 from boardzoo.games.model import CHANCE, TERMINAL, GameState, require
+from boardzoo.strategy.knowledge import check_known, knowledge_of
 
 _TIME_CHECK = 1023  # look at the clock every 1024 nodes
 #: ``order=``: the order moves are searched in, which also breaks ties (the first best is

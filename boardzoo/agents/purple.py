@@ -8,7 +8,7 @@
     make("purple:engine=python")                # the Python search even with the fast extra installed
 
 At its turn it builds the purple abstraction of its view
-(:mod:`boardzoo.games.geister.purple`: hidden opponent ghosts are the worst case,
+(:mod:`boardzoo.strategy.geister.purple`: hidden opponent ghosts are the worst case,
 softened by their odds of blue) and plays the best move of an iterative-deepening
 alpha-beta search within ``time`` seconds (the whole move, reading the colours
 included), or to ``depth`` plies. Placements are at random. Ghosts that stood on an
@@ -19,7 +19,7 @@ exit without escaping are known red.
 * ``adaptive`` (the default) learns during the game whether the opponent bluffs (offers
   its reds to be taken and keeps its blues out of reach) or plays plainly, from how often
   each of its ghosts steps next to ours, read against the colours our captures reveal;
-* ``profile`` (:mod:`boardzoo.games.geister.profile`) learns the opponent's own offer
+* ``profile`` (:mod:`boardzoo.strategy.geister.profile`) learns the opponent's own offer
   rates of reds and blues, in the game and, when a match tells the agent each finished
   game (:meth:`end_of_game`: the tournament client does, the arena does not), over the
   match; it keeps what it learned across :meth:`reset`;
@@ -37,7 +37,7 @@ bluffer, 19 of 52 recorded games reached the turn limit with one of our reds and
 its blues stepping back and forth); ``race`` weighs who wins the race to the exits
 beyond the horizon; ``red_pull`` (0.1 by default) draws our reds forward, where a bold
 opponent takes them (four reds taken win); ``bait`` values our reds next to the
-opponent's ghosts by its boldness (:class:`~boardzoo.games.geister.purple.PurpleSearch`);
+opponent's ghosts by its boldness (:class:`~boardzoo.strategy.geister.purple.PurpleSearch`);
 ``caution`` (1 by default) multiplies the price of each capture of a ghost that may be
 red, which brings the fourth red (a loss) one nearer. With the Python search, at 2 the
 expert won 57.8 % of 400 games against geister_rl, where it won 53 % at 1, but 60 % of
@@ -46,7 +46,7 @@ The preset sets 2: with the compiled search (below) it won 62.0 % of 400 against
 geister_rl (the tutorial has the runs).
 
 ``engine``: ``auto`` (the default) searches with the compiled search of the ``fast`` extra
-(:mod:`boardzoo.fast.purple`) when it is installed and with the Python one otherwise;
+(:mod:`boardzoo.strategy.geister.compiled_purple`) when it is installed and with the Python one otherwise;
 ``compiled`` insists on the extra, ``python`` never uses it. The two visit the same nodes
 in the same order and choose the same move (the tests hold them to each other), so a
 seeded game without a clock (``time=none``) is the same on either; within a time budget
@@ -60,19 +60,20 @@ import time
 from typing import cast
 
 from boardzoo.agents.base import Agent, check_budget
-from boardzoo.fast import resolve_engine
-from boardzoo.games.geister.information import (
+from boardzoo.games.geister.board import ESCAPED, GHOSTS, MOVE_ACTIONS, OWN_STEPS, RED_SETS, SIZE, TARGET, to_own
+from boardzoo.games.geister.information import GeisterView
+from boardzoo.games.model import GameState
+from boardzoo.strategy.engine import choose_engine
+from boardzoo.strategy.geister import make_purple_search
+from boardzoo.strategy.geister.beliefs import (
     BELIEFS,
-    GeisterView,
     adaptive_readings,
     belief_blue_probabilities,
     mixed_reading,
     plain_reading,
 )
-from boardzoo.games.geister.profile import OpponentProfile
-from boardzoo.games.geister.purple import PurpleSearch, board_key, position_of
-from boardzoo.games.geister.rules import ESCAPED, GHOSTS, MOVE_ACTIONS, OWN_STEPS, RED_SETS, SIZE, TARGET, to_own
-from boardzoo.games.model import GameState
+from boardzoo.strategy.geister.profile import OpponentProfile
+from boardzoo.strategy.geister.purple import board_key, position_of
 
 #: The deepest search allowed without a time budget (depth 8 takes minutes a move).
 UNTIMED_DEPTH = 8
@@ -104,14 +105,9 @@ class PurpleAgent(Agent):
         #: The search's engine: ``compiled`` (the fast extra) visits the same nodes in
         #: the same order as ``python``, about 20 times as fast, so ``auto`` (compiled
         #: when installed) changes how deep a timed move looks, never an untimed one.
-        self.engine = resolve_engine("purple", engine)
-        search: type[PurpleSearch] = PurpleSearch
-        if self.engine == "compiled":
-            from boardzoo.fast.purple import CompiledPurpleSearch
-
-            search = CompiledPurpleSearch
-        self.search = search(hunt=float(hunt), repeat=float(repeat), race=float(race), red_pull=float(red_pull),
-                             bait=float(bait), caution=float(caution))
+        self.engine = choose_engine("purple", engine, exact_twin=True)
+        self.search = make_purple_search(self.engine, hunt=float(hunt), repeat=float(repeat), race=float(race),
+                                         red_pull=float(red_pull), bait=float(bait), caution=float(caution))
         #: belief=profile's model of the opponent; only :meth:`end_of_game` teaches it.
         self.profile = OpponentProfile()
         #: How often each position (board_key) followed our move in this game.
@@ -126,7 +122,7 @@ class PurpleAgent(Agent):
     def warm_up(self, model: GameState) -> None:
         """The compiled engine: load its code (compile it, the first time after an install)."""
         if self.engine == "compiled":
-            from boardzoo.fast.purple import warm_up
+            from boardzoo.strategy.geister.compiled_purple import warm_up
 
             warm_up()
 

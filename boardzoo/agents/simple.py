@@ -7,9 +7,8 @@ from typing import TextIO
 
 from boardzoo.agents.base import Agent, legal_from_mask
 from boardzoo.errors import PlayerQuit
-from boardzoo.games import check_known
-from boardzoo.games.knowledge import MovePolicy, knowledge_of
 from boardzoo.games.model import GameState
+from boardzoo.strategy.knowledge import MovePolicy, check_known, knowledge_of
 
 
 class RandomAgent(Agent):

@@ -2,16 +2,19 @@
 
     make("solver")                          # 1 s a move: solve, else alpha-beta up to depth 6
     make("solver:time=5,depth=8,eval=three2")   # more time; a deeper fallback
+    make("solver:engine=python")            # the Python solver even with the fast extra
 
 Each move's exact game-theoretic value comes from the game's ``solve_moves`` (see
-:mod:`boardzoo.games.knowledge`); the agent plays a best one (ties at random: every
+:mod:`boardzoo.strategy.knowledge`); the agent plays a best one (ties at random: every
 best move keeps the value). Early positions can take the solver minutes (the empty
 Connect Four board takes about 9 minutes compiled), so a move whose values are not all
 known within most of its time is played by alpha-beta (``depth``, ``eval``) in the rest
 (:data:`FALLBACK_SHARE`), deepening up to ``depth`` as far as that time allows; ``stats``
 says which (``solved``). ``time`` is the whole move's budget, fallback included. From the
 middle game on every move is perfect; with the compiled solver (the ``fast`` extra) that
-point comes several plies sooner.
+point comes several plies sooner. ``engine``: ``auto`` (the default) is the compiled
+solver when the extra is installed, as its scores are exact too
+(:mod:`boardzoo.strategy.engine`); ``python`` or ``compiled`` insist.
 """
 
 from __future__ import annotations
@@ -19,8 +22,9 @@ from __future__ import annotations
 from boardzoo.agents.base import MAX_SECONDS, Agent
 from boardzoo.agents.minimax import AlphaBetaAgent
 from boardzoo.errors import BudgetError
-from boardzoo.games.knowledge import knowledge_of
 from boardzoo.games.model import GameState
+from boardzoo.strategy.engine import choose_engine
+from boardzoo.strategy.knowledge import knowledge_of
 
 #: The share of a move's ``time`` kept for the alpha-beta fallback: at depth 6 on Connect
 #: Four it needs 8 ms on average and 0.1 s at most, which 0.2 of the default second covers.
@@ -32,8 +36,10 @@ class SolverAgent(Agent):
     summary = ("a perfect player by the game's exact solver (Connect Four); moves the solver cannot finish "
                "within most of time= are played by alpha-beta in the rest")
 
-    def __init__(self, seed: int | None = None, time: float = 1.0, depth: int = 6, eval: str = "three2"):
+    def __init__(self, seed: int | None = None, time: float = 1.0, depth: int = 6, eval: str = "three2",
+                 engine: str = "auto"):
         super().__init__(seed)
+        self.engine = choose_engine("solver", engine, exact_twin=True)
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time <= MAX_SECONDS:
             raise ValueError(f"solver: time must be a positive number of seconds, at most {MAX_SECONDS:g}, "
                              f"got {time!r}")
@@ -59,7 +65,7 @@ class SolverAgent(Agent):
         solve_moves = knowledge_of(model).solve_moves
         if solve_moves is not None and model.current_player() >= 0:
             try:
-                solve_moves(model, 0.001)
+                solve_moves(model, 0.001, self.engine)
             except BudgetError:
                 pass
 
@@ -68,7 +74,7 @@ class SolverAgent(Agent):
         if solve_moves is None:
             raise ValueError(f"solver: {model.game_name} has no exact solver registered")
         try:
-            values = solve_moves(model, (1.0 - FALLBACK_SHARE) * self.time_budget)
+            values = solve_moves(model, (1.0 - FALLBACK_SHARE) * self.time_budget, self.engine)
         except BudgetError:
             action = self.fallback.act(observation, model)
             self.stats = {"solved": False, **self.fallback.stats}

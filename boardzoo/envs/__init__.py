@@ -3,7 +3,8 @@
     from boardzoo.envs import connect_four_v0
     env = connect_four_v0.env()
 
-``make("connect_four_v0", rows=6)`` builds any registered env by name; ``ENVS`` lists them.
+``make("connect_four_v0", rows=6)`` or ``make("connect_four_v0:rows=6")`` builds any
+registered env by name or spec string; ``ENVS`` lists them.
 A name without its version (``cantris``) means the newest version.
 
 ``import boardzoo`` also registers every env in PettingZoo's registry under the
@@ -68,10 +69,21 @@ def register_with_pettingzoo() -> None:
             pettingzoo.register("aec", env_id, entry_point=f"boardzoo.envs.{name}:env")
 
 
-def make(name: str, raw: bool = False, **kwargs) -> BoardGameEnv:
-    """Build env ``name`` with constructor ``kwargs``; ``raw=True`` skips the wrapper."""
+def make(spec: str, raw: bool = False, **kwargs) -> BoardGameEnv:
+    """The one env factory: env ``spec``, a name (``"connect_four_v0"``, or ``"nim"`` for
+    the newest version) or a spec string (``"nim_v0:n=20..50,coin=true"``), with
+    ``kwargs`` as further constructor arguments over the spec's; ``raw=True`` skips the
+    wrapper. A bad name or value is a :class:`~boardzoo.errors.SpecError` saying which."""
+    from boardzoo.errors import SpecError
+    from boardzoo.spec import build, split_spec
+
+    name, params = split_spec(spec)
     module = env_module(name)
-    return module.raw_env(**kwargs) if raw else module.env(**kwargs)
+    kwargs = {**build(module.raw_env, name, params, hidden=SPEC_HIDDEN), **kwargs}
+    try:
+        return module.raw_env(**kwargs) if raw else module.env(**kwargs)
+    except ValueError as error:
+        raise SpecError(f"{spec}: {error}") from error
 
 
 def __getattr__(name: str) -> ModuleType:

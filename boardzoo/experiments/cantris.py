@@ -12,7 +12,7 @@ weighted by its sampling error; the best candidate is the one the env plays.
 from __future__ import annotations
 
 from boardzoo.experiments.framework import Experiment, Job, Report, sized, tally
-from boardzoo.experiments.stats import STATISTICS_NOTE, compare_counts, deviations, table
+from boardzoo.stats import STATISTICS_NOTE, compare_counts, deviations, table
 
 # The document writes UCB1 as q/n + c*sqrt(2 ln N / n): its c = 1.0 is our c = sqrt(2).
 C_DOCUMENT_1 = 1.414

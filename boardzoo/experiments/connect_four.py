@@ -22,7 +22,7 @@ from statistics import mean
 
 from boardzoo.experiments.framework import Experiment, Job, Report, sized, tally
 from boardzoo.experiments.plots import line_plot
-from boardzoo.experiments.stats import (
+from boardzoo.stats import (
     STATISTICS_NOTE,
     best_of_k,
     compare_counts,

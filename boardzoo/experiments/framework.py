@@ -20,11 +20,13 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from boardzoo import arena
+from boardzoo import arena, envs
+from boardzoo.agents import AGENTS
 from boardzoo.errors import BoardzooError, WorkerError
-from boardzoo.fast import check_engine
 from boardzoo.ledger import Ledger, other_run, write_atomic
 from boardzoo.progress import ProgressBar
+from boardzoo.spec import parameters
+from boardzoo.strategy.engine import choose_engine
 from boardzoo.workers import MAX_WORKERS, run_parallel
 
 
@@ -111,11 +113,13 @@ class Experiment:
 
 
 def with_engine(spec: str, engine: str) -> str:
-    """``spec`` with ``engine=...`` added when it is an MCTS agent's (other agents have no engine)."""
+    """``spec`` with ``engine=...`` added when its agent has an engine and the spec names
+    none (``auto`` is every agent's default, so it adds nothing)."""
     name, _, options = spec.partition(":")
-    if engine == "python" or name.strip() != "mcts" or "engine=" in options:
+    agent = AGENTS.get(name.strip())
+    if engine == "auto" or agent is None or "engine" not in parameters(agent) or "engine=" in options:
         return spec
-    return f"{spec},engine={engine}" if options else f"mcts:engine={engine}"
+    return f"{spec},engine={engine}" if options else f"{name.strip()}:engine={engine}"
 
 
 # --- executors ------------------------------------------------------------------------------
@@ -207,7 +211,7 @@ def open_ledger(path: str, jobs: list[Job]) -> Ledger:
 
 def run(experiment: Experiment, out: str, games: int | None = None, full: bool = False, workers: int = 1,
         executor: str = "local", resume: bool = False, progress: bool | None = None, isolate: bool = False,
-        engine: str = "python",
+        engine: str = "auto",
         log: Callable[[str], None] = lambda line: print(line, file=sys.stderr)) -> dict[str, list[dict]]:
     """Run (or resume) ``experiment`` into folder ``out``; write its report; return the
     records per job."""
@@ -215,7 +219,7 @@ def run(experiment: Experiment, out: str, games: int | None = None, full: bool =
     if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
         raise ExperimentError(f"--workers must be an int from 1 to {MAX_WORKERS:,}, got {workers!r}")
     try:
-        check_engine("--engine", engine)
+        choose_engine("--engine", engine, exact_twin=False)
     except ValueError as error:
         raise ExperimentError(str(error)) from None
     if executor not in EXECUTORS:
@@ -223,7 +227,7 @@ def run(experiment: Experiment, out: str, games: int | None = None, full: bool =
     jobs = [replace(job, a=with_engine(job.a, engine), b=with_engine(job.b, engine))
             for job in experiment.jobs(games, full)]
     for job in jobs:  # fail on a bad spec now, not inside a worker
-        arena.close_agents(arena.make_agents(job.a, job.b, arena.make_env(job.env)))
+        arena.close_agents(arena.make_agents(job.a, job.b, envs.make(job.env)))
     config = {"experiment": experiment.name, "games": games, "full": full, "jobs": [j.describe() for j in jobs]}
     if os.path.exists(out) and not os.path.isdir(out):
         raise ExperimentError(f"--out {out} is a file, not a folder")

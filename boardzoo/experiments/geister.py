@@ -12,10 +12,10 @@ import random
 from statistics import mean
 
 from boardzoo.experiments.framework import Experiment, Job, Report, sized, tally
-from boardzoo.experiments.stats import STATISTICS_NOTE, compare_counts, deviations, fisher_exact, table, wilson
 from boardzoo.games.geister import GeisterState
-from boardzoo.games.knowledge import knowledge_of
 from boardzoo.games.model import TERMINAL
+from boardzoo.stats import STATISTICS_NOTE, compare_counts, deviations, fisher_exact, table, wilson
+from boardzoo.strategy.knowledge import knowledge_of
 
 ENV = "geister_v0"
 #: The document's UCB1 on [-1, 1] payoffs, w/(2n) + 0.5 + sqrt(2 ln t / n), orders children as

@@ -18,7 +18,7 @@ from statistics import mean, median
 
 from boardzoo.experiments.framework import Experiment, Job, Report, search_probe, sized, tally
 from boardzoo.experiments.plots import line_plot
-from boardzoo.experiments.stats import (
+from boardzoo.stats import (
     STATISTICS_NOTE,
     compare_counts,
     compare_means,
@@ -26,7 +26,7 @@ from boardzoo.experiments.stats import (
     mean_interval,
     table,
 )
-from boardzoo.games.nim_study import TABLES
+from boardzoo.strategy.nim.study import TABLES
 
 #: The document's MCTS: UCB1 with C = sqrt 2 on win ratios, the final move by the best win ratio.
 DOCUMENT_MCTS = "mcts:q=wins,c=1.4142,final=value"

@@ -27,8 +27,7 @@ import numpy as np
 from numba import njit
 
 import boardzoo.fast.cache  # noqa: F401  (guards numba's disk cache; before any njit)
-from boardzoo.games.geister.rules import ESCAPED, GHOSTS, MOVE_ACTIONS, RED_SETS, SQUARES, TARGET
-from boardzoo.games.knowledge import all_knowledge
+from boardzoo.games.geister.board import ESCAPED, GHOSTS, MOVE_ACTIONS, RED_SETS, SQUARES, TARGET
 from boardzoo.games.registry import games
 
 #: The compiled games, numbered as their declarations say (the kernels branch on these).
@@ -445,7 +444,7 @@ def threatened(s, seat, square, mover):
 @njit(cache=True)
 def rushing_candidates(s, moves):
     """The moves seat 004's rushing player chooses among (see
-    :func:`boardzoo.games.geister.players.rushing_action`), written to ``moves[32:]``
+    :func:`boardzoo.strategy.geister.players.rushing_action`), written to ``moves[32:]``
     after the legal moves in ``moves[:32]``; returns (first, count) of the chosen group."""
     seat = s[GS_PLAYER]
     n = legal_actions(GEISTER, s, moves)
@@ -499,7 +498,7 @@ def rollout(game, s, policy, limit, rng, moves, searcher):
     """Plays ``s`` to the end in place by ``policy``, chance events by their odds; a draw
     after ``limit`` moves (0: no limit). Returns player 0's return. With ``searcher`` >= 0
     the policy steers that player's moves only and the other player's are random (a
-    searcher-only policy, see :func:`searcher_of`); -1: the policy plays both sides."""
+    searcher-only policy, ``GameKnowledge.searcher_only``); -1: the policy plays both sides."""
     played = 0
     while True:
         player = current_player(game, s)
@@ -534,19 +533,12 @@ def scratch_size(state) -> int:
     return state.num_actions
 
 
-def searcher_of(game_name: str, policy: str, player: int) -> int:
-    """The ``searcher`` argument of :func:`rollout` for ``player``'s search: ``player``
-    when the game declares ``policy`` searcher-only (``GameKnowledge.searcher_only``),
-    else -1 (the policy plays both sides)."""
-    return player if policy in all_knowledge()[game_name].searcher_only else -1
-
-
 def compiled_rollout(game_name: str, policy: str, limit: int, rng, searcher: int):
     """``leaf(state) -> returns``: a compiled roll-out of a Python core's position, seeded
     from ``rng`` (the search's own generator) at every call; ``searcher`` is the player
-    whose search it is."""
+    whose search it is when the policy steers that player's moves only, -1 when it plays
+    both sides (as :func:`rollout`)."""
     game, policy_id = GAME_IDS[game_name], POLICIES[game_name][policy]
-    searcher = searcher_of(game_name, policy, searcher)
     scratch: dict[int, np.ndarray] = {}
 
     def leaf(state) -> tuple[float, float]:

@@ -25,7 +25,6 @@ import time
 import numpy as np
 from numba import njit
 
-from boardzoo.agents.mcts.tree import Node
 from boardzoo.fast import COMPILED_POLICIES
 from boardzoo.fast.games import (
     CHANCE,
@@ -41,7 +40,6 @@ from boardzoo.fast.games import (
     returns0,
     rollout,
     scratch_size,
-    searcher_of,
     seed_state,
 )
 from boardzoo.games.model import GameState
@@ -367,22 +365,24 @@ class CompiledTree:
         """The depth of every leaf of the tree (see :func:`leaf_depths_below`)."""
         return leaf_depths_below(self.ints, self.root, int(self.meta[M_USED]))
 
-    def node(self, row: int, depth: int = 1) -> Node:
-        """The node at ``row`` as a :class:`~boardzoo.agents.mcts.tree.Node`, its subtree
-        ``depth`` levels down (for the text and Graphviz views and the statistics)."""
+    def node(self, row: int, node_class: type, depth: int = 1):
+        """The node at ``row`` as a ``node_class`` (the Python search's
+        :class:`~boardzoo.agents.mcts.tree.Node`), its subtree ``depth`` levels down (for
+        the text and Graphviz views and the statistics)."""
         ints, floats = self.ints[row], self.floats[row]
-        node = Node(int(ints[ACTION]), int(ints[MOVER]))
+        node = node_class(int(ints[ACTION]), int(ints[MOVER]))
         node.to_move = int(ints[TO_MOVE])
         node.visits, node.wins = int(ints[VISITS]), int(ints[WINS])
         node.total, node.sum_sq = float(floats[TOTAL]), float(floats[SUM_SQ])
         if depth > 0 and ints[FIRST] >= 0:
-            node.children = [self.node(child, depth - 1) for child in self.children(row)]
+            node.children = [self.node(child, node_class, depth - 1) for child in self.children(row)]
         return node
 
 
 def settings_array(game_name: str, policy: str, options: dict, q: str, nthr: int, expands_all: bool,
-                   rollout_policy: str, max_rollout: int) -> np.ndarray:
-    """The settings the kernels read, from the agent's parameters (already checked)."""
+                   rollout_policy: str, max_rollout: int, searcher_only: bool = False) -> np.ndarray:
+    """The settings the kernels read, from the agent's parameters (already checked);
+    ``searcher_only``: the roll-out policy steers the searching player's moves only."""
     settings = np.zeros(11, dtype=np.float64)
     settings[S_POLICY] = POLICY_IDS[policy]
     settings[S_C] = options.get("c", math.sqrt(2))
@@ -393,17 +393,19 @@ def settings_array(game_name: str, policy: str, options: dict, q: str, nthr: int
     settings[S_ALL_CHILDREN] = expands_all
     settings[S_ROLLOUT] = POLICIES[game_name][rollout_policy]
     settings[S_LIMIT] = max_rollout
-    settings[S_SEARCHER_ONLY] = searcher_of(game_name, rollout_policy, 0) >= 0
+    settings[S_SEARCHER_ONLY] = searcher_only
     return settings
 
 
 class CompiledSearch:
     """The compiled engine's decisions for one agent: a tree per decision, or with
     ``reuse`` the subtree of the position now in front of it (found as the Python agent
-    finds it, within ``reuse_depth`` events of its last move)."""
+    finds it, within ``reuse_depth`` events of its last move). Decisions come back as
+    ``node_class`` trees, the Python search's nodes."""
 
-    def __init__(self, settings: np.ndarray, rng: random.Random, reuse: bool, reuse_depth: int):
+    def __init__(self, settings: np.ndarray, rng: random.Random, reuse: bool, reuse_depth: int, node_class: type):
         self.settings, self.rng, self.reuse, self.reuse_depth = settings, rng, reuse, reuse_depth
+        self.node_class = node_class
         self._kept: tuple[CompiledTree, int, GameState] | None = None
 
     def decide(self, state, limit: float, deadline: float | None, choose):
@@ -415,7 +417,7 @@ class CompiledSearch:
             tree = CompiledTree(state, self.settings.copy(), self.rng)
         tree.open_root()
         depths = tree.search(limit, deadline)
-        root = tree.node(tree.root, depth=3)
+        root = tree.node(tree.root, self.node_class, depth=3)
         children = root.children or []
         best = choose(root, [c for c in children if c.visits > 0] or children)
         if self.reuse:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import random
 
-from boardzoo.games.knowledge import GameKnowledge, register
 from boardzoo.games.model import TERMINAL, Capabilities, GameState, check_int, returns_of_winner
 from boardzoo.games.registry import Game, Param
 
@@ -316,20 +315,6 @@ class CantrisState(GameState):
         return f"CantrisState(scores={self.scores}, player={self.player})\n{self.to_text()}"
 
 
-def score_difference(state: CantrisState, player: int, max_depth: int) -> float:
-    """Alpha-beta's leaf evaluator: the score difference, scaled into (-max_depth, max_depth)
-    so that a proven win (scored 2*depth - plies >= depth) always outranks any lead."""
-    lead = state.scores[player] - state.scores[1 - player]
-    return (max_depth - 1) * lead / max(state.total, 1)
-
-
-register(GameKnowledge(
-    game=CantrisState.game_name,
-    greedy=CantrisState.greedy_action,
-    evaluators={"score": score_difference},
-))
-
-
 def _new_cantris(rng, rows: int, cols: int, bonus_turn: bool, tile_scores: bool, deal_kind: str) -> CantrisState:
     check_size(rows, cols)  # even rows: a rule across the parameters
     return CantrisState(deal(rows, cols, rng, deal_kind), rows, bonus_turn, tile_scores)
@@ -349,6 +334,6 @@ GAME = Game(
     envs={"cantris_v0": "Cantris as first reconstructed (a bonus turn on 10x5); kept for earlier results",
           "cantris_v1": "Cantris, the scoring tile game of source 001, rules fitted to all its tables"},
     observation="boardzoo.envs.cantris_v0:observation_of",
-    knowledge=__name__,
+    knowledge="boardzoo.strategy.cantris",
     compiled_id=2,
 )

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 
-from boardzoo.games.knowledge import GameKnowledge, register
 from boardzoo.games.model import TERMINAL, Capabilities, GameState, returns_of_winner
 from boardzoo.games.registry import Game, Param
 
@@ -301,58 +300,6 @@ class ConnectFourState(GameState):
         return f"ConnectFourState(plies={self.plies}, winner={self.winner})\n{self.to_text()}"
 
 
-# --- source 002's board evaluators (minimax / alpha-beta ``eval=three|three2``) ---------------
-# Both score a position at the depth limit from ``player``'s side. The seed scores "a board"
-# with a player's window; we make that symmetric -- the player's score minus the
-# opponent's -- so that the value is the same whichever side the search looks from.
-def three_in_window_score(state: ConnectFourState, player: int, max_depth: int) -> float:
-    """Source 002 "Three": a window of three discs and an empty cell is worth 40 % of the
-    largest win score (0.8 * max_depth)."""
-    own = 0.8 * max_depth if state.threat_cells(player) else 0.0
-    theirs = 0.8 * max_depth if state.threat_cells(1 - player) else 0.0
-    return own - theirs
-
-
-def _best_threat(state: ConnectFourState, player: int, max_depth: int) -> int:
-    cells, height, heights = state.threat_cells(player), state.geo.height, state.heights
-    best = 0
-    while cells:
-        low = cells & -cells
-        cells ^= low
-        bit = low.bit_length() - 1
-        empty_below = bit - heights[bit // height]
-        best = max(best, max_depth - 1 - empty_below, 1)
-    return best
-
-
-def three_in_window_v2_score(state: ConnectFourState, player: int, max_depth: int) -> float:
-    """Source 002 "Three v2": each such window is worth ``max_depth - 1`` minus the empty
-    cells below its empty cell (at least 1); the board takes its best window."""
-    return float(_best_threat(state, player, max_depth) - _best_threat(state, 1 - player, max_depth))
-
-
-def solve_moves(state: ConnectFourState, seconds: float) -> dict[int, int]:
-    """Each legal move's exact score by the solver (imported on first use: it imports this module)."""
-    from boardzoo.games.connect_four_solver import move_values
-
-    return move_values(state, seconds)
-
-
-def solver_refuses(state: ConnectFourState) -> str | None:
-    from boardzoo.games.connect_four_solver import board_problem
-
-    return board_problem(state.geo.rows, state.geo.cols)
-
-
-register(GameKnowledge(
-    game=ConnectFourState.game_name,
-    greedy=ConnectFourState.greedy_action,
-    evaluators={"three": three_in_window_score, "three2": three_in_window_v2_score},
-    solve_moves=solve_moves,
-    solver_refuses=solver_refuses,
-))
-
-
 GAME = Game(
     name=ConnectFourState.game_name,
     title="Connect Four",
@@ -363,6 +310,6 @@ GAME = Game(
     max_length=lambda params: params["rows"] * params["cols"],
     envs={"connect_four_v0": "Connect Four on bitboards; plays like PettingZoo's connect_four_v3"},
     observation="boardzoo.envs.connect_four_v0:observation_of",
-    knowledge=__name__,
+    knowledge="boardzoo.strategy.connect_four",
     compiled_id=1,
 )

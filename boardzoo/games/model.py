@@ -26,7 +26,9 @@ Declared capabilities (``capabilities``, one :class:`Capabilities` per core clas
     ``hidden_information``   the object is a seat's *information set*: it answers
                              ``current_player``/``legal_actions`` for the seat's own turn,
                              ``determinize(rng, belief)`` returns a full state (a perfect-
-                             information core) consistent with what the seat has seen, and
+                             information core) consistent with what the seat has seen, drawn
+                             with a belief's odds (``f(view, unknown) -> weights``; None:
+                             every consistent state alike), and
                              ``view_key(seat)`` on such full states is what the seat sees
 Agents check the capabilities they need when they meet a game (``Agent.check``), so a
 missing one is a clear error before the first move, not a failure deep in a search.
@@ -35,13 +37,13 @@ Also used when present: ``ordered_legal_actions()`` (alpha-beta's move order),
 ``action_label(a)`` / ``parse_action(text)`` (how people write moves) and
 ``explain_illegal(a)`` (error messages). What a *player* knows about a game — greedy
 rule, roll-out policies, evaluators, beliefs — is registered apart from the rules, in
-:mod:`boardzoo.games.knowledge`.
+:mod:`boardzoo.strategy.knowledge`.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -174,8 +176,9 @@ class GameState:
         raise NotImplementedError(f"{self.game_name} has no position key")
 
     # --- hidden information (the ``hidden_information`` capability) ---------------------
-    def determinize(self, rng: random.Random, belief: str | None = None) -> GameState:
-        """A seat's information set: one full state consistent with it, drawn under ``belief``."""
+    def determinize(self, rng: random.Random, belief: Callable | None = None) -> GameState:
+        """A seat's information set: one full state consistent with it, drawn with
+        ``belief``'s odds (every consistent state alike when None)."""
         raise NotImplementedError(f"{self.game_name} hides nothing: it has no determinize()")
 
     def view_key(self, seat: int) -> Hashable:

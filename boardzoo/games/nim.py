@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import random
 
-from boardzoo.games.knowledge import GameKnowledge, register
 from boardzoo.games.model import CHANCE, TERMINAL, Capabilities, GameState, check_int, returns_of_winner
-from boardzoo.games.nim_study import TABLES, study_playouts
 from boardzoo.games.registry import Game, Param
 
 TAILS, HEADS = 0, 1
@@ -171,17 +169,6 @@ class NimState(GameState):
         return f"NimState(pawns={self.pawns}, k={self.k}, coin={self.coin}, player={self.player})"
 
 
-register(GameKnowledge(
-    game=NimState.game_name,
-    greedy=NimState.greedy_action,
-    rollouts={"strategic": NimState.strategic_action},
-    # The Nim study: "the opponent's behaviour stays random" in the strategic play-out.
-    searcher_only=frozenset({"strategic"}),
-    # The study's own play-out counts at each pile size (its Tables 1-4).
-    schedules={f"study-{table}": study_playouts(table) for table in TABLES},
-))
-
-
 GAME = Game(
     name=NimState.game_name,
     title="Nim",
@@ -193,7 +180,7 @@ GAME = Game(
     max_length=lambda params: params["n"],  # every move takes at least one pawn
     envs={"nim_v0": "single-pile Nim, take 1..k, last pawn wins; n drawn from a range at reset, optional coin"},
     observation="boardzoo.envs.nim_v0:observation_of",
-    knowledge=__name__,
+    knowledge="boardzoo.strategy.nim",
     compiled_id=0,
     chance=True,
 )

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from boardzoo import arena
+from boardzoo import arena, envs
 from boardzoo.agents import expand
 from boardzoo.envs import BoardGameEnv
 from boardzoo.errors import BoardzooError, MoveTimeLimitError, ResultsFileError, SpecError, excerpt
@@ -100,7 +100,7 @@ def check_web_agent(spec: str) -> str:
 
 def web_env(spec: str) -> BoardGameEnv:
     """The env a browser asked for, within :data:`WEB_ENV_LIMITS`."""
-    env = arena.make_env(spec)
+    env = envs.make(spec)
     for attribute, most in WEB_ENV_LIMITS.items():
         value = getattr(env.unwrapped, attribute, None)
         if isinstance(value, int) and value > most:
@@ -552,7 +552,7 @@ def replay_record(record: dict, start: Any = 0) -> dict:
     :data:`MAX_REPLAY_CHARACTERS` allow (at least one). The last announcement says how the
     game ended."""
     try:
-        env = arena.make_env(record["env"])
+        env = envs.make(record["env"])
         env.reset(seed=record["seed"])
     except BoardzooError as error:
         raise RequestError(f"the record's env cannot be made here: {error}", 422) from None

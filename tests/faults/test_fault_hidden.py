@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from boardzoo import arena
+from boardzoo import arena, envs
 from boardzoo.agents import AGENTS, Agent
 from boardzoo.cli import main
 from boardzoo.envs import connect_four_v0, geister_v0
@@ -77,7 +77,7 @@ def test_a_failed_later_reset_changes_nothing():
 
 
 def test_single_agent_step_before_reset_asks_for_a_reset():
-    from boardzoo.envs.single_agent import SingleAgentEnv
+    from boardzoo.training.single_agent import SingleAgentEnv
 
     with pytest.raises(ResetNeededError, match="call reset"):
         SingleAgentEnv("connect_four_v0").step(0)
@@ -166,7 +166,7 @@ def spy_probe(model, agent):
 @pytest.mark.parametrize("isolate", [False, True])
 def test_an_isolated_agent_finds_no_true_state_in_its_process(isolate, monkeypatch):
     monkeypatch.setitem(AGENTS, Spy.name, Spy)
-    env = arena.make_env("geister_v0:max_turns=20")
+    env = envs.make("geister_v0:max_turns=20")
     agents = arena.make_agents("spy", "random", env, isolate=isolate)
     try:
         record = arena.play_game("geister_v0:max_turns=20", "spy", "random", 0, env=env, agents=agents,

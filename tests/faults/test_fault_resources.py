@@ -15,9 +15,9 @@ from boardzoo import arena
 from boardzoo.agents import make
 from boardzoo.envs import cantris_v0, nim_v0
 from boardzoo.errors import BudgetError, SpecError
-from boardzoo.games import connect_four_solver
 from boardzoo.games.cantris import MAX_SIDE, deal, is_stable
-from boardzoo.games.connect_four_solver import Solver, parse_moves
+from boardzoo.strategy.connect_four import solver as connect_four_solver
+from boardzoo.strategy.connect_four.solver import Solver, parse_moves
 
 # Positions with their exact scores, from the benchmark set (bench/data).
 MIDDLE = [("21146345777762137235", -11), ("265726746372573", -12), ("35632356547774", 13)]

@@ -87,8 +87,8 @@ def _all_errors(cls=BoardzooError):
 def test_every_boardzoo_error_survives_pickling():
     # Import the modules that define errors of their own.
     import boardzoo.experiments.framework  # noqa: F401
-    import boardzoo.games.connect_four_solver  # noqa: F401
     import boardzoo.geister_client  # noqa: F401
+    import boardzoo.strategy.connect_four.solver  # noqa: F401
 
     classes = set(_all_errors())
     assert {IllegalActionError, ResultsFileError, WorkerError} <= classes

@@ -35,10 +35,11 @@ schedules (Nim: ``study-random`` and the like, the Nim study's play-out counts b
 ``engine=compiled`` (the ``fast`` extra) runs the whole search compiled for the
 perfect-information games (:mod:`boardzoo.fast.mcts`), with every option above but
 ``policy=puct``, evaluators, ``value=`` and ``solver``; for Geister it runs the Python
-search with compiled roll-outs. The Python engine is the default and the reference:
-a seed gives the same game whether or not the extra is installed. The compiled engine
-is seeded too (the same seed, the same game on it), but its games differ from the
-Python engine's, since it draws its own random numbers.
+search with compiled roll-outs. ``engine=auto``, the default, is the Python engine, the
+reference (:mod:`boardzoo.strategy.engine` has the rule): a seed gives the same game
+whether or not the extra is installed. The compiled engine is seeded too (the same
+seed, the same game on it), but its games differ from the Python engine's, since it
+draws its own random numbers.
 After each decision ``agent.stats`` holds the search statistics, and ``tree_text()`` /
 ``tree_dot()`` show the tree.
 """
@@ -73,11 +74,11 @@ from boardzoo.agents.mcts.sampling import check_game_options, check_model_option
 from boardzoo.agents.mcts.search import Search
 from boardzoo.agents.mcts.selection import SELECTION
 from boardzoo.agents.mcts.tree import Node, leaf_depths, tree_dot, tree_json, tree_size, tree_text
-from boardzoo.fast import COMPILED_POLICIES, check_engine
-from boardzoo.games import check_known
-from boardzoo.games.knowledge import knowledge_of
+from boardzoo.fast import COMPILED_POLICIES
 from boardzoo.games.model import GameState, require
 from boardzoo.spec import Registry, refuse_leftovers
+from boardzoo.strategy.engine import choose_engine
+from boardzoo.strategy.knowledge import check_known, knowledge_of
 
 #: Iterations a decision when no other budget is given.
 DEFAULT_ITERATIONS = 1000
@@ -113,7 +114,7 @@ class MCTSAgent(Agent):
                  policy: str = "ucb1", q: str = "win-lose", final: str = "visits", reuse: bool = False,
                  nthr: int = 0, rollout: str = "random", max_rollout: int = 0, value: str | None = None,
                  model: str | None = None, solver: bool = False, belief: str | None = None,
-                 engine: str = "python", evaluator: Any = None, schedule: str | None = None, **options: Any):
+                 engine: str = "auto", evaluator: Any = None, schedule: str | None = None, **options: Any):
         super().__init__(seed)
         if schedule is not None:
             if iterations is not None:
@@ -122,7 +123,7 @@ class MCTSAgent(Agent):
         elif iterations is None and time is None:
             iterations = DEFAULT_ITERATIONS
         check_budget("mcts", "iterations", iterations, time)
-        self.engine = check_engine("mcts", engine)
+        self.engine = choose_engine("mcts", engine, exact_twin=False)
         # The selection constants as given or by default, for the compiled engine.
         self.policy_options = {**SELECTION.defaults(policy), **options} if policy in SELECTION else {}
         try:
@@ -150,7 +151,7 @@ class MCTSAgent(Agent):
         self.value_name, self.solver, self.belief = value, solver, belief
         self.schedule = schedule
         self.expands_all = nthr > 0 or SELECTION.trait(policy, "expands_all", False)
-        if engine == "compiled":
+        if self.engine == "compiled":
             unsupported = [what for what, given in ((f"policy={policy}", policy not in COMPILED_POLICIES),
                                                     ("value=", value is not None),
                                                     ("an evaluator or model=", self.evaluator is not None),
@@ -215,7 +216,7 @@ class MCTSAgent(Agent):
         rng = random.Random(0)
         if model.capabilities.hidden_information:  # a Python search with compiled roll-outs
             compiled_rollout(model.game_name, self.rollout_name, self.max_rollout, rng,
-                             model.current_player())(model.determinize(rng))
+                             self._searcher(model))(model.determinize(rng))
             return
         self._compiled_search(model, rng, reuse=False).decide(model, 2, None, self.choose)
 
@@ -224,8 +225,14 @@ class MCTSAgent(Agent):
         from boardzoo.fast.mcts import CompiledSearch, settings_array
 
         settings = settings_array(model.game_name, self.policy_name, self.policy_options, self.q, self.nthr,
-                                  self.expands_all, self.rollout_name, self.max_rollout)
-        return CompiledSearch(settings, rng, reuse, REUSE_DEPTH)
+                                  self.expands_all, self.rollout_name, self.max_rollout,
+                                  searcher_only=self._searcher(model) >= 0)
+        return CompiledSearch(settings, rng, reuse, REUSE_DEPTH, Node)
+
+    def _searcher(self, model: GameState) -> int:
+        """The player a searcher-only roll-out policy steers (the one searching), or -1
+        when the policy plays both sides."""
+        return model.current_player() if self.rollout_name in knowledge_of(model).searcher_only else -1
 
     # --- composing the parts ------------------------------------------------------------------
     def _leaf(self, model: GameState) -> LeafEvaluation:
@@ -238,7 +245,7 @@ class MCTSAgent(Agent):
             from boardzoo.fast.games import compiled_rollout
 
             return compiled_rollout(model.game_name, self.rollout_name, self.max_rollout, self.rng,
-                                    model.current_player())
+                                    self._searcher(model))
         return rollout_function(model, self.rollout_name, self.rng, self.max_rollout)
 
     def _prior(self) -> Prior | None:

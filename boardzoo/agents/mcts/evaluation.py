@@ -24,8 +24,8 @@ import math
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
-from boardzoo.games.knowledge import Heuristic, knowledge_of
 from boardzoo.games.model import GameState, play_out
+from boardzoo.strategy.knowledge import Heuristic, knowledge_of
 
 #: ``leaf(state) -> (v0, v1)``; it may play ``state`` on (it is the iteration's own copy).
 LeafEvaluation = Callable[[GameState], tuple[float, float]]

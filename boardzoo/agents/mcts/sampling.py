@@ -16,9 +16,8 @@ from collections.abc import Callable, Hashable
 
 from boardzoo.agents.mcts.evaluation import rollout_function
 from boardzoo.agents.mcts.tree import Node
-from boardzoo.games import check_known
-from boardzoo.games.knowledge import knowledge_of
 from boardzoo.games.model import GameState
+from boardzoo.strategy.knowledge import check_known, knowledge_of
 
 
 class PositionRoot:
@@ -38,14 +37,15 @@ class PositionRoot:
 
 
 class DeterminizedRoot:
-    """Hidden information: a full state drawn under ``belief`` for every iteration."""
+    """Hidden information: a full state drawn under the game's belief named ``belief`` (every
+    consistent state alike when None) for every iteration."""
 
     shared = True  # one tree shared by many samples: nodes ask each sample what it allows
 
-    def __init__(self, model: GameState, rng: random.Random, belief: str):
-        self.model, self.rng, self.belief = model, rng, belief
+    def __init__(self, model: GameState, rng: random.Random, belief: str | None):
+        self.model, self.rng = model, rng
+        self.belief = knowledge_of(model).beliefs[belief] if belief is not None else None
         self.seat = model.current_player()
-        model.determinize(rng, belief)  # fails early and clearly on an unknown belief
 
     def sample(self) -> GameState:
         return self.model.determinize(self.rng, self.belief)
@@ -68,7 +68,7 @@ class DeterminizedRoot:
 
 def root_sampling(model: GameState, rng: random.Random, belief: str | None) -> PositionRoot | DeterminizedRoot:
     if model.capabilities.hidden_information:
-        return DeterminizedRoot(model, rng, belief or "uniform")
+        return DeterminizedRoot(model, rng, belief)
     return PositionRoot(model)
 
 

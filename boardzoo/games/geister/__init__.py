@@ -27,13 +27,34 @@ counted) without a winner the game is a draw; a win on the last ply counts.
 Hidden information: :class:`GeisterState` is the whole truth (for the referee, spectators
 and determinized search). A seat gets :class:`GeisterView` instead: everything that seat
 has seen, the opponent's on-board colours unknown, and :meth:`GeisterView.determinize` to
-sample full states consistent with it under a *belief* (:data:`BELIEFS`).
+sample full states consistent with it under a *belief* (the named ones are in
+``boardzoo.strategy.geister.beliefs``).
 """
 
 
-from boardzoo.games.geister.information import BELIEFS, GeisterView, weighted_sample
-from boardzoo.games.geister.players import baiting_action, forward_policy, rushing_action
-from boardzoo.games.geister.playouts import fast_forward, fast_random, fast_tactical
+from boardzoo.games.geister.board import (
+    CAPTURED,
+    DIRECTIONS,
+    EMPTY,
+    ESCAPED,
+    EXITS,
+    GHOSTS,
+    LETTERS,
+    MOVE_ACTIONS,
+    NUM_ACTIONS,
+    OWN_STEPS,
+    RED_SET_INDEX,
+    RED_SETS,
+    SIZE,
+    SQUARES,
+    TARGET,
+    home_square,
+    parse_red,
+    placement_action,
+    red_letters,
+    to_own,
+)
+from boardzoo.games.geister.information import GeisterView, weighted_sample
 from boardzoo.games.geister.protocol import (
     HiddenColours,
     board_string,
@@ -42,39 +63,8 @@ from boardzoo.games.geister.protocol import (
     position_from_board_string,
     positions_of,
 )
-from boardzoo.games.geister.rules import (
-                                          CAPTURED,
-                                          DIRECTIONS,
-                                          EMPTY,
-                                          ESCAPED,
-                                          EXITS,
-                                          GHOSTS,
-                                          LETTERS,
-                                          MOVE_ACTIONS,
-                                          NUM_ACTIONS,
-                                          OWN_STEPS,
-                                          RED_SET_INDEX,
-                                          RED_SETS,
-                                          SIZE,
-                                          SQUARES,
-                                          TARGET,
-                                          GeisterState,
-                                          home_square,
-                                          parse_red,
-                                          placement_action,
-                                          red_letters,
-                                          to_own,
-)
-from boardzoo.games.knowledge import GameKnowledge, register
+from boardzoo.games.geister.rules import GeisterState
 from boardzoo.games.registry import Game, Param
-
-register(GameKnowledge(
-    game=GeisterState.game_name,
-    greedy=rushing_action,
-    rollouts={"forward": forward_policy, "rushing": rushing_action, "baiting": baiting_action},
-    fast_rollouts={"random": fast_random, "forward": fast_forward, "tactical": fast_tactical},
-    beliefs=BELIEFS,
-))
 
 #: The longest game a Geister env or core accepts (plies); games are stopped at max_turns.
 MAX_TURNS_LIMIT = 100_000
@@ -88,17 +78,13 @@ GAME = Game(
     max_length=lambda params: params["max_turns"] + 2,  # the two placements, then the moves
     envs={"geister_v0": "Geister, 6x6 with hidden ghost colours; red placement as actions"},
     observation="boardzoo.envs.geister_v0:observation_of",
-    knowledge=__name__,
+    knowledge="boardzoo.strategy.geister",
     compiled_id=3,
     hidden_information=True,
 )
 
-__all__ = ["BELIEFS", "GAME", "MAX_TURNS_LIMIT",
-           "CAPTURED", "DIRECTIONS", "EMPTY", "ESCAPED", "EXITS", "GHOSTS", "HiddenColours", "LETTERS",
-           "MOVE_ACTIONS",
-           "NUM_ACTIONS", "OWN_STEPS", "RED_SETS", "RED_SET_INDEX", "SIZE", "SQUARES", "TARGET", "GeisterState",
-           "GeisterView",
-           "baiting_action", "board_string", "forward_policy", "home_square", "moves_from_boards", "parse_board_string",
-           "parse_red", "positions_of",
-           "placement_action",
-           "position_from_board_string", "red_letters", "rushing_action", "to_own", "weighted_sample"]
+__all__ = ["CAPTURED", "DIRECTIONS", "EMPTY", "ESCAPED", "EXITS", "GAME", "GHOSTS", "LETTERS", "MAX_TURNS_LIMIT",
+           "MOVE_ACTIONS", "NUM_ACTIONS", "OWN_STEPS", "RED_SETS", "RED_SET_INDEX", "SIZE", "SQUARES", "TARGET",
+           "GeisterState", "GeisterView", "HiddenColours", "board_string", "home_square", "moves_from_boards",
+           "parse_board_string", "parse_red", "placement_action", "position_from_board_string", "positions_of",
+           "red_letters", "to_own", "weighted_sample"]

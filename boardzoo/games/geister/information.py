@@ -1,221 +1,17 @@
-"""What one Geister seat knows (:class:`GeisterView`, its information set) and the
-beliefs that sample the opponent's hidden colours from it."""
+"""What one Geister seat knows: :class:`GeisterView`, its information set, which samples
+full states consistent with it under a belief's weights."""
 
 from __future__ import annotations
 
-import math
 import random
+from collections.abc import Callable
 
-from boardzoo.games.geister.learned import belief_learned
-from boardzoo.games.geister.rules import GHOSTS, SIZE, Capabilities, GeisterPosition, GeisterState, to_own
+from boardzoo.games.geister.board import GHOSTS
+from boardzoo.games.geister.rules import Capabilities, GeisterPosition, GeisterState
 
-
-def belief_uniform(view: GeisterView, unknown: list[int]) -> list[float]:
-    """Every assignment consistent with what was seen is equally likely."""
-    return [1.0] * len(unknown)
-
-
-def belief_nearest_blue(view: GeisterView, unknown: list[int]) -> list[float]:
-    """The Geister study's "decide by nearness": the opponent ghosts nearest our home rows are the
-    blue ones (ties at random). Weights 1000 ** row make it a near-certain ordering."""
-    seat = view.seat
-    return [1000.0 ** (to_own(seat, view.pos[g]) // SIZE) for g in unknown]
-
-
-def belief_behaviour(view: GeisterView, unknown: list[int]) -> list[float]:
-    """Learns from how the opponent moved its ghosts, by likelihood ratios.
-
-    * Blue ghosts win by escaping, so players push them forward: each net step toward us
-      multiplies the odds of blue by 1.5 (a step back divides them).
-    * A blue ghost on one of our corners escapes and wins at once; a ghost that stood there
-      at its owner's turn and was not taken off is almost surely red: odds / 20 each time.
-    """
-    return [_advance_odds(view, g) * _declined_odds(view, g) for g in unknown]
-
-
-def _advance_odds(view: GeisterView, ghost: int) -> float:
-    """1.5 for each net step toward us (blues are pushed forward), at most 8 either way."""
-    return 1.5 ** max(min(view.advance[ghost], 8), -8)
-
-
-def _declined_odds(view: GeisterView, ghost: int) -> float:
-    """1 / 20 for each time the ghost stood on an exit and did not escape (at most 3)."""
-    return 0.05 ** min(view.declined[ghost], 3)
-
-
-def belief_purple(view: GeisterView, unknown: list[int]) -> list[float]:
-    """The Geister study's "purple" view, as a sample: every unknown ghost takes the colour
-    worse for us. A ghost one of ours could take is red (taking it would hurt us); of the
-    rest, the ones nearest our home rows are blue (they threaten to escape). The study
-    found this view too pessimistic, and weak against the rushing player."""
-    seat = view.seat
-    ours = [view.pos[g] for g in range(GHOSTS * seat, GHOSTS * seat + GHOSTS) if view.pos[g] >= 0]
-
-    def takeable(square: int) -> bool:
-        row, column = divmod(square, SIZE)
-        return any(abs(row - r) + abs(column - c) == 1 for r, c in (divmod(q, SIZE) for q in ours))
-
-    return [1e-9 if takeable(view.pos[g]) else 1000.0 ** (to_own(seat, view.pos[g]) // SIZE) for g in unknown]
-
-
-#: belief=adaptive's two kinds of opponent: a *bluffer*, whose red ghosts step next to
-#: ours (offering themselves to be taken) far more often than its blues, which it keeps
-#: out of reach, and a *plain* player, whose steps next to ours say nothing of colour.
-#: A bluffer's rates are the share of a ghost's moves that end next to one of ours: (red, blue),
-#: as measured on Naotti2020's games against boardzoo (65.4 % and 3.1 %), the one bluffer
-#: we could log; a figure against Naotti2020 is therefore not a held-out one.
-BLUFFER_RATES = (0.65, 0.03)
-#: A plain player's one rate for both colours is unknown (an aggressive player offers
-#: often, a cautious one rarely): a Beta prior with this mean and weight in moves.
-PLAIN_RATE_PRIOR = (0.225, 10.0)
-#: The prior probability that an opponent bluffs.
-BLUFFER_PRIOR = 0.5
-
-
-def _clipped(offers: int, moves: int) -> tuple[int, int]:
-    """(offers, quiet moves) of one ghost, capped so that no single ghost decides alone."""
-    return min(offers, 8), min(max(moves - offers, 0), 16)
-
-
-def _offer_log_likelihood(offers: int, moves: int, rate: float) -> float:
-    """log P(``offers`` of ``moves`` moves end next to ours), each with probability ``rate``."""
-    offers, quiet = _clipped(offers, moves)
-    return offers * math.log(rate) + quiet * math.log(1 - rate)
-
-
-def _log_beta(a: float, b: float) -> float:
-    return math.lgamma(a) + math.lgamma(b) - math.lgamma(a + b)
-
-
-def bluffer_probability(view: GeisterView) -> float:
-    """How likely the opponent is a bluffer, from how many of its ghosts' moves ended next
-    to ours. A bluffer's reds and blues offer at their own rates (:data:`BLUFFER_RATES`);
-    a plain player's ghosts all offer at one rate of its own, unknown, so its likelihood
-    is averaged over the Beta prior :data:`PLAIN_RATE_PRIOR`. The evidence is every ghost:
-    those our captures revealed, by their colour, and the hidden ones averaged over every
-    colouring with the blues it has left (a bluffer's hidden ghosts split into a few that
-    offer often and ``blues`` that never do; a plain player's offer alike). Reds that
-    offered often fit an aggressive plain player about as well as a bluffer; blues tell
-    them apart (the first expert's rushing blues ended 31 % of their moves next to ours,
-    its reds 46 %; Naotti2020's blues almost none)."""
-    base = GHOSTS * (1 - view.seat)
-    red_rate, blue_rate = BLUFFER_RATES
-    log_ratio = math.log(BLUFFER_PRIOR / (1 - BLUFFER_PRIOR))
-    offers = quiet = 0
-    unknown = []
-    for g in range(base, base + GHOSTS):
-        if view.red[g] is None:
-            if view.pos[g] >= 0:
-                unknown.append(g)
-            else:
-                continue  # escaped: the game is over
-        else:
-            log_ratio += _offer_log_likelihood(view.offered[g], view.moved[g], red_rate if view.red[g] else blue_rate)
-        o, q = _clipped(view.offered[g], view.moved[g])
-        offers, quiet = offers + o, quiet + q
-    if unknown:
-        blues = min(GHOSTS // 2 - view.lost[1 - view.seat][0], len(unknown))
-        log_ratio += sum(_offer_log_likelihood(view.offered[g], view.moved[g], red_rate) for g in unknown)
-        ratios = [_bluffer_odds(view, g) for g in unknown]
-        log_ratio += math.log(max(_elementary_symmetric(ratios, blues)[blues], 1e-300) / math.comb(len(unknown), blues))
-    mean, weight = PLAIN_RATE_PRIOR
-    a, b = mean * weight, (1 - mean) * weight
-    log_ratio -= _log_beta(a + offers, b + quiet) - _log_beta(a, b)
-    return 1 / (1 + math.exp(-max(-30.0, min(30.0, log_ratio))))
-
-
-def _bluffer_odds(view: GeisterView, ghost: int) -> float:
-    """A bluffer's tell: the likelihood ratio, blue to red, of the ghost's moves that ended
-    next to ours (:data:`BLUFFER_RATES`)."""
-    red_rate, blue_rate = BLUFFER_RATES
-    offers, moves = view.offered[ghost], view.moved[ghost]
-    return math.exp(_offer_log_likelihood(offers, moves, blue_rate) - _offer_log_likelihood(offers, moves, red_rate))
-
-
-def belief_adaptive(view: GeisterView, unknown: list[int]) -> list[float]:
-    """A model of the opponent learned during the game: is it a bluffer or a plain
-    player (:func:`bluffer_probability`)? Each kind has its own tell. A bluffer sends its
-    reds forward as bait and keeps its blues out of reach: a ghost's odds of blue are the
-    likelihood ratio of its moves that ended next to ours, and advancing says nothing. A
-    plain player pushes its blues forward (``behaviour``'s reading of advances) and its
-    steps next to ours say nothing. As odds for sampling, the two readings are mixed by
-    the probability of each kind (:func:`adaptive_blue_probabilities` mixes them
-    exactly); a ghost that stood on an exit and did not escape is red for both."""
-    bluffer = bluffer_probability(view)
-    return [_declined_odds(view, g) * (bluffer * _bluffer_odds(view, g) + (1 - bluffer) * _advance_odds(view, g))
-            for g in unknown]
-
-
-def adaptive_blue_probabilities(view: GeisterView, unknown: list[int], blues: int) -> list[float]:
-    """``belief=adaptive``'s probability of blue for each unknown ghost, ``blues`` of them
-    blue: each kind of opponent's own probabilities (:func:`blue_probabilities` of its
-    odds), mixed by the probability of that kind. Mixing the odds instead is wrong: with a
-    bluffer at 90 %, the 10 % plain reading of a bait that advanced far would outweigh the
-    bluffer's near-zero odds, and the bait would look as blue as any ghost."""
-    return mixed_reading(*adaptive_readings(view, unknown, blues))
-
-
-def mixed_reading(bluffer: float, as_bluffer: list[float], as_plain: list[float]) -> list[float]:
-    """Each kind's probabilities of blue mixed by the probability ``bluffer`` of a bluffer."""
-    return [bluffer * b + (1 - bluffer) * p for b, p in zip(as_bluffer, as_plain)]
-
-
-def adaptive_readings(view: GeisterView, unknown: list[int], blues: int) -> tuple[float, list[float], list[float]]:
-    """The bluffer posterior and each kind's probabilities of blue for ``unknown``."""
-    declined = [_declined_odds(view, g) for g in unknown]
-    as_bluffer = blue_probabilities([d * _bluffer_odds(view, g) for d, g in zip(declined, unknown)], blues)
-    return bluffer_probability(view), as_bluffer, plain_reading(view, unknown, blues)
-
-
-def plain_reading(view: GeisterView, unknown: list[int], blues: int) -> list[float]:
-    """A plain player's probabilities of blue for ``unknown``: advanced ghosts are blue
-    (``behaviour``'s reading of advances), a ghost that declined an escape is red."""
-    return blue_probabilities([_declined_odds(view, g) * _advance_odds(view, g) for g in unknown], blues)
-
-
-def belief_blue_probabilities(belief: str, view: GeisterView, unknown: list[int], blues: int) -> list[float]:
-    """Each unknown ghost's probability of blue under ``belief``, ``blues`` of them blue:
-    the exact mixture for ``adaptive``, the colourings weighted by the odds otherwise."""
-    if belief == "adaptive":
-        return adaptive_blue_probabilities(view, unknown, blues)
-    return blue_probabilities(BELIEFS[belief](view, unknown), blues)
-
-
-BELIEFS = {"uniform": belief_uniform, "nearest-blue": belief_nearest_blue, "behaviour": belief_behaviour,
-           "purple": belief_purple, "learned": belief_learned, "adaptive": belief_adaptive}
-
-
-def _elementary_symmetric(weights: list[float], k: int) -> list[float]:
-    """e_0..e_k of ``weights``: e_j is the sum over every j of them of their product."""
-    e = [1.0] + [0.0] * k
-    for x in weights:
-        for j in range(k, 0, -1):
-            e[j] += x * e[j - 1]
-    return e
-
-
-def blue_probabilities(weights: list[float], blues: int) -> list[float]:
-    """Each ghost's probability of being blue when exactly ``blues`` of them are, and a
-    colouring's probability is proportional to the product of its blue ghosts' weights
-    (the odds a belief gives): P(g) = w_g e_{k-1}(others) / e_k(all), with e_k the
-    elementary symmetric polynomials. Dividing each weight by the total instead loses
-    probability to the cap at 1 (one ghost with large odds would make the rest look red)."""
-    n = len(weights)
-    if not 0 <= blues <= n:
-        raise ValueError(f"{blues} blue ghosts among {n}")
-    if blues in (0, n):
-        return [float(blues // max(n, 1))] * n
-    scale = max(weights)
-    if scale <= 0:
-        return [blues / n] * n
-    # odds are relative: floored at 1e-12 of the largest, so that no colouring has weight 0
-    w = [max(x / scale, 1e-12) for x in weights]
-    probabilities = []
-    for g in range(n):
-        e = _elementary_symmetric(w[:g] + w[g + 1:], blues)  # of the weights other than g's
-        with_g, without_g = w[g] * e[blues - 1], e[blues]
-        probabilities.append(with_g / (with_g + without_g))
-    return probabilities
+#: ``f(view, unknown ghosts) -> odds of blue for each``: how a player reads the colours
+#: it cannot see (``boardzoo.strategy.geister.beliefs`` has the named ones).
+Belief = Callable[["GeisterView", list[int]], list[float]]
 
 
 def weighted_sample(items: list[int], weights: list[float], k: int, rng: random.Random) -> list[int]:
@@ -243,10 +39,10 @@ class GeisterView(GeisterPosition):
     """
 
     __slots__ = ("seat", "pos", "red", "board", "placed", "player", "plies", "max_turns", "over", "winner",
-                 "lost", "advance", "declined", "moved", "offered", "belief", "weights")
+                 "lost", "advance", "declined", "moved", "offered", "weights")
     #: A seat's information set: agents that need a full state sample one with :meth:`determinize`.
     capabilities = Capabilities(key=True, hidden_information=True)
-    def __init__(self, state: GeisterState, seat: int, belief: str = "uniform"):
+    def __init__(self, state: GeisterState, seat: int):
         self.seat = seat
         self.pos, self.board = state.pos[:], state.board[:]
         # Unknown colours are None; an unplaced seat's colours are None too.
@@ -258,12 +54,9 @@ class GeisterView(GeisterPosition):
         self.lost = [state.lost[0][:], state.lost[1][:]]
         self.advance, self.declined, self.moved = state.advance[:], state.declined[:], state.moved[:]
         self.offered = state.offered[:]
-        if belief not in BELIEFS:
-            raise ValueError(f"geister: unknown belief {belief!r}; beliefs are {', '.join(BELIEFS)}")
-        self.belief = belief  # the default of determinize()
         # A belief's weights depend on the view alone, which never changes: computed once
         # per belief, not once per sample (a search samples thousands of times).
-        self.weights: dict[str, list[float]] = {}
+        self.weights: dict[Belief | None, list[float]] = {}
 
     def clone(self) -> GeisterView:
         other = GeisterView.__new__(GeisterView)
@@ -286,10 +79,10 @@ class GeisterView(GeisterPosition):
         base = GHOSTS * (1 - self.seat)
         return [g for g in range(base, base + GHOSTS) if self.red[g] is None and self.pos[g] >= 0]
 
-    def determinize(self, rng: random.Random, belief: str | None = None) -> GeisterState:
-        """A full state consistent with this view: the opponent's hidden blues drawn under
-        ``belief`` (the view's own by default). An opponent that has not placed yet stays
-        unplaced (its placement is still its own move to make)."""
+    def determinize(self, rng: random.Random, belief: Belief | None = None) -> GeisterState:
+        """A full state consistent with this view: the opponent's hidden blues drawn with
+        ``belief``'s odds (every colouring alike when None). An opponent that has not
+        placed yet stays unplaced (its placement is still its own move to make)."""
         state = GeisterState.__new__(GeisterState)
         state.pos, state.board, state.placed = self.pos[:], self.board[:], self.placed[:]
         state.player, state.plies, state.max_turns = self.player, self.plies, self.max_turns
@@ -297,9 +90,6 @@ class GeisterView(GeisterPosition):
         state.lost = [self.lost[0][:], self.lost[1][:]]
         state.advance, state.declined, state.moved = self.advance[:], self.declined[:], self.moved[:]
         state.offered = self.offered[:]
-        belief = belief or self.belief
-        if belief not in BELIEFS:
-            raise ValueError(f"geister: unknown belief {belief!r}; beliefs are {', '.join(BELIEFS)}")
         red = [bool(v) for v in self.red]
         opponent = 1 - self.seat
         if self.placed[opponent]:
@@ -307,7 +97,7 @@ class GeisterView(GeisterPosition):
             blues_left = 4 - self.lost[opponent][0]
             weights = self.weights.get(belief)
             if weights is None:
-                weights = self.weights[belief] = BELIEFS[belief](self, unknown)
+                weights = self.weights[belief] = belief(self, unknown) if belief else [1.0] * len(unknown)
             blue = set(weighted_sample(unknown, weights, blues_left, rng))
             for g in unknown:
                 red[g] = g not in blue

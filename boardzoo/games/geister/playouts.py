@@ -8,18 +8,13 @@ conformance suite checks it against the plain loop over ``legal_actions()``/``ap
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
-from boardzoo.games.geister.rules import (
-    ESCAPED,
-    EXITS,
-    GHOSTS,
-    MOVE_ACTIONS,
-    RED_SETS,
-    SQUARES,
-    TARGET,
-    GeisterState,
-    returns_of_winner,
-)
+from boardzoo.games.geister.board import ESCAPED, EXITS, GHOSTS, MOVE_ACTIONS, RED_SETS, SQUARES, TARGET
+from boardzoo.games.model import returns_of_winner
+
+if TYPE_CHECKING:
+    from boardzoo.games.geister.rules import GeisterState
 
 
 def _guards() -> list[list[tuple[int, list[tuple[int, int]]]]]:
@@ -107,15 +102,3 @@ def playout(state: GeisterState, rng: random.Random, limit: int = 0, forward: fl
         move(action)
         moves += 1
     return returns_of_winner(state.winner)
-
-
-def fast_random(state: GeisterState, rng: random.Random, limit: int = 0) -> tuple[float, float]:
-    return playout(state, rng, limit)
-
-
-def fast_forward(state: GeisterState, rng: random.Random, limit: int = 0) -> tuple[float, float]:
-    return playout(state, rng, limit, forward=0.5)
-
-
-def fast_tactical(state: GeisterState, rng: random.Random, limit: int = 0) -> tuple[float, float]:
-    return playout(state, rng, limit, forward=0.5, tactics=True)

@@ -3,7 +3,7 @@ receives them (its own ghosts A..H, then the opponent's a..h, in its own frame).
 
 from __future__ import annotations
 
-from boardzoo.games.geister.rules import (
+from boardzoo.games.geister.board import (
     CAPTURED,
     EMPTY,
     ESCAPED,
@@ -12,9 +12,9 @@ from boardzoo.games.geister.rules import (
     RED_SET_INDEX,
     SIZE,
     SQUARES,
-    GeisterState,
     to_own,
 )
+from boardzoo.games.geister.rules import GeisterState
 
 
 def board_string(state: GeisterState, seat: int, reveal: bool = False) -> str:

@@ -358,25 +358,6 @@ class Solver:
         return search
 
 
-def make_solver(engine: str = "auto", **options) -> Solver:
-    """A solver on ``engine``: ``compiled`` (the ``fast`` extra), ``python``, or ``auto``
-    (compiled when the extra is installed). The scores are exact on either."""
-    from boardzoo import fast
-
-    if fast.resolve_engine("solve", engine) == "compiled":
-        from boardzoo.fast.connect_four_solver import CompiledSolver
-
-        return CompiledSolver(**options)
-    return Solver(**options)
-
-
-#: The solvers the ``solver`` agent uses, one per board size and process (their tables
-#: carry over from move to move, as a batch's do).
-_PLAYING: dict[tuple[int, int], Solver] = {}
-#: Memory of each of those solvers, in MB (a league runs one per worker process).
-PLAYING_MEMORY_MB = 64
-
-
 def board_problem(rows: int, cols: int) -> str | None:
     """Why the solver cannot take a ``rows`` x ``cols`` board (its bitboards are 64-bit
     words), or None when it can."""
@@ -385,30 +366,6 @@ def board_problem(rows: int, cols: int) -> str | None:
         return (f"the solver handles boards whose (rows + 1) x cols fits in 64 bits and at most 14 columns, "
                 f"not {rows}x{cols}")
     return None
-
-
-def move_values(state: ConnectFourState, seconds: float) -> dict[int, int]:
-    """Each legal move's exact score for the player to move (the score convention above),
-    within ``seconds`` in all; BudgetError when they run out. Connect Four's
-    ``solve_moves`` for the ``solver`` agent."""
-    size = (state.geo.rows, state.geo.cols)
-    solver = _PLAYING.get(size)
-    if solver is None:
-        solver = _PLAYING[size] = make_solver(rows=size[0], cols=size[1], memory_mb=PLAYING_MEMORY_MB)
-    deadline = time.perf_counter() + seconds
-    values = {}
-    for action in state.ordered_legal_actions():
-        child = state.clone()
-        child.apply(action)
-        if child.is_terminal():  # a win by this move, or a draw on the last cell
-            values[action] = child.geo.cells // 2 + 1 - (child.plies + 1) // 2 if child.winner >= 0 else 0
-            continue
-        left = deadline - time.perf_counter()
-        if left <= 0:
-            raise BudgetError(f"no exact values within {seconds:g} s")
-        solver.timeout = left
-        values[action] = -solver.solve(child)
-    return values
 
 
 def remaining_moves(score: int, plies: int, cells: int = 42) -> int:
@@ -456,4 +413,4 @@ def solve_lines(lines: Iterable[str], solver: Solver | None = None):
             yield excerpt(moves), None, str(error)
 
 
-__all__ = ["InvalidPosition", "Solver", "make_solver", "parse_moves", "read_lines", "remaining_moves", "solve_lines"]
+__all__ = ["InvalidPosition", "Solver", "parse_moves", "read_lines", "remaining_moves", "solve_lines"]

@@ -44,7 +44,7 @@ by move; the plain versions stay beside them (``ordering=False``,
 the searcher's own frame (row 0 is the far side; our exits are squares 0 and 5, the
 opponent's 30 and 35).
 
-:mod:`boardzoo.fast.purple` (the ``fast`` extra) is this search compiled with numba: the
+:mod:`boardzoo.strategy.geister.compiled_purple` (the ``fast`` extra) is this search compiled with numba: the
 same nodes in the same order, the same move and value, about twenty times as fast. The
 ``purple`` agent uses it when the extra is installed (``engine=auto``); this module stays
 the reference it is tested against.
@@ -55,7 +55,7 @@ from __future__ import annotations
 import math
 import time
 
-from boardzoo.games.geister.rules import GHOSTS, OWN_STEPS, SIZE, SQUARES, to_own
+from boardzoo.games.geister.board import GHOSTS, OWN_STEPS, SIZE, SQUARES, to_own
 
 #: A score beyond every evaluation: a decided game.
 WIN = 1_000_000.0

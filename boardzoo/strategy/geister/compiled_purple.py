@@ -1,6 +1,6 @@
 """The purple search compiled (the ``fast`` extra): :class:`CompiledPurpleSearch`.
 
-The same search as :class:`boardzoo.games.geister.purple.PurpleSearch` (its docstring
+The same search as :class:`boardzoo.strategy.geister.purple.PurpleSearch` (its docstring
 describes it), node for node: the same moves in the same order, the same evaluation to
 the last bit, the same best-move table and killers, so at a given depth it visits the
 same nodes and returns the same move and value (``tests/test_compiled.py`` holds it to
@@ -10,7 +10,7 @@ the depth it reaches.
 A position is a row of a few arrays, one row per ply (the child of ply ``k`` is
 written at ``k + 1``, so nothing is allocated during a search):
 
-* ``ints[ply]``: the bitmasks and counts of :class:`~boardzoo.games.geister.purple.Position`
+* ``ints[ply]``: the bitmasks and counts of :class:`~boardzoo.strategy.geister.purple.Position`
   (``RED`` ... ``RED_STEPS`` below);
 * ``floats[ply]``: its ``gain`` and ``danger``;
 * ``odds[row]``: blue odds and threat odds of each square, NaN where the Python tables
@@ -32,8 +32,8 @@ import numpy as np
 from numba import njit
 
 import boardzoo.fast.cache  # noqa: F401  (guards numba's disk cache; before any njit)
-from boardzoo.games.geister import purple as reference
-from boardzoo.games.geister.purple import Position, PurpleSearch, board_key, squares_of
+from boardzoo.strategy.geister import purple as reference
+from boardzoo.strategy.geister.purple import Position, PurpleSearch, board_key, squares_of
 
 RED, BLUE, PURPLE, MARKED, TAKES, HIDDEN_REDS, OUR_REDS, OUR_BLUES, BLUE_STEPS, RED_STEPS = range(10)
 GAIN, DANGER_SUM = range(2)
@@ -551,7 +551,7 @@ def _best_move(ints, floats, odds, odds_row, moves, killers, table, counters, se
 
 
 class CompiledPurpleSearch(PurpleSearch):
-    """:class:`~boardzoo.games.geister.purple.PurpleSearch` whose :meth:`best_move` runs
+    """:class:`~boardzoo.strategy.geister.purple.PurpleSearch` whose :meth:`best_move` runs
     compiled; everything else (the Python evaluation, the moves) is the Python search's.
     Without ``ordering`` there is nothing to compile against (the reference order is the
     Python search's job), so it is always on here."""

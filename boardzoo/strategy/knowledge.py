@@ -15,7 +15,7 @@ up with :func:`knowledge_of` instead of probing the state object for attributes.
         beliefs={},                                     # name -> f(view, unknown) -> weights
         searcher_only=frozenset(),                      # roll-outs steering the searcher's moves only
         schedules={},                                   # name -> f(state) -> iterations
-        solve_moves=None,                               # f(state, seconds) -> {action: value}
+        solve_moves=None,                               # f(state, seconds, engine) -> {action: value}
     ))
 
 A new game gets every generic agent with no registration at all (random, minimax,
@@ -31,6 +31,8 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from boardzoo.games.registry import games
 
 if TYPE_CHECKING:
     from boardzoo.games.model import GameState
@@ -61,10 +63,11 @@ class GameKnowledge:
     #: Named iteration budgets, ``f(state) -> iterations`` for a decision at ``state``
     #: (``mcts:schedule=NAME``): a study's own play-out counts, which vary along a game.
     schedules: Mapping[str, Callable[[Any], int]] = field(default_factory=dict)
-    #: An exact solver for the ``solver`` agent: ``f(state, seconds) -> {action: value}``
-    #: with each legal move's game-theoretic value for the player to move (higher is
-    #: better), raising :class:`~boardzoo.errors.BudgetError` when ``seconds`` run out.
-    solve_moves: Callable[[Any, float], dict[int, int]] | None = None
+    #: An exact solver for the ``solver`` agent: ``f(state, seconds, engine) -> {action:
+    #: value}`` with each legal move's game-theoretic value for the player to move (higher
+    #: is better), raising :class:`~boardzoo.errors.BudgetError` when ``seconds`` run out;
+    #: ``engine`` as :func:`boardzoo.strategy.engine.choose_engine` reads it.
+    solve_moves: Callable[[Any, float, str], dict[int, int]] | None = None
     #: Why that solver cannot take ``state``'s board (too large for it), or None.
     solver_refuses: Callable[[Any], str | None] = lambda state: None
 
@@ -84,15 +87,52 @@ def register(knowledge: GameKnowledge) -> GameKnowledge:
 
 
 def knowledge_of(model: GameState) -> GameKnowledge:
-    """The knowledge registered for ``model``'s game (none registered: an empty one)."""
-    return _REGISTRY.get(model.game_name) or GameKnowledge(model.game_name)
+    """The knowledge registered for ``model``'s game, its knowledge module imported on
+    first use (none declared: an empty one)."""
+    found = _REGISTRY.get(model.game_name)
+    if found is None:
+        declared = games().get(model.game_name)
+        if declared is not None and declared.knowledge:
+            importlib.import_module(declared.knowledge)
+        found = _REGISTRY.get(model.game_name)
+    return found or GameKnowledge(model.game_name)
 
 
 def all_knowledge() -> dict[str, GameKnowledge]:
     """Every registered game's knowledge, after importing each game's knowledge module."""
-    from boardzoo.games.registry import games
-
     for game in games().values():
         if game.knowledge:
             importlib.import_module(game.knowledge)
-    return dict(_REGISTRY)
+    return {name: _REGISTRY[name] for name in games() if name in _REGISTRY}
+
+
+#: What ``known_names`` calls each kind of game knowledge, for messages.
+_KINDS = {"rollout": "roll-out policy", "eval": "evaluator", "belief": "belief", "schedule": "iteration schedule"}
+
+
+def known_names(kind: str) -> dict[str, list[str]]:
+    """Every name of one kind of game knowledge a spec can choose, with the games that
+    have it: ``kind`` is ``"rollout"`` (``mcts:rollout=``), ``"eval"`` (``alphabeta:eval=``,
+    ``mcts:value=``), ``"belief"`` (``mcts:belief=``) or ``"schedule"`` (``mcts:schedule=``)."""
+    if kind not in _KINDS:
+        raise ValueError(f"unknown kind of game knowledge {kind!r}")
+    found: dict[str, list[str]] = {}
+    if kind == "rollout":
+        found["random"] = ["every game"]
+    elif kind == "eval":
+        found["simple"] = ["every game"]
+    for game, knowledge in all_knowledge().items():
+        names = {"rollout": knowledge.rollout_names()[1:], "eval": list(knowledge.evaluators),
+                 "belief": list(knowledge.beliefs), "schedule": list(knowledge.schedules)}[kind]
+        for name in names:
+            found.setdefault(name, []).append(game)
+    return found
+
+
+def check_known(agent: str, kind: str, name: str) -> None:
+    """Raise ValueError unless some game has knowledge ``name`` of ``kind`` (the check an
+    agent makes at construction; whether *this* game has it is checked against its model)."""
+    found = known_names(kind)
+    if name not in found:
+        listing = "; ".join(f"{key} ({', '.join(games)})" for key, games in found.items())
+        raise ValueError(f"{agent}: unknown {_KINDS[kind]} {name!r}; there are: {listing}")

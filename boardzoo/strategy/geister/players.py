@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from boardzoo.games.geister.rules import ESCAPED, GHOSTS, MOVE_ACTIONS, RED_SETS, SIZE, TARGET, to_own
+from boardzoo.games.geister.board import ESCAPED, GHOSTS, MOVE_ACTIONS, RED_SETS, SIZE, TARGET, to_own
 
 
 def _exit_distance(seat: int, square: int) -> int:

@@ -1,5 +1,5 @@
 """The exact Connect Four solver, compiled: the same search as
-:class:`boardzoo.games.connect_four_solver.Solver` (its docstring describes it) in numba.
+:class:`boardzoo.strategy.connect_four.solver.Solver` (its docstring describes it) in numba.
 
 The Python solver is the reference: both give the exact score, and the tests check that
 they agree on every test position. What differs is only how the work is organised:
@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 import boardzoo.fast.cache  # noqa: F401  (guards numba's disk cache; before any njit)
-from boardzoo.games.connect_four_solver import ETC_DEPTH, Solver
+from boardzoo.strategy.connect_four.solver import ETC_DEPTH, Solver
 
 #: Bits of a packed table entry: ``(lower + 32) | (upper + 32) << 6 | (column + 1) << 12``.
 _OFFSET = 32
@@ -208,7 +208,7 @@ def narrow(current, mask, moves, low, high, geo, column_masks, order, keys, valu
 
 
 class CompiledSolver(Solver):
-    """:class:`~boardzoo.games.connect_four_solver.Solver` with the search compiled; the
+    """:class:`~boardzoo.strategy.connect_four.solver.Solver` with the search compiled; the
     same constructor, the same exact scores."""
 
     #: A compiled table slot: the key (8 bytes) and the packed bounds and move (2).

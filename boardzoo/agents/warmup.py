@@ -1,7 +1,7 @@
 """Every compiled entry point run once on a small input: compiles what the on-disk cache
 lacks (the first use after an install), loads the rest.
 
-    python -m boardzoo.fast.warmup      # prints the seconds it took
+    python -m boardzoo.agents.warmup      # prints the seconds it took
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ def warm_up() -> float:
     """Compile (or load) the whole compiled engine; returns the seconds it took."""
     start = time.perf_counter()
     from boardzoo.agents import make
-    from boardzoo.fast.connect_four_solver import CompiledSolver
     from boardzoo.fast.games import compiled_rollout
-    from boardzoo.fast.purple import warm_up as warm_up_purple
     from boardzoo.games import CantrisState, ConnectFourState, NimState
     from boardzoo.games.cantris import deal
-    from boardzoo.games.connect_four_solver import parse_moves
     from boardzoo.games.geister.rules import GeisterState
+    from boardzoo.strategy.connect_four.compiled_solver import CompiledSolver
+    from boardzoo.strategy.connect_four.solver import parse_moves
+    from boardzoo.strategy.geister.compiled_purple import warm_up as warm_up_purple
 
     CompiledSolver(memory_mb=1).solve(parse_moves("4455661"))
     rng = random.Random(0)

@@ -40,7 +40,7 @@ import math
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from boardzoo.games.geister.rules import GHOSTS
+from boardzoo.games.geister.board import GHOSTS
 
 #: The weight, a factor on the odds of blue, of each time a ghost stood on our exit at
 #: its owner's turn and did not escape (a blue there would have won): such a ghost is red.

@@ -20,7 +20,7 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from boardzoo.games.geister.rules import GHOSTS, SIZE, TARGET, to_own
+from boardzoo.games.geister.board import GHOSTS, SIZE, TARGET, to_own
 
 #: The model's version: the number in the weights' file name.
 VERSION = 1
@@ -81,7 +81,7 @@ def ghost_features(view, unknown: list[int]) -> list[list[float]]:
 
 
 def weights_path(version: int = VERSION) -> Path:
-    return Path(str(resources.files("boardzoo.games.geister") / "data" / f"colours-v{version}.npz"))
+    return Path(str(resources.files("boardzoo.strategy.geister") / "data" / f"colours-v{version}.npz"))
 
 
 def load_weights(path: str | Path) -> list[float]:

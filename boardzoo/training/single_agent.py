@@ -1,6 +1,6 @@
 """A Gymnasium single-agent view of any boardzoo env: one seat against a fixed opponent.
 
-    from boardzoo.envs.single_agent import SingleAgentEnv
+    from boardzoo.training.single_agent import SingleAgentEnv
     env = SingleAgentEnv("connect_four_v0", opponent="greedy", seat="random")
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
@@ -34,7 +34,7 @@ class SingleAgentEnv(gymnasium.Env):
     def __init__(self, env: str | BoardGameEnv = "connect_four_v0", opponent: str | Agent = "random",
                  seat: str = "random", illegal_action: str = "raise", render_mode: str | None = None):
         if isinstance(env, str):
-            from boardzoo.arena import make_env
+            from boardzoo.envs import make as make_env
 
             env = make_env(env, raw=True, render_mode=render_mode)
         self.env: BoardGameEnv = env.unwrapped

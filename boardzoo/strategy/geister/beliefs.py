@@ -1,0 +1,219 @@
+"""How a Geister player reads the colours it cannot see: the named beliefs
+(``mcts:belief=NAME``, ``purple:belief=NAME``), each ``f(view, unknown) -> odds of blue``,
+and the probabilities of blue they imply."""
+
+from __future__ import annotations
+
+import math
+
+from boardzoo.games.geister.information import GeisterView
+from boardzoo.games.geister.rules import GHOSTS, SIZE, to_own
+from boardzoo.strategy.geister.learned import belief_learned
+
+
+def belief_uniform(view: GeisterView, unknown: list[int]) -> list[float]:
+    """Every assignment consistent with what was seen is equally likely."""
+    return [1.0] * len(unknown)
+
+
+def belief_nearest_blue(view: GeisterView, unknown: list[int]) -> list[float]:
+    """The Geister study's "decide by nearness": the opponent ghosts nearest our home rows are the
+    blue ones (ties at random). Weights 1000 ** row make it a near-certain ordering."""
+    seat = view.seat
+    return [1000.0 ** (to_own(seat, view.pos[g]) // SIZE) for g in unknown]
+
+
+def belief_behaviour(view: GeisterView, unknown: list[int]) -> list[float]:
+    """Learns from how the opponent moved its ghosts, by likelihood ratios.
+
+    * Blue ghosts win by escaping, so players push them forward: each net step toward us
+      multiplies the odds of blue by 1.5 (a step back divides them).
+    * A blue ghost on one of our corners escapes and wins at once; a ghost that stood there
+      at its owner's turn and was not taken off is almost surely red: odds / 20 each time.
+    """
+    return [_advance_odds(view, g) * _declined_odds(view, g) for g in unknown]
+
+
+def _advance_odds(view: GeisterView, ghost: int) -> float:
+    """1.5 for each net step toward us (blues are pushed forward), at most 8 either way."""
+    return 1.5 ** max(min(view.advance[ghost], 8), -8)
+
+
+def _declined_odds(view: GeisterView, ghost: int) -> float:
+    """1 / 20 for each time the ghost stood on an exit and did not escape (at most 3)."""
+    return 0.05 ** min(view.declined[ghost], 3)
+
+
+def belief_purple(view: GeisterView, unknown: list[int]) -> list[float]:
+    """The Geister study's "purple" view, as a sample: every unknown ghost takes the colour
+    worse for us. A ghost one of ours could take is red (taking it would hurt us); of the
+    rest, the ones nearest our home rows are blue (they threaten to escape). The study
+    found this view too pessimistic, and weak against the rushing player."""
+    seat = view.seat
+    ours = [view.pos[g] for g in range(GHOSTS * seat, GHOSTS * seat + GHOSTS) if view.pos[g] >= 0]
+
+    def takeable(square: int) -> bool:
+        row, column = divmod(square, SIZE)
+        return any(abs(row - r) + abs(column - c) == 1 for r, c in (divmod(q, SIZE) for q in ours))
+
+    return [1e-9 if takeable(view.pos[g]) else 1000.0 ** (to_own(seat, view.pos[g]) // SIZE) for g in unknown]
+
+
+#: belief=adaptive's two kinds of opponent: a *bluffer*, whose red ghosts step next to
+#: ours (offering themselves to be taken) far more often than its blues, which it keeps
+#: out of reach, and a *plain* player, whose steps next to ours say nothing of colour.
+#: A bluffer's rates are the share of a ghost's moves that end next to one of ours: (red, blue),
+#: as measured on Naotti2020's games against boardzoo (65.4 % and 3.1 %), the one bluffer
+#: we could log; a figure against Naotti2020 is therefore not a held-out one.
+BLUFFER_RATES = (0.65, 0.03)
+#: A plain player's one rate for both colours is unknown (an aggressive player offers
+#: often, a cautious one rarely): a Beta prior with this mean and weight in moves.
+PLAIN_RATE_PRIOR = (0.225, 10.0)
+#: The prior probability that an opponent bluffs.
+BLUFFER_PRIOR = 0.5
+
+
+def _clipped(offers: int, moves: int) -> tuple[int, int]:
+    """(offers, quiet moves) of one ghost, capped so that no single ghost decides alone."""
+    return min(offers, 8), min(max(moves - offers, 0), 16)
+
+
+def _offer_log_likelihood(offers: int, moves: int, rate: float) -> float:
+    """log P(``offers`` of ``moves`` moves end next to ours), each with probability ``rate``."""
+    offers, quiet = _clipped(offers, moves)
+    return offers * math.log(rate) + quiet * math.log(1 - rate)
+
+
+def _log_beta(a: float, b: float) -> float:
+    return math.lgamma(a) + math.lgamma(b) - math.lgamma(a + b)
+
+
+def bluffer_probability(view: GeisterView) -> float:
+    """How likely the opponent is a bluffer, from how many of its ghosts' moves ended next
+    to ours. A bluffer's reds and blues offer at their own rates (:data:`BLUFFER_RATES`);
+    a plain player's ghosts all offer at one rate of its own, unknown, so its likelihood
+    is averaged over the Beta prior :data:`PLAIN_RATE_PRIOR`. The evidence is every ghost:
+    those our captures revealed, by their colour, and the hidden ones averaged over every
+    colouring with the blues it has left (a bluffer's hidden ghosts split into a few that
+    offer often and ``blues`` that never do; a plain player's offer alike). Reds that
+    offered often fit an aggressive plain player about as well as a bluffer; blues tell
+    them apart (the first expert's rushing blues ended 31 % of their moves next to ours,
+    its reds 46 %; Naotti2020's blues almost none)."""
+    base = GHOSTS * (1 - view.seat)
+    red_rate, blue_rate = BLUFFER_RATES
+    log_ratio = math.log(BLUFFER_PRIOR / (1 - BLUFFER_PRIOR))
+    offers = quiet = 0
+    unknown = []
+    for g in range(base, base + GHOSTS):
+        if view.red[g] is None:
+            if view.pos[g] >= 0:
+                unknown.append(g)
+            else:
+                continue  # escaped: the game is over
+        else:
+            log_ratio += _offer_log_likelihood(view.offered[g], view.moved[g], red_rate if view.red[g] else blue_rate)
+        o, q = _clipped(view.offered[g], view.moved[g])
+        offers, quiet = offers + o, quiet + q
+    if unknown:
+        blues = min(GHOSTS // 2 - view.lost[1 - view.seat][0], len(unknown))
+        log_ratio += sum(_offer_log_likelihood(view.offered[g], view.moved[g], red_rate) for g in unknown)
+        ratios = [_bluffer_odds(view, g) for g in unknown]
+        log_ratio += math.log(max(_elementary_symmetric(ratios, blues)[blues], 1e-300) / math.comb(len(unknown), blues))
+    mean, weight = PLAIN_RATE_PRIOR
+    a, b = mean * weight, (1 - mean) * weight
+    log_ratio -= _log_beta(a + offers, b + quiet) - _log_beta(a, b)
+    return 1 / (1 + math.exp(-max(-30.0, min(30.0, log_ratio))))
+
+
+def _bluffer_odds(view: GeisterView, ghost: int) -> float:
+    """A bluffer's tell: the likelihood ratio, blue to red, of the ghost's moves that ended
+    next to ours (:data:`BLUFFER_RATES`)."""
+    red_rate, blue_rate = BLUFFER_RATES
+    offers, moves = view.offered[ghost], view.moved[ghost]
+    return math.exp(_offer_log_likelihood(offers, moves, blue_rate) - _offer_log_likelihood(offers, moves, red_rate))
+
+
+def belief_adaptive(view: GeisterView, unknown: list[int]) -> list[float]:
+    """A model of the opponent learned during the game: is it a bluffer or a plain
+    player (:func:`bluffer_probability`)? Each kind has its own tell. A bluffer sends its
+    reds forward as bait and keeps its blues out of reach: a ghost's odds of blue are the
+    likelihood ratio of its moves that ended next to ours, and advancing says nothing. A
+    plain player pushes its blues forward (``behaviour``'s reading of advances) and its
+    steps next to ours say nothing. As odds for sampling, the two readings are mixed by
+    the probability of each kind (:func:`adaptive_blue_probabilities` mixes them
+    exactly); a ghost that stood on an exit and did not escape is red for both."""
+    bluffer = bluffer_probability(view)
+    return [_declined_odds(view, g) * (bluffer * _bluffer_odds(view, g) + (1 - bluffer) * _advance_odds(view, g))
+            for g in unknown]
+
+
+def adaptive_blue_probabilities(view: GeisterView, unknown: list[int], blues: int) -> list[float]:
+    """``belief=adaptive``'s probability of blue for each unknown ghost, ``blues`` of them
+    blue: each kind of opponent's own probabilities (:func:`blue_probabilities` of its
+    odds), mixed by the probability of that kind. Mixing the odds instead is wrong: with a
+    bluffer at 90 %, the 10 % plain reading of a bait that advanced far would outweigh the
+    bluffer's near-zero odds, and the bait would look as blue as any ghost."""
+    return mixed_reading(*adaptive_readings(view, unknown, blues))
+
+
+def mixed_reading(bluffer: float, as_bluffer: list[float], as_plain: list[float]) -> list[float]:
+    """Each kind's probabilities of blue mixed by the probability ``bluffer`` of a bluffer."""
+    return [bluffer * b + (1 - bluffer) * p for b, p in zip(as_bluffer, as_plain)]
+
+
+def adaptive_readings(view: GeisterView, unknown: list[int], blues: int) -> tuple[float, list[float], list[float]]:
+    """The bluffer posterior and each kind's probabilities of blue for ``unknown``."""
+    declined = [_declined_odds(view, g) for g in unknown]
+    as_bluffer = blue_probabilities([d * _bluffer_odds(view, g) for d, g in zip(declined, unknown)], blues)
+    return bluffer_probability(view), as_bluffer, plain_reading(view, unknown, blues)
+
+
+def plain_reading(view: GeisterView, unknown: list[int], blues: int) -> list[float]:
+    """A plain player's probabilities of blue for ``unknown``: advanced ghosts are blue
+    (``behaviour``'s reading of advances), a ghost that declined an escape is red."""
+    return blue_probabilities([_declined_odds(view, g) * _advance_odds(view, g) for g in unknown], blues)
+
+
+def belief_blue_probabilities(belief: str, view: GeisterView, unknown: list[int], blues: int) -> list[float]:
+    """Each unknown ghost's probability of blue under ``belief``, ``blues`` of them blue:
+    the exact mixture for ``adaptive``, the colourings weighted by the odds otherwise."""
+    if belief == "adaptive":
+        return adaptive_blue_probabilities(view, unknown, blues)
+    return blue_probabilities(BELIEFS[belief](view, unknown), blues)
+
+
+BELIEFS = {"uniform": belief_uniform, "nearest-blue": belief_nearest_blue, "behaviour": belief_behaviour,
+           "purple": belief_purple, "learned": belief_learned, "adaptive": belief_adaptive}
+
+
+def _elementary_symmetric(weights: list[float], k: int) -> list[float]:
+    """e_0..e_k of ``weights``: e_j is the sum over every j of them of their product."""
+    e = [1.0] + [0.0] * k
+    for x in weights:
+        for j in range(k, 0, -1):
+            e[j] += x * e[j - 1]
+    return e
+
+
+def blue_probabilities(weights: list[float], blues: int) -> list[float]:
+    """Each ghost's probability of being blue when exactly ``blues`` of them are, and a
+    colouring's probability is proportional to the product of its blue ghosts' weights
+    (the odds a belief gives): P(g) = w_g e_{k-1}(others) / e_k(all), with e_k the
+    elementary symmetric polynomials. Dividing each weight by the total instead loses
+    probability to the cap at 1 (one ghost with large odds would make the rest look red)."""
+    n = len(weights)
+    if not 0 <= blues <= n:
+        raise ValueError(f"{blues} blue ghosts among {n}")
+    if blues in (0, n):
+        return [float(blues // max(n, 1))] * n
+    scale = max(weights)
+    if scale <= 0:
+        return [blues / n] * n
+    # odds are relative: floored at 1e-12 of the largest, so that no colouring has weight 0
+    w = [max(x / scale, 1e-12) for x in weights]
+    probabilities = []
+    for g in range(n):
+        e = _elementary_symmetric(w[:g] + w[g + 1:], blues)  # of the weights other than g's
+        with_g, without_g = w[g] * e[blues - 1], e[blues]
+        probabilities.append(with_g / (with_g + without_g))
+    return probabilities
