@@ -21,36 +21,21 @@ from boardzoo import (
 from boardzoo.agents import make  # noqa: E402
 from boardzoo.errors import SpecError  # noqa: E402
 from boardzoo.fast import games as kernels  # noqa: E402
-from boardzoo.games import CantrisState, ConnectFourState, NimState  # noqa: E402
-from boardzoo.strategy.knowledge import knowledge_of  # noqa: E402
-from boardzoo.games.cantris import PRESETS, deal  # noqa: E402
+from boardzoo.games import ConnectFourState, NimState  # noqa: E402
 from boardzoo.games.geister.rules import GeisterState  # noqa: E402
 from boardzoo.games.model import CHANCE, TERMINAL  # noqa: E402
 from boardzoo.games.model import play_out as python_play_out  # noqa: E402
+from boardzoo.games.registry import variants  # noqa: E402
 from boardzoo.stats import wilson  # noqa: E402
 from boardzoo.strategy.connect_four.compiled_solver import CompiledSolver  # noqa: E402
 from boardzoo.strategy.connect_four.solver import Solver, parse_moves  # noqa: E402
 from boardzoo.strategy.geister.compiled_purple import CompiledPurpleSearch  # noqa: E402
 from boardzoo.strategy.geister.purple import Position, PurpleSearch, board_key, squares_of  # noqa: E402
+from boardzoo.strategy.knowledge import knowledge_of  # noqa: E402
 
-
-def cantris(preset: str, seed: int) -> CantrisState:
-    rows, cols, bonus = PRESETS[preset]
-    return CantrisState(deal(rows, cols, random.Random(seed)), rows, bonus)
-
-
-VARIANTS = {
-    "nim": lambda seed: NimState(random.Random(seed).randint(1, 60), k=random.Random(seed + 1).randint(1, 6)),
-    "nim-coin": lambda seed: NimState(random.Random(seed).randint(1, 60), k=3, coin=True),
-    "connect_four": lambda seed: ConnectFourState(),
-    "connect_four-5x4": lambda seed: ConnectFourState(5, 4),
-    "cantris-6x3": lambda seed: cantris("6x3", seed),
-    "cantris-8x4": lambda seed: cantris("8x4", seed),
-    "cantris-10x5": lambda seed: cantris("10x5", seed),
-    "cantris-8x4-halves-lines-only": lambda seed: CantrisState(deal(8, 4, random.Random(seed), "halves"), 8,
-                                                               bonus_turn=True, tile_scores=False),
-    "geister": lambda seed: GeisterState(max_turns=random.Random(seed).choice([10, 50, 200])),
-}
+#: Every variant of every game the compiled engine has, from the game registry.
+VARIANTS = {name: (lambda seed, game=game, key=key: game.variant_state(key, random.Random(seed)))
+            for name, (game, key) in variants().items() if game.compiled_id is not None}
 GAMES = {"geister": 300}  # Geister games are long: fewer of them, ~30,000 moves all told
 
 
@@ -84,7 +69,7 @@ def test_compiled_cores_play_the_same_games(variant):
     assert checked > 5000
 
 
-@pytest.mark.parametrize("variant, policy", [("connect_four", "random"), ("cantris-10x5", "random"),
+@pytest.mark.parametrize("variant, policy", [("connect_four", "random"), ("cantris-10x5-bonus", "random"),
                                              ("nim-coin", "random"), ("nim", "strategic"),
                                              ("geister", "random"), ("geister", "forward"),
                                              ("geister", "rushing")])
@@ -208,7 +193,7 @@ def test_the_compiled_tree_counts_its_nodes():
         assert tree.ints[tree.root, 6] == 2000  # visits
 
 
-@pytest.mark.parametrize("variant", ["nim-coin", "connect_four", "cantris-10x5"])
+@pytest.mark.parametrize("variant", ["nim-coin", "connect_four", "cantris-10x5-bonus"])
 def test_compiled_leaf_depths_match_the_python_walk(variant):
     """The compiled walk finds the leaves (and their depths) the reference walk finds."""
     from boardzoo.agents.mcts.tree import leaf_depths

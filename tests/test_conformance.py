@@ -1,7 +1,7 @@
 """One conformance suite for every game core: what the generic agents rely on.
 
-A new game joins by adding one line to ``CORES`` (a name and a function building its
-initial state from a seeded ``random.Random``). Each property is checked on positions
+Every game joins by itself: ``CORES`` is each game's declared variants (its ``Game``'s
+``variants``, drawn parameters drawn from the test's seeded ``random.Random``). Each property is checked on positions
 reached by seeded random play, hypothesis choosing the seeds and depths:
 
 * clones are independent of the original;
@@ -25,22 +25,13 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from boardzoo.games import CantrisState, ConnectFourState, NimState
-from boardzoo.games.cantris import deal
-from boardzoo.games.geister import GeisterState, GeisterView, board_string
+from boardzoo.games.geister import GeisterView, board_string
 from boardzoo.games.model import CHANCE, TERMINAL, play_out
+from boardzoo.games.registry import variants
 
-#: name -> f(rng) -> a fresh game. One line per game core.
-CORES = {
-    "nim": lambda rng: NimState(rng.randint(1, 40), rng.randint(1, 5)),
-    "nim-coin": lambda rng: NimState(rng.randint(1, 40), rng.randint(1, 5), coin=True),
-    "connect_four": lambda rng: ConnectFourState(),
-    "connect_four-5x4": lambda rng: ConnectFourState(5, 4),
-    "cantris-6x3": lambda rng: CantrisState(deal(6, 3, rng), 6),
-    "cantris-10x5-bonus": lambda rng: CantrisState(deal(10, 5, rng), 10, bonus_turn=True),
-    "cantris-8x4-halves-lines-only": lambda rng: CantrisState(deal(8, 4, rng, "halves"), 8, tile_scores=False),
-    "geister": lambda rng: GeisterState(60),
-}
+#: Every game's variants, from the game registry (a new game joins by declaring itself).
+CORES = {name: (lambda rng, game=game, key=key: game.variant_state(key, rng))
+         for name, (game, key) in variants().items()}
 
 
 def step(state, rng: random.Random) -> None:

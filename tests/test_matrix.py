@@ -19,16 +19,12 @@ from boardzoo.agents.mcts import FINAL, SELECTION
 from boardzoo.agents.mcts.tree import Node, tree_size
 from boardzoo.envs import make as make_env
 from boardzoo.games.model import CHANCE
+from boardzoo.games.registry import games
 from boardzoo.strategy.knowledge import knowledge_of
 
 #: Small instances of every game: (env name, constructor arguments).
-GAMES = {
-    "nim": ("nim_v0", {"n": (5, 9)}),
-    "nim-coin": ("nim_v0", {"n": (5, 9), "coin": True}),
-    "connect_four": ("connect_four_v0", {"rows": 4, "cols": 5}),
-    "cantris": ("cantris_v0", {"board": "6x3"}),
-    "geister": ("geister_v0", {"max_turns": 12}),
-}
+#: Small envs of every game, from the game registry (``Game.small_envs``): name -> env spec.
+GAMES = {name: spec for game in games().values() for name, spec in game.small_envs.items()}
 
 
 class ToMoveEvaluator:
@@ -57,7 +53,7 @@ EVALUATORS = {"both": ToMoveEvaluator, "prior": PriorOnly, "value": ValueOnly}
 
 
 def model_of(game: str):
-    env = make_env(GAMES[game][0], **GAMES[game][1])
+    env = make_env(GAMES[game])
     env.reset(seed=0)
     return env.unwrapped.model(env.agent_selection)
 
@@ -138,8 +134,7 @@ def check_statistics(agent, root_before: Node | None) -> None:
 def play(game: str, agent, seed: int) -> int:
     """One complete game of ``agent`` against random, its seat drawn by ``seed``; every
     move is checked against the mask. Returns the number of moves ``agent`` made."""
-    env_name, kwargs = GAMES[game]
-    env = make_env(env_name, **kwargs)
+    env = make_env(GAMES[game])
     env.reset(seed=seed)
     rng = random.Random(seed)
     seat = env.possible_agents[seed % 2]

@@ -58,7 +58,7 @@ def test_the_declared_observation_is_what_the_env_shows(name):
     env.reset(seed=1)
     observation = env.observe(env.agent_selection)["observation"]
     seat = env.possible_agents.index(env.agent_selection)
-    assert (declared.observation_function()(env.unwrapped.game, seat) == observation).all()
+    assert (declared.observation(env.unwrapped.game, seat) == observation).all()
 
 
 def test_parameters_are_checked_against_their_declaration():

@@ -464,7 +464,7 @@ def test_observations_of_a_state_match_the_env(tmp_path):
                 env.step(None)
                 continue
             seat = env.possible_agents.index(agent)
-            encode = game(env.unwrapped.game.game_name).observation_function()
+            encode = game(env.unwrapped.game.game_name).observation
             assert (encode(env.unwrapped.game, seat) == observation["observation"]).all()
             legal = [a for a, ok in enumerate(observation["action_mask"]) if ok]
             env.step(legal[int(rng.random() * len(legal))])

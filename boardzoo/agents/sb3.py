@@ -107,7 +107,7 @@ class SB3Evaluator:
         if name not in self._observe:
             from boardzoo.games.registry import game
 
-            self._observe[name] = game(name).observation_function()
+            self._observe[name] = game(name).observation
         obs = self._observe[name](state, player)
         expected = self.model.observation_space.shape
         if obs.shape != expected:

@@ -66,7 +66,7 @@ from gymnasium import spaces
 from boardzoo.envs import svg
 from boardzoo.envs.aec import BoardGameEnv, wrap
 from boardzoo.envs.render import BLACK, WHITE, canvas, paint
-from boardzoo.games.cantris import DEALS, PRESETS, CantrisState, check_size, column_values
+from boardzoo.games.cantris import DEALS, PRESETS, CantrisState, check_size, column_values, observation_of
 from boardzoo.games.cantris import deal as stable_deal
 
 CELL = 32
@@ -184,14 +184,6 @@ class raw_env(BoardGameEnv[CantrisState]):
 
 #: Pixels per cell of the SVG drawing.
 SVG_CELL = 48
-
-
-def observation_of(state: CantrisState, player: int) -> np.ndarray:
-    """Seat ``player``'s observation array of ``state``: the board, then its own score
-    and the opponent's."""
-    flat = [v for row in state.board() for v in row]
-    flat += [state.scores[player], state.scores[1 - player]]
-    return np.array(flat, dtype=np.int64)
 
 
 def env(**kwargs) -> BoardGameEnv:

@@ -152,14 +152,6 @@ class raw_env(BoardGameEnv[ConnectFourState]):
 SVG_CELL = 60
 
 
-def observation_of(state: ConnectFourState, player: int) -> np.ndarray:
-    """Seat ``player``'s observation array of ``state``, built from scratch (the env keeps
-    its own up to date move by move; a test checks that they agree)."""
-    rows, cols = state.geo.rows, state.geo.cols
-    cells = np.array([[state.cell(r, c) for c in range(cols)] for r in range(rows)], dtype=np.int8)
-    return np.stack([cells == player + 1, cells == 2 - player], axis=-1).astype(np.int8)
-
-
 def env(**kwargs) -> BoardGameEnv:
     """The env with PettingZoo's usual checks (illegal move = loss); see ``raw_env``."""
     return wrap(raw_env(**kwargs))

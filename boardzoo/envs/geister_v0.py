@@ -84,6 +84,7 @@ from boardzoo.games.geister import (
     MAX_TURNS_LIMIT,
     MOVE_ACTIONS,
     NUM_ACTIONS,
+    OBSERVATION_SIZE,
     RED_SETS,
     SIZE,
     SQUARES,
@@ -91,14 +92,13 @@ from boardzoo.games.geister import (
     GeisterState,
     GeisterView,
     board_string,
+    observation_of,
     parse_red,
     red_letters,
     to_own,
 )
 from boardzoo.games.model import check_int
 
-PLANES = 11
-OBSERVATION_SIZE = PLANES * SQUARES + 8
 STATE_SIZE = 20 * SQUARES + 8
 CELL = 48
 
@@ -326,29 +326,6 @@ class raw_env(BoardGameEnv[GeisterState]):
 
 #: Pixels per square of the SVG drawing.
 SVG_CELL = 64
-
-
-def observation_of(game, player: int) -> np.ndarray:
-    """The observation array of seat ``player`` (layout in the module docstring), from the
-    true state or from that seat's own :class:`GeisterView` alike: it reads only what the
-    seat may know (its own colours, public counts)."""
-    out = np.zeros(OBSERVATION_SIZE, dtype=np.int32)
-    base, other = GHOSTS * player, GHOSTS * (1 - player)
-    for i in range(GHOSTS):
-        square = game.pos[base + i]
-        if square >= 0:
-            own = to_own(player, square)
-            out[i * SQUARES + own] = 1
-            if game.placed[player]:
-                out[(9 if game.red[base + i] else 8) * SQUARES + own] = 1
-        square = game.pos[other + i]
-        if square >= 0:
-            out[10 * SQUARES + to_own(player, square)] = 1
-    opponent = 1 - player
-    out[396:400] = (game.lost[opponent][0], game.lost[opponent][1], game.lost[player][0], game.lost[player][1])
-    out[400], out[401] = game.plies, game.max_turns - game.plies
-    out[402], out[403] = not game.placed[player], game.placed[opponent]
-    return out
 
 
 def env(**kwargs) -> BoardGameEnv:

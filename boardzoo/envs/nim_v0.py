@@ -45,7 +45,7 @@ from gymnasium import spaces
 from boardzoo.envs import svg
 from boardzoo.envs.aec import BoardGameEnv, wrap
 from boardzoo.envs.render import BLACK, GREY, WHITE, canvas, disc_mask, paint
-from boardzoo.games.nim import NimState, check_nim_parameters
+from boardzoo.games.nim import NimState, check_nim_parameters, observation_of
 
 CELL = 24
 
@@ -180,11 +180,6 @@ class raw_env(BoardGameEnv[NimState]):
 SVG_PAWN = 36
 #: The most pawn slots a picture (text, SVG, RGB) shows.
 MAX_DRAWN = 200
-
-
-def observation_of(state: NimState, player: int) -> np.ndarray:
-    """Seat ``player``'s observation array of ``state``: ``[pawns, k]``."""
-    return np.array([state.pawns, state.k], dtype=np.int64)
 
 
 def env(**kwargs) -> BoardGameEnv:

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
+
 from boardzoo.games.model import TERMINAL, Capabilities, GameState, check_int, returns_of_winner
 from boardzoo.games.registry import Game, Param
 
@@ -315,6 +317,14 @@ class CantrisState(GameState):
         return f"CantrisState(scores={self.scores}, player={self.player})\n{self.to_text()}"
 
 
+def observation_of(state: CantrisState, player: int) -> np.ndarray:
+    """Seat ``player``'s observation array of ``state``: the board, then its own score
+    and the opponent's."""
+    flat = [v for row in state.board() for v in row]
+    flat += [state.scores[player], state.scores[1 - player]]
+    return np.array(flat, dtype=np.int64)
+
+
 def _new_cantris(rng, rows: int, cols: int, bonus_turn: bool, tile_scores: bool, deal_kind: str) -> CantrisState:
     check_size(rows, cols)  # even rows: a rule across the parameters
     return CantrisState(deal(rows, cols, rng, deal_kind), rows, bonus_turn, tile_scores)
@@ -333,7 +343,10 @@ GAME = Game(
     max_length=lambda params: params["rows"] * params["cols"],  # every move takes a tile
     envs={"cantris_v0": "Cantris as first reconstructed (a bonus turn on 10x5); kept for earlier results",
           "cantris_v1": "Cantris, the scoring tile game of source 001, rules fitted to all its tables"},
-    observation="boardzoo.envs.cantris_v0:observation_of",
+    observation=observation_of,
     knowledge="boardzoo.strategy.cantris",
     compiled_id=2,
+    variants={"6x3": {"rows": 6, "cols": 3}, "8x4": {}, "10x5-bonus": {"rows": 10, "cols": 5, "bonus_turn": True},
+              "8x4-halves-lines-only": {"deal": "halves", "bonus_turn": True, "tile_scores": False}},
+    small_envs={"cantris": "cantris_v0:board=6x3"},
 )

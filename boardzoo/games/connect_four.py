@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
+
 from boardzoo.games.model import TERMINAL, Capabilities, GameState, returns_of_winner
 from boardzoo.games.registry import Game, Param
 
@@ -300,6 +302,14 @@ class ConnectFourState(GameState):
         return f"ConnectFourState(plies={self.plies}, winner={self.winner})\n{self.to_text()}"
 
 
+def observation_of(state: ConnectFourState, player: int) -> np.ndarray:
+    """Seat ``player``'s observation array of ``state``, built from scratch (the env keeps
+    its own up to date move by move; a test checks that they agree)."""
+    rows, cols = state.geo.rows, state.geo.cols
+    cells = np.array([[state.cell(r, c) for c in range(cols)] for r in range(rows)], dtype=np.int8)
+    return np.stack([cells == player + 1, cells == 2 - player], axis=-1).astype(np.int8)
+
+
 GAME = Game(
     name=ConnectFourState.game_name,
     title="Connect Four",
@@ -309,7 +319,9 @@ GAME = Game(
                 "cols": Param(7, int, MIN_SIZE, MAX_SIZE, doc="board width")},
     max_length=lambda params: params["rows"] * params["cols"],
     envs={"connect_four_v0": "Connect Four on bitboards; plays like PettingZoo's connect_four_v3"},
-    observation="boardzoo.envs.connect_four_v0:observation_of",
+    observation=observation_of,
     knowledge="boardzoo.strategy.connect_four",
     compiled_id=1,
+    variants={"": {}, "5x4": {"rows": 5, "cols": 4}},
+    small_envs={"connect_four": "connect_four_v0:rows=4,cols=5"},
 )

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
+
 from boardzoo.games.model import CHANCE, TERMINAL, Capabilities, GameState, check_int, returns_of_winner
 from boardzoo.games.registry import Game, Param
 
@@ -169,6 +171,11 @@ class NimState(GameState):
         return f"NimState(pawns={self.pawns}, k={self.k}, coin={self.coin}, player={self.player})"
 
 
+def observation_of(state: NimState, player: int) -> np.ndarray:
+    """Seat ``player``'s observation array of ``state``: ``[pawns, k]``."""
+    return np.array([state.pawns, state.k], dtype=np.int64)
+
+
 GAME = Game(
     name=NimState.game_name,
     title="Nim",
@@ -179,8 +186,10 @@ GAME = Game(
                 "coin": Param(False, bool, doc="a fair coin after each move may take one more pawn")},
     max_length=lambda params: params["n"],  # every move takes at least one pawn
     envs={"nim_v0": "single-pile Nim, take 1..k, last pawn wins; n drawn from a range at reset, optional coin"},
-    observation="boardzoo.envs.nim_v0:observation_of",
+    observation=observation_of,
     knowledge="boardzoo.strategy.nim",
     compiled_id=0,
     chance=True,
+    variants={"": {"n": (1, 60), "k": (1, 6)}, "coin": {"n": (1, 60), "k": 3, "coin": True}},
+    small_envs={"nim": "nim_v0:n=5..9", "nim-coin": "nim_v0:n=5..9,coin=true"},
 )

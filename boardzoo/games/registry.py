@@ -20,7 +20,7 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from boardzoo.games.model import GameState
@@ -69,11 +69,16 @@ class Game:
     ``make_state(rng, **params)`` builds a new initial state from checked parameters
     (``rng`` for games dealt at random, such as Cantris); ``max_length(params)`` is the
     most player moves a game can last; ``envs`` maps each env's name (``name_vN``) to its
-    one-line description, oldest first; ``observation`` is ``"module:function"`` of
-    ``f(state, seat) -> array``, what the game's env shows a seat; ``knowledge`` is the
+    one-line description, oldest first; ``observation`` is ``f(state, seat) -> array``,
+    what the game's env shows a seat (a learned evaluator reads it inside a search too); ``knowledge`` is the
     module that registers what players know of the game (greedy rule, roll-outs,
     evaluators, beliefs); ``compiled_id`` is the compiled engine's number for the game,
-    or None when it has no compiled core."""
+    or None when it has no compiled core.
+
+    ``variants`` names the parameter sets the test suites (conformance, compiled twins)
+    play, ``""`` the plain one: a ``(low, high)`` pair is an int drawn anew for each
+    game (:meth:`variant_state`). ``small_envs`` names env specs small enough for the
+    agent matrix to play every agent on."""
 
     name: str
     title: str
@@ -82,7 +87,7 @@ class Game:
     parameters: Mapping[str, Param]
     max_length: Callable[[Mapping[str, Any]], int]
     envs: Mapping[str, str]
-    observation: str
+    observation: Callable[[Any, int], Any]
     knowledge: str | None = None
     compiled_id: int | None = None
     #: Whether a seat's observation leaves out part of the position (the cores are the
@@ -93,6 +98,8 @@ class Game:
     players: int = 2
     zero_sum: bool = True
     utility: tuple[float, float] = (-1.0, 1.0)
+    variants: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: {"": {}})
+    small_envs: Mapping[str, str] = field(default_factory=dict)
 
     def checked(self, params: Mapping[str, Any]) -> dict[str, Any]:
         """Every parameter, defaults filled in, each checked against its declaration."""
@@ -108,12 +115,24 @@ class Game:
         seed when None)."""
         return self.make_state(rng if rng is not None else random.Random(), **self.checked(params))
 
+    def variant_names(self) -> list[str]:
+        """``name`` for the plain variant, ``name-KEY`` for the others."""
+        return [f"{self.name}-{key}" if key else self.name for key in self.variants]
+
+    def variant_state(self, key: str, rng: random.Random) -> GameState:
+        """A new game of variant ``key``, its drawn parameters drawn from ``rng``."""
+        params = {name: rng.randint(*value) if isinstance(value, tuple) else value
+                  for name, value in self.variants[key].items()}
+        return self.new_initial_state(rng, **params)
+
     def newest_env(self) -> str:
         return max(self.envs, key=lambda name: int(name.rsplit("_v", 1)[1]))
 
-    def observation_function(self) -> Callable[[GameState, int], Any]:
-        module, function = self.observation.split(":")
-        return getattr(importlib.import_module(module), function)
+
+def variants() -> dict[str, tuple[Game, str]]:
+    """Every game's test variants: ``name-KEY`` -> (the game, its variant key)."""
+    return {name: (declared, key) for declared in games().values()
+            for name, key in zip(declared.variant_names(), declared.variants)}
 
 
 _GAMES: dict[str, Game] = {}

@@ -54,7 +54,13 @@ from boardzoo.games.geister.board import (
     red_letters,
     to_own,
 )
-from boardzoo.games.geister.information import GeisterView, weighted_sample
+from boardzoo.games.geister.information import (
+    OBSERVATION_SIZE,
+    PLANES,
+    GeisterView,
+    observation_of,
+    weighted_sample,
+)
 from boardzoo.games.geister.protocol import (
     HiddenColours,
     board_string,
@@ -77,14 +83,18 @@ GAME = Game(
     parameters={"max_turns": Param(200, int, 1, MAX_TURNS_LIMIT, doc="moves (plies) before a draw")},
     max_length=lambda params: params["max_turns"] + 2,  # the two placements, then the moves
     envs={"geister_v0": "Geister, 6x6 with hidden ghost colours; red placement as actions"},
-    observation="boardzoo.envs.geister_v0:observation_of",
+    observation=observation_of,
     knowledge="boardzoo.strategy.geister",
     compiled_id=3,
     hidden_information=True,
+    variants={"": {"max_turns": (10, 200)}},
+    small_envs={"geister": "geister_v0:max_turns=12"},
 )
 
-__all__ = ["CAPTURED", "DIRECTIONS", "EMPTY", "ESCAPED", "EXITS", "GAME", "GHOSTS", "LETTERS", "MAX_TURNS_LIMIT",
-           "MOVE_ACTIONS", "NUM_ACTIONS", "OWN_STEPS", "RED_SETS", "RED_SET_INDEX", "SIZE", "SQUARES", "TARGET",
-           "GeisterState", "GeisterView", "HiddenColours", "board_string", "home_square", "moves_from_boards",
-           "parse_board_string", "parse_red", "placement_action", "position_from_board_string", "positions_of",
-           "red_letters", "to_own", "weighted_sample"]
+__all__ = [
+    "CAPTURED", "DIRECTIONS", "EMPTY", "ESCAPED", "EXITS", "GAME", "GHOSTS", "GeisterState", "GeisterView",
+    "HiddenColours", "LETTERS", "MAX_TURNS_LIMIT", "MOVE_ACTIONS", "NUM_ACTIONS", "OBSERVATION_SIZE",
+    "OWN_STEPS", "PLANES", "RED_SETS", "RED_SET_INDEX", "SIZE", "SQUARES", "TARGET", "board_string",
+    "home_square", "moves_from_boards", "observation_of", "parse_board_string", "parse_red", "placement_action",
+    "position_from_board_string", "positions_of", "red_letters", "to_own", "weighted_sample",
+]

@@ -6,8 +6,15 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from boardzoo.games.geister.board import GHOSTS
+import numpy as np
+
+from boardzoo.games.geister.board import GHOSTS, SQUARES, to_own
 from boardzoo.games.geister.rules import Capabilities, GeisterPosition, GeisterState
+
+#: A seat's observation: 11 planes of the 36 squares, then 8 counts (the env module's
+#: docstring has the layout).
+PLANES = 11
+OBSERVATION_SIZE = PLANES * SQUARES + 8
 
 #: ``f(view, unknown ghosts) -> odds of blue for each``: how a player reads the colours
 #: it cannot see (``boardzoo.strategy.geister.beliefs`` has the named ones).
@@ -106,3 +113,26 @@ class GeisterView(GeisterPosition):
 
     def __repr__(self) -> str:
         return f"GeisterView(seat={self.seat}, plies={self.plies})\n{self.to_text(self.seat)}"
+
+
+def observation_of(game, player: int) -> np.ndarray:
+    """The observation array of seat ``player`` (layout in the module docstring), from the
+    true state or from that seat's own :class:`GeisterView` alike: it reads only what the
+    seat may know (its own colours, public counts)."""
+    out = np.zeros(OBSERVATION_SIZE, dtype=np.int32)
+    base, other = GHOSTS * player, GHOSTS * (1 - player)
+    for i in range(GHOSTS):
+        square = game.pos[base + i]
+        if square >= 0:
+            own = to_own(player, square)
+            out[i * SQUARES + own] = 1
+            if game.placed[player]:
+                out[(9 if game.red[base + i] else 8) * SQUARES + own] = 1
+        square = game.pos[other + i]
+        if square >= 0:
+            out[10 * SQUARES + to_own(player, square)] = 1
+    opponent = 1 - player
+    out[396:400] = (game.lost[opponent][0], game.lost[opponent][1], game.lost[player][0], game.lost[player][1])
+    out[400], out[401] = game.plies, game.max_turns - game.plies
+    out[402], out[403] = not game.placed[player], game.placed[opponent]
+    return out
