@@ -479,3 +479,12 @@ def test_an_unexpected_error_in_a_watched_run_is_reported_not_swallowed(monkeypa
         assert not view["running"] and "internal error" in view["error"] and "invariant broke" in view["error"]
     finally:
         pool.close()
+
+
+def test_a_game_that_draws_no_pictures_is_left_out_and_refused(client):
+    """Tic-tac-toe has only the generic env, which renders as text: the catalogue leaves it
+    out and a request for it is a 400 that says why."""
+    names = [env["name"] for env in client.get("/api/catalogue").json()["envs"]]
+    assert "tic_tac_toe_v0" not in names and "connect_four_v0" in names
+    answer = client.post("/api/play", json={"env": "tic_tac_toe_v0", "opponent": "random", "seed": 0})
+    assert answer.status_code == 400 and "draws no pictures" in answer.json()["error"]

@@ -15,8 +15,11 @@ like it does for PettingZoo's own envs (ids: :func:`pettingzoo_id`).
 from __future__ import annotations
 
 import importlib
+import importlib.util
+from functools import partial
 from types import ModuleType
 
+from boardzoo.envs import generic
 from boardzoo.envs.aec import BoardGameEnv
 from boardzoo.games.registry import games
 
@@ -33,7 +36,22 @@ def env_module(name: str) -> ModuleType:
         if not matches:
             raise SpecError(f"unknown env {name!r}; envs are: {', '.join(ENVS)}")
         name = max(matches, key=lambda full: int(full.rsplit("_v", 1)[1]))
-    return importlib.import_module(f"boardzoo.envs.{name}")
+    return _module(name)
+
+
+def _module(name: str) -> ModuleType:
+    """Env ``name``'s own module, or the generic env built from its game's declaration
+    when the game has none (made once)."""
+    if name not in _MODULES:
+        if importlib.util.find_spec(f"boardzoo.envs.{name}") is not None:
+            _MODULES[name] = importlib.import_module(f"boardzoo.envs.{name}")
+        else:
+            _MODULES[name] = generic.env_module(_GAME_OF_ENV[name], name)
+    return _MODULES[name]
+
+
+_MODULES: dict[str, ModuleType] = {}
+_GAME_OF_ENV = {name: game for game in games().values() for name in game.envs}
 
 
 #: Constructor parameters a spec string can't set (left out of listings).
@@ -58,7 +76,7 @@ def pettingzoo_id(name: str) -> str:
 def register_with_pettingzoo() -> None:
     """Put every env into PettingZoo's AEC registry (done by ``import boardzoo``).
 
-    Entry points are ``module:attr`` strings, so registering imports no env module.
+    Entry points make the env by name when called, so registering imports no env module.
     Ids already present are left alone, which keeps re-imports free of PettingZoo's
     "overriding environment" warning."""
     import pettingzoo
@@ -66,7 +84,7 @@ def register_with_pettingzoo() -> None:
     for name in ENVS:
         env_id = pettingzoo_id(name)
         if env_id not in pettingzoo.aec_registry:
-            pettingzoo.register("aec", env_id, entry_point=f"boardzoo.envs.{name}:env")
+            pettingzoo.register("aec", env_id, entry_point=partial(make, name))
 
 
 def make(spec: str, raw: bool = False, **kwargs) -> BoardGameEnv:
@@ -88,7 +106,7 @@ def make(spec: str, raw: bool = False, **kwargs) -> BoardGameEnv:
 
 def __getattr__(name: str) -> ModuleType:
     if name in ENVS:
-        return importlib.import_module(f"boardzoo.envs.{name}")
+        return _module(name)
     raise AttributeError(f"module 'boardzoo.envs' has no attribute {name!r}")
 
 

@@ -77,11 +77,9 @@ class BoardGameEnv(AECEnv, Generic[S]):
 
     def __init__(self, render_mode: str | None = None):
         super().__init__()
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(
-                f"{self.metadata['name']}: render_mode must be one of {RENDER_MODES} or None, "
-                f"got {render_mode!r}"
-            )
+        modes = tuple(self.metadata["render_modes"])
+        if render_mode is not None and render_mode not in modes:
+            raise ValueError(f"{self.metadata['name']}: render_mode must be one of {modes} or None, got {render_mode!r}")
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.np_random, self.np_random_seed = seeding.np_random(None)

@@ -21,13 +21,19 @@ import importlib
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 from boardzoo.games.model import GameState
 
 #: One line per game: the module that declares its ``GAME``. The order is the listings'.
-GAME_MODULES = ("boardzoo.games.connect_four", "boardzoo.games.nim", "boardzoo.games.cantris",
-                "boardzoo.games.geister")
+GAME_MODULES = (
+    "boardzoo.games.connect_four",
+    "boardzoo.games.nim",
+    "boardzoo.games.cantris",
+    "boardzoo.games.geister",
+    "boardzoo.games.tic_tac_toe",
+)
 
 
 @dataclass(frozen=True)
@@ -145,6 +151,16 @@ def games() -> dict[str, Game]:
             declared = importlib.import_module(module).GAME
             _GAMES.setdefault(declared.name, declared)
     return dict(_GAMES)
+
+
+def declaring_module(declared: Game) -> ModuleType:
+    """The module that declares ``declared`` (its docstring documents the game's env
+    where the game has no env module of its own)."""
+    for module in GAME_MODULES:
+        found = importlib.import_module(module)
+        if getattr(found, "GAME", None) is declared:
+            return found
+    raise ValueError(f"{declared.name} is not declared in any of GAME_MODULES")
 
 
 def game(name: str) -> Game:

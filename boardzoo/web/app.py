@@ -49,6 +49,7 @@ from boardzoo.web.sessions import (
     RequestError,
     Store,
     WatchSession,
+    drawn_envs,
     web_allowed,
 )
 
@@ -214,7 +215,7 @@ def create_app(replays: str = ".", host: str = "127.0.0.1", port: int = 8000, po
     async def catalogue_route(request: Request) -> Response:
         envs = [{"name": name, "summary": summary,
                  "parameters": describe(env_module(name).raw_env, hidden=("render_mode", "view"))}
-                for name, summary in ENVS.items()]
+                for name, summary in ENVS.items() if name in drawn_envs()]
         agents = [{"name": name, "summary": summary, "parameters": params}
                   for name, params, summary in catalogue() if web_allowed(name)]
         return JSONResponse({"version": __version__, "envs": envs, "agents": agents,

@@ -98,9 +98,24 @@ def check_web_agent(spec: str) -> str:
     return spec
 
 
+def drawn_envs() -> list[str]:
+    """The envs the browser can show: those that draw SVG (a game with only the generic
+    env renders as text)."""
+    return [name for name in envs.ENVS if "svg" in envs.env_module(name).raw_env.metadata["render_modes"]]
+
+
+def drawn_env(spec: str) -> BoardGameEnv:
+    """Env ``spec``, refused (SpecError) when it draws no pictures."""
+    name = spec.partition(":")[0].strip()
+    if name in envs.ENVS and name not in drawn_envs():
+        raise SpecError(f"{name} draws no pictures, so the browser cannot show it; it shows "
+                        f"{', '.join(drawn_envs())}")
+    return envs.make(spec)
+
+
 def web_env(spec: str) -> BoardGameEnv:
-    """The env a browser asked for, within :data:`WEB_ENV_LIMITS`."""
-    env = envs.make(spec)
+    """The env a browser asked for, drawn, within :data:`WEB_ENV_LIMITS`."""
+    env = drawn_env(spec)
     for attribute, most in WEB_ENV_LIMITS.items():
         value = getattr(env.unwrapped, attribute, None)
         if isinstance(value, int) and value > most:
@@ -552,7 +567,7 @@ def replay_record(record: dict, start: Any = 0) -> dict:
     :data:`MAX_REPLAY_CHARACTERS` allow (at least one). The last announcement says how the
     game ended."""
     try:
-        env = envs.make(record["env"])
+        env = drawn_env(record["env"])
         env.reset(seed=record["seed"])
     except BoardzooError as error:
         raise RequestError(f"the record's env cannot be made here: {error}", 422) from None
