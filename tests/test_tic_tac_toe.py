@@ -14,7 +14,8 @@ import pytest
 
 from boardzoo import arena
 from boardzoo.agents import make
-from boardzoo.envs import ENVS, make as make_env
+from boardzoo.envs import ENVS
+from boardzoo.envs import make as make_env
 from boardzoo.games.model import TERMINAL
 from boardzoo.games.registry import game
 from boardzoo.games.tic_tac_toe import TicTacToeState

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import numpy as np
 from gymnasium import spaces
@@ -77,9 +77,10 @@ class BoardGameEnv(AECEnv, Generic[S]):
 
     def __init__(self, render_mode: str | None = None):
         super().__init__()
-        modes = tuple(self.metadata["render_modes"])
+        modes = tuple(cast(list, self.metadata["render_modes"]))
         if render_mode is not None and render_mode not in modes:
-            raise ValueError(f"{self.metadata['name']}: render_mode must be one of {modes} or None, got {render_mode!r}")
+            raise ValueError(f"{self.metadata['name']}: render_mode must be one of {modes} or None, "
+                             f"got {render_mode!r}")
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.np_random, self.np_random_seed = seeding.np_random(None)

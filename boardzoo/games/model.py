@@ -189,6 +189,10 @@ class GameState:
     def action_label(self, action: int) -> str:
         return str(action)
 
+    def to_text(self) -> str:
+        """The position as text: the terminal's board and the envs' ``ansi`` render."""
+        raise NotImplementedError(f"{self.game_name} has no text drawing")
+
     def input_help(self) -> str:
         """How a person writes a move in this phase of the game, for the terminal's
         prompt; empty where the prompt's list of legal moves says it all."""
