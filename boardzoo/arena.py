@@ -44,6 +44,7 @@ from boardzoo.errors import AgentError, BoardzooError, MoveTimeLimitError, Playe
 from boardzoo.games.model import GameState
 from boardzoo.ledger import Ledger, check_writable_path, other_run
 from boardzoo.progress import ProgressBar
+from boardzoo.values import whole
 from boardzoo.workers import MAX_WORKERS, run_parallel
 
 SEATS = ("player_0", "player_1")
@@ -57,16 +58,14 @@ MAX_GAMES = 10_000_000
 
 def check_seed(seed) -> None:
     """A base seed is an int >= 0 (numpy's SeedSequence takes no negative entropy)."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise SpecError(f"the seed must be an int >= 0, got {seed!r}")
+    whole("the seed", seed, low=0, error=SpecError)
 
 
 def check_run(command: str, games: int, workers: int, seed: int) -> None:
     """Raise SpecError for a run's bad sizes: ``games`` (per pair, in a league) and
     ``workers`` ints in range, the base seed an int >= 0."""
     for name, value, most in (("games", games, MAX_GAMES), ("workers", workers, MAX_WORKERS)):
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
-            raise SpecError(f"{command}: {name} must be an int from 1 to {most:,}, got {value!r}")
+        whole(f"{command}: {name}", value, 1, most, error=SpecError)
     check_seed(seed)
 
 

@@ -52,6 +52,7 @@ from boardzoo.games.geister import (
     red_letters,
 )
 from boardzoo.ledger import Ledger
+from boardzoo.values import seconds, whole
 
 
 class ClientError(BoardzooError):
@@ -434,16 +435,11 @@ def _unplaced_opponent(board: str) -> bool:
 
 def check_settings(port: int, games: int, max_turns: int, retries: int, timeout: float) -> None:
     """Refuse settings the client cannot keep, before connecting."""
-    def whole(name: str, value, low: int, high: int) -> None:
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise ClientError(f"{name} must be an int from {low} to {high}, got {value!r}")
-
-    whole("--port", port, 1, 65535)
-    whole("--games", games, 1, 10**6)
-    whole("--max-turns", max_turns, 1, MAX_TURNS_LIMIT)
-    whole("--retries", retries, 0, MAX_RETRIES)
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= MAX_TIMEOUT:
-        raise ClientError(f"--timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT:g}, got {timeout!r}")
+    for name, value, low, high in (("--port", port, 1, 65535), ("--games", games, 1, 10**6),
+                                   ("--max-turns", max_turns, 1, MAX_TURNS_LIMIT),
+                                   ("--retries", retries, 0, MAX_RETRIES)):
+        whole(name, value, low, high, error=ClientError)
+    seconds("--timeout", timeout, MAX_TIMEOUT, error=ClientError)
 
 
 #: The note of a game whose boards no legal moves lead through: the server's fault, an error.

@@ -110,7 +110,7 @@ def test_arena_refuses_bad_arguments():
         arena.run("nim_v0", "random", "random", games=0)
     with pytest.raises(SpecError, match="nim_v0: unknown parameter 'pile'; parameters are: n, k, coin"):
         arena.run("nim_v0:pile=3", "random", "random", games=1)
-    with pytest.raises(SpecError, match="connect_four_v0:rows=2: connect_four: rows must be between"):
+    with pytest.raises(SpecError, match="connect_four_v0:rows=2: connect_four: rows must be an int from"):
         envs.make("connect_four_v0:rows=2")
 
 

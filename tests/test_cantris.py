@@ -228,8 +228,8 @@ def test_renders():
 @pytest.mark.parametrize("kwargs, message", [
     ({"board": "9x9"}, "unknown board '9x9'; presets are 6x3, 8x4, 10x5"),
     ({"rows": 7}, "rows must be even"),
-    ({"rows": 2}, "rows must be at least 4"),
-    ({"cols": 2}, "cols must be at least 3"),
+    ({"rows": 2}, "rows must be an int >= 4"),
+    ({"cols": 2}, "cols must be an int >= 3"),
     ({"cols": "4"}, "cols must be an int"),
     ({"bonus_turn": "yes"}, "bonus_turn must be True or False"),
     ({"tile_scores": 1}, "tile_scores must be True or False"),

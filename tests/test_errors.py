@@ -86,14 +86,14 @@ def test_stepping_a_finished_game_needs_none():
 
 
 @pytest.mark.parametrize("name, kwargs, message", [
-    ("connect_four_v0", {"rows": 3}, "rows must be between 4 and 32"),
-    ("connect_four_v0", {"cols": 40}, "cols must be between 4 and 32"),
+    ("connect_four_v0", {"rows": 3}, "rows must be an int from 4 to 32"),
+    ("connect_four_v0", {"cols": 40}, "cols must be an int from 4 to 32"),
     ("connect_four_v0", {"rows": "6"}, "rows must be an int"),
     ("connect_four_v0", {"render_mode": "rgb"}, "render_mode must be one of"),
-    ("nim_v0", {"n": 0}, "n must be at least 1"),
+    ("nim_v0", {"n": 0}, "n must be an int >= 1"),
     ("nim_v0", {"n": (9, 3)}, "range 9..3 is empty"),
     ("nim_v0", {"n": (1, 2, 3)}, "int or a"),
-    ("nim_v0", {"k": 0}, "k must be at least 1"),
+    ("nim_v0", {"k": 0}, "k must be an int >= 1"),
     ("nim_v0", {"k": 2.5}, "k must be an int"),
     ("nim_v0", {"coin": "yes"}, "coin must be True or False"),
 ])

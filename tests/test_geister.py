@@ -369,7 +369,7 @@ def test_illegal_moves_raise_or_forfeit():
 
 
 def test_bad_parameters():
-    with pytest.raises(ValueError, match="max_turns must be at least 1"):
+    with pytest.raises(ValueError, match="max_turns must be an int >= 1"):
         geister_v0.env(max_turns=0)
     with pytest.raises(ValueError, match="view must be None"):
         geister_v0.env(view="player_2")

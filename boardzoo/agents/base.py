@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from boardzoo.games.model import GameState
+from boardzoo.values import seconds as in_seconds
+from boardzoo.values import whole
 
 if TYPE_CHECKING:
     from boardzoo.spec import Registry
@@ -99,10 +101,7 @@ def check_budget(agent: str, count_name: str, count, seconds) -> None:
     """Validate a search budget: ``count`` (iterations, depth) an int from 1 to its
     maximum and ``seconds`` a positive, finite number up to ``MAX_SECONDS``, each when
     given."""
-    most = MAX_COUNTS[count_name]
-    if count is not None and (isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= most):
-        raise ValueError(f"{agent}: {count_name} must be an int from 1 to {most:,}, got {count!r}")
-    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
-                                or not 0 < seconds <= MAX_SECONDS):
-        raise ValueError(f"{agent}: time must be a positive number of seconds, at most {MAX_SECONDS:g}, "
-                         f"got {seconds!r}")
+    if count is not None:
+        whole(f"{agent}: {count_name}", count, 1, MAX_COUNTS[count_name])
+    if seconds is not None:
+        in_seconds(f"{agent}: time", seconds, MAX_SECONDS)

@@ -74,6 +74,7 @@ from boardzoo.strategy.geister.beliefs import (
 )
 from boardzoo.strategy.geister.profile import OpponentProfile
 from boardzoo.strategy.geister.purple import board_key, position_of
+from boardzoo.values import number
 
 #: The deepest search allowed without a time budget (depth 8 takes minutes a move).
 UNTIMED_DEPTH = 8
@@ -98,8 +99,7 @@ class PurpleAgent(Agent):
         options = {"hunt": hunt, "repeat": repeat, "race": race, "red_pull": red_pull, "bait": bait,
                    "caution": caution}
         for option, value in options.items():
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1000:
-                raise ValueError(f"purple: {option} must be a number from 0 to 1000, got {value!r}")
+            number(f"purple: {option}", value, 0, 1000)
         self.time_budget = None if time is None else float(time)
         self.belief, self.max_depth = belief, depth
         #: The search's engine: ``compiled`` (the fast extra) visits the same nodes in

@@ -25,6 +25,7 @@ from boardzoo.errors import BudgetError
 from boardzoo.games.model import GameState
 from boardzoo.strategy.engine import choose_engine
 from boardzoo.strategy.knowledge import knowledge_of
+from boardzoo.values import seconds
 
 #: The share of a move's ``time`` kept for the alpha-beta fallback: at depth 6 on Connect
 #: Four it needs 8 ms on average and 0.1 s at most, which 0.2 of the default second covers.
@@ -40,10 +41,7 @@ class SolverAgent(Agent):
                  engine: str = "auto"):
         super().__init__(seed)
         self.engine = choose_engine("solver", engine, exact_twin=True)
-        if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time <= MAX_SECONDS:
-            raise ValueError(f"solver: time must be a positive number of seconds, at most {MAX_SECONDS:g}, "
-                             f"got {time!r}")
-        self.time_budget = float(time)
+        self.time_budget = seconds("solver: time", time, MAX_SECONDS)
         self.fallback = AlphaBetaAgent(seed=seed, depth=depth, eval=eval, time=FALLBACK_SHARE * time)
 
     def reset(self, seed: int | None = None) -> None:

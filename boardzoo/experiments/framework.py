@@ -27,6 +27,7 @@ from boardzoo.ledger import Ledger, other_run, write_atomic
 from boardzoo.progress import ProgressBar
 from boardzoo.spec import parameters
 from boardzoo.strategy.engine import choose_engine
+from boardzoo.values import whole
 from boardzoo.workers import MAX_WORKERS, run_parallel
 
 
@@ -170,9 +171,8 @@ EXECUTORS = {"local": _local, "ray": _ray}
 
 # --- running ------------------------------------------------------------------------------
 def check_size(games: int | None) -> None:
-    if games is not None and (isinstance(games, bool) or not isinstance(games, int)
-                              or not 1 <= games <= arena.MAX_GAMES):
-        raise ExperimentError(f"--games must be an int from 1 to {arena.MAX_GAMES:,}, got {games!r}")
+    if games is not None:
+        whole("--games", games, 1, arena.MAX_GAMES, error=ExperimentError)
 
 
 def _read_config(path: str) -> dict:
@@ -216,8 +216,7 @@ def run(experiment: Experiment, out: str, games: int | None = None, full: bool =
     """Run (or resume) ``experiment`` into folder ``out``; write its report; return the
     records per job."""
     check_size(games)
-    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
-        raise ExperimentError(f"--workers must be an int from 1 to {MAX_WORKERS:,}, got {workers!r}")
+    whole("--workers", workers, 1, MAX_WORKERS, error=ExperimentError)
     try:
         choose_engine("--engine", engine, exact_twin=False)
     except ValueError as error:

@@ -14,6 +14,7 @@ import numpy as np
 
 from boardzoo.games.model import TERMINAL, Capabilities, GameState, returns_of_winner
 from boardzoo.games.registry import Game, Param
+from boardzoo.values import whole
 
 MIN_SIZE = 4
 MAX_SIZE = 32
@@ -36,13 +37,7 @@ class Geometry:
 
     def __init__(self, rows: int, cols: int):
         for name, value in (("rows", rows), ("cols", cols)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ValueError(f"connect_four: {name} must be an int, got {value!r}")
-            if not MIN_SIZE <= value <= MAX_SIZE:
-                raise ValueError(
-                    f"connect_four: {name} must be between {MIN_SIZE} and {MAX_SIZE} "
-                    f"(a four needs room in every direction), got {value}"
-                )
+            whole(f"connect_four: {name}", value, MIN_SIZE, MAX_SIZE, note=" (a four needs room in every direction)")
         height = rows + 1
         column = (1 << rows) - 1
         middle = (cols - 1) / 2

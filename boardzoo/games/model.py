@@ -47,6 +47,8 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from boardzoo.values import whole
+
 #: ``current_player()`` at a chance event (e.g. the Nim coin).
 CHANCE = -1
 #: ``current_player()`` once the game is over.
@@ -230,10 +232,7 @@ def play_out(state: GameState, rng: random.Random, policy=None, limit: int = 0) 
 
 def check_int(game: str, name: str, value, low: int) -> None:
     """Raise a clear ValueError unless ``value`` is an int (not a bool) of at least ``low``."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{game}: {name} must be an int, got {value!r}")
-    if value < low:
-        raise ValueError(f"{game}: {name} must be at least {low}, got {value}")
+    whole(f"{game}: {name}", value, low=low)
 
 
 _WIN_RETURNS = {0: (1.0, -1.0), 1: (-1.0, 1.0)}

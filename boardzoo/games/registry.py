@@ -25,6 +25,7 @@ from types import ModuleType
 from typing import Any
 
 from boardzoo.games.model import GameState
+from boardzoo.values import number, whole
 
 #: One line per game: the module that declares its ``GAME``. The order is the listings'.
 GAME_MODULES = (
@@ -53,18 +54,15 @@ class Param:
             if not isinstance(value, bool):
                 raise ValueError(f"{game}: {name} must be True or False, got {value!r}")
             return value
-        if self.kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise ValueError(f"{game}: {name} must be an int, got {value!r}")
-        if self.kind is float and (isinstance(value, bool) or not isinstance(value, (int, float))):
-            raise ValueError(f"{game}: {name} must be a number, got {value!r}")
+        if self.kind is int:
+            return whole(f"{game}: {name}", value, None if self.low is None else int(self.low),
+                         None if self.high is None else int(self.high))
+        if self.kind is float:
+            return number(f"{game}: {name}", value, self.low, self.high)
         if self.kind is str and not isinstance(value, str):
             raise ValueError(f"{game}: {name} must be a string, got {value!r}")
         if self.choices and value not in self.choices:
             raise ValueError(f"{game}: {name} must be one of {', '.join(map(str, self.choices))}, got {value!r}")
-        if self.low is not None and value < self.low:
-            raise ValueError(f"{game}: {name} must be at least {self.low:,}, got {value}")
-        if self.high is not None and value > self.high:
-            raise ValueError(f"{game}: {name} must be at most {self.high:,}, got {value}")
         return value
 
 

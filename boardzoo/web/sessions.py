@@ -24,13 +24,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from boardzoo import arena, envs
+from boardzoo import arena, envs, values
 from boardzoo.agents import expand
 from boardzoo.envs import BoardGameEnv
 from boardzoo.errors import BoardzooError, MoveTimeLimitError, ResultsFileError, SpecError, excerpt
 from boardzoo.games.geister import GHOSTS, LETTERS, MOVE_ACTIONS, OWN_STEPS, RED_SETS, SIZE, TARGET, red_letters, to_own
 from boardzoo.ledger import parse_record, read_records
 from boardzoo.spec import split_spec
+from boardzoo.values import whole
 from boardzoo.web.searches import Cancelled, HostedAgent, SearchPool
 
 SEATS = arena.SEATS
@@ -128,10 +129,7 @@ def check_seed(seed: Any) -> int:
     """A request's seed: an int from 0 to :data:`MAX_SEED`, or None for a fresh one."""
     if seed is None:
         return secrets.randbelow(MAX_SEED)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise RequestError(f"seed must be an int from 0 to 2**53, or left out for a fresh one; got "
-                           f"{excerpt(repr(seed), 30)}")
-    return seed
+    return whole("seed", seed, 0, MAX_SEED, note=" (or left out for a fresh one)", error=RequestError)
 
 
 def drawing(env: BoardGameEnv, view: str | None, animate: bool = True) -> str:
@@ -278,8 +276,7 @@ class PlaySession:
             raise RequestError("the game is over", 409)
         if env.agent_selection != self.human:
             raise RequestError("it is not your turn", 409)
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise RequestError(f"a move is an action number, got {action!r}")
+        whole("a move's action", action, error=RequestError)
         model = env.unwrapped.model(self.human)
         if not 0 <= action < model.num_actions or not model.is_legal(action):
             reason = model.explain_illegal(action) if 0 <= action < model.num_actions else "there is no such move"
@@ -322,10 +319,8 @@ class WatchSession:
 
     def __init__(self, env_spec: str, spec_a: str, spec_b: str, games: int, seed: int | None, delay: float,
                  pool: SearchPool):
-        if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_WATCH_GAMES:
-            raise RequestError(f"games must be an int from 1 to {MAX_WATCH_GAMES}, got {games!r}")
-        if isinstance(delay, bool) or not isinstance(delay, (int, float)) or not 0 <= delay <= 5:
-            raise RequestError(f"delay must be a number of seconds from 0 to 5, got {delay!r}")
+        whole("games", games, 1, MAX_WATCH_GAMES, error=RequestError)
+        values.number("delay", delay, 0, 5, unit=" of seconds", error=RequestError)
         self.env_spec, self.specs, self.games, self.seed = env_spec, {"a": spec_a, "b": spec_b}, games, check_seed(seed)
         self.delay = float(delay)
         self.env = web_env(env_spec)
@@ -538,8 +533,7 @@ class Replays:
 
     def replay(self, relative: str, index: Any, start: Any = 0) -> dict:
         path, entries, _ = self.index(relative)
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(entries):
-            raise RequestError(f"game index must be an int from 0 to {len(entries) - 1}, got {index!r}", 404)
+        whole("game index", index, 0, len(entries) - 1, error=lambda message: RequestError(message, 404))
         offset, _ = entries[index]
         try:
             with open(path, "rb") as handle:
@@ -578,8 +572,8 @@ def replay_record(record: dict, start: Any = 0) -> dict:
     frames: list[str] = []
     total = 0
     positions = 1 + record["plies"]
-    if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < positions:
-        raise RequestError(f"start must be a position from 0 to {positions - 1}, got {start!r}", 404)
+    whole("start", start, 0, positions - 1, note=" (a position of the game)",
+          error=lambda message: RequestError(message, 404))
 
     def draw() -> None:
         nonlocal total

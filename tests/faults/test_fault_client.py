@@ -185,7 +185,7 @@ def test_a_move_request_on_a_decided_board_is_the_servers_error(agent):
     assert "already decided" in message and "server error" in message
 
 
-@pytest.mark.parametrize("args, fragment", [(["--port", "70000"], "--port must be an int from 1 to 65535"),
+@pytest.mark.parametrize("args, fragment", [(["--port", "70000"], "--port must be an int from 1 to 65,535"),
                                             (["--timeout", "0"], "--timeout must be"),
                                             (["--timeout", "inf"], "--timeout must be"),
                                             (["--retries", "-1"], "--retries must be"),

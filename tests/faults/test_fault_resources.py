@@ -71,8 +71,8 @@ def test_solve_command_timeout_goes_on_with_the_batch():
 
 @pytest.mark.parametrize("args, message", [(["--timeout", "inf"], "timeout must be a positive, finite"),
                                            (["--timeout", "0"], "timeout must be a positive, finite"),
-                                           (["--memory", "0"], "memory must be from 1 to"),
-                                           (["--memory", "100000"], "memory must be from 1 to")])
+                                           (["--memory", "0"], "memory must be a number of MB from 1 to"),
+                                           (["--memory", "100000"], "memory must be a number of MB from 1 to")])
 def test_solve_refuses_unbounded_settings(args, message):
     assert_clean_error(run_cli("solve", "connect_four", *args, MIDDLE[0][0]), message)
 

@@ -79,6 +79,7 @@ from boardzoo.games.model import GameState, require
 from boardzoo.spec import Registry, refuse_leftovers
 from boardzoo.strategy.engine import choose_engine
 from boardzoo.strategy.knowledge import check_known, knowledge_of
+from boardzoo.values import whole
 
 #: Iterations a decision when no other budget is given.
 DEFAULT_ITERATIONS = 1000
@@ -133,10 +134,8 @@ class MCTSAgent(Agent):
         except (ValueError, TypeError) as error:
             raise ValueError(f"mcts: {error}") from None
         refuse_leftovers("mcts", options, self.parts, {"policy": policy, "final": final})
-        if isinstance(nthr, bool) or not isinstance(nthr, int) or nthr < 0:
-            raise ValueError(f"mcts: nthr must be an int >= 0, got {nthr!r}")
-        if isinstance(max_rollout, bool) or not isinstance(max_rollout, int) or max_rollout < 0:
-            raise ValueError(f"mcts: max_rollout must be an int >= 0 (0 = no limit), got {max_rollout!r}")
+        whole("mcts: nthr", nthr, low=0)
+        whole("mcts: max_rollout", max_rollout, low=0, note=" (0 = no limit)")
         check_game_options("mcts", rollout, belief)
         if value is not None:
             check_known("mcts", "eval", value)

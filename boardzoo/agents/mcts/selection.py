@@ -22,6 +22,7 @@ from collections.abc import Callable
 
 from boardzoo.agents.mcts.tree import Node
 from boardzoo.spec import Registry
+from boardzoo.values import number
 
 #: ``select(children, parent_visits) -> child``.
 Select = Callable[[list[Node], int], Node]
@@ -30,9 +31,7 @@ SELECTION = Registry("policy")
 
 
 def check_constant(name: str, value: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < math.inf:
-        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
-    return float(value)
+    return number(name, value, low=0)
 
 
 @SELECTION.register("ucb1")

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from boardzoo.errors import BoardzooError, BudgetError, excerpt
 from boardzoo.games.connect_four import ConnectFourState, completing_cells
+from boardzoo.values import number, seconds
 
 #: Nodes with more empty cells than this look up their children's table entries before
 #: searching any (enhanced transposition cutoff): it pays where subtrees are large.
@@ -101,12 +102,9 @@ class Solver:
     def __init__(self, rows: int = 6, cols: int = 7, memory_mb: float = DEFAULT_MEMORY_MB,
                  timeout: float | None = None,
                  progress: Callable[[int, float, int, int], None] | None = None):
-        if (isinstance(memory_mb, bool) or not isinstance(memory_mb, (int, float))
-                or not 1 <= memory_mb <= MEMORY_LIMIT_MB):
-            raise ValueError(f"the solver's memory must be from 1 to {MEMORY_LIMIT_MB} MB, got {memory_mb!r}")
-        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
-                                    or not 0 < timeout < float("inf")):
-            raise ValueError(f"the solver's timeout must be a positive, finite number of seconds, got {timeout!r}")
+        number("the solver's memory", memory_mb, 1, MEMORY_LIMIT_MB, unit=" of MB")
+        if timeout is not None:
+            seconds("the solver's timeout", timeout)
         problem = board_problem(rows, cols)
         if problem is not None:
             raise ValueError(problem)

@@ -1,0 +1,64 @@
+"""One check for every typed value a person gives boardzoo -- on the command line, in a
+spec, over the network: an int, a number, seconds.
+
+    whole("mcts: nthr", nthr, low=0)            # mcts: nthr must be an int >= 0, got -1
+    whole("--workers", workers, 1, 64)          # --workers must be an int from 1 to 64, got 0
+    number("purple: hunt", hunt, 0, 1000)       # purple: hunt must be a number from 0 to 1000, got 'x'
+    seconds("solver: time", time, most=3600)    # solver: time must be a positive number of seconds, ...
+
+A bool is never a number here (``True`` is not one pawn), a float is never an int, and
+a number is finite. ``error`` is the exception class of the surface asking (a command
+line's, a server's), so every surface words the same rule the same way; the value is
+quoted at most 40 characters long.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from boardzoo.errors import excerpt
+
+
+def _bounds(low: float | None, high: float | None, show: Callable[[float], str]) -> str:
+    if low is not None and high is not None:
+        return f" from {show(low)} to {show(high)}"
+    if low is not None:
+        return f" >= {show(low)}"
+    return f" <= {show(high)}" if high is not None else ""
+
+
+def _refuse(error: Callable[[str], Exception], name: str, kind: str, bounds: str, note: str, value: Any) -> Exception:
+    return error(f"{name} must be {kind}{bounds}{note}, got {excerpt(repr(value), 40)}")
+
+
+def whole(name: str, value: Any, low: int | None = None, high: int | None = None, *, note: str = "",
+          error: Callable[[str], Exception] = ValueError) -> int:
+    """``value`` when it is an int within ``low``..``high`` (inclusive, each when given)."""
+    if isinstance(value, bool) or not isinstance(value, int) or (low is not None and value < low) \
+            or (high is not None and value > high):
+        raise _refuse(error, name, "an int", _bounds(low, high, lambda x: f"{x:,}"), note, value)
+    return value
+
+
+def number(name: str, value: Any, low: float | None = None, high: float | None = None, *, unit: str = "",
+           note: str = "", error: Callable[[str], Exception] = ValueError) -> float:
+    """``value`` as a float when it is a finite number within ``low``..``high``;
+    ``unit`` names what it counts (``" of seconds"``)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or (low is not None and value < low) or (high is not None and value > high):
+        kind = f"a number{unit}" if high is not None else f"a finite number{unit}"
+        raise _refuse(error, name, kind, _bounds(low, high, lambda x: f"{x:g}"), note, value)
+    return float(value)
+
+
+def seconds(name: str, value: Any, most: float | None = None, *,
+            error: Callable[[str], Exception] = ValueError) -> float:
+    """``value`` as a float when it is a positive, finite number of seconds, at most ``most``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf \
+            or (most is not None and value > most):
+        if most is None:
+            raise _refuse(error, name, "a positive, finite number of seconds", "", "", value)
+        raise _refuse(error, name, "a positive number of seconds", f", at most {most:g}", "", value)
+    return float(value)
