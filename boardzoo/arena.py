@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from boardzoo.agents import Agent, expand
+from boardzoo.agents import Agent
 from boardzoo.agents import make as make_agent
 from boardzoo.envs import BoardGameEnv
 from boardzoo.envs import make as make_env
@@ -167,8 +167,7 @@ def play_game(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int
         "decision_seconds": times, "truncated": truncated, "forfeit": forfeit,
         "scores": None if scores is None else {label_of[s]: v for s, v in scores.items()},
     }
-    expanded = {"a": (spec_a, expand(spec_a)), "b": (spec_b, expand(spec_b))}
-    presets = {label: full for label, (spec, full) in expanded.items() if full != spec}
+    presets = {label: agent.full_spec for label, agent in agents.items() if agent.full_spec != agent.spec}
     if presets:  # what a preset stood for, so that a retuned preset's games are never mixed with these
         record["presets"] = presets
     if probe is not None:
@@ -190,15 +189,13 @@ def make_agents(spec_a: str, spec_b: str, env: BoardGameEnv, isolate: bool = Fal
         try:
             for label, spec in (("a", spec_a), ("b", spec_b)):
                 agents[label] = IsolatedAgent(spec)
-            check_agents(agents.values(), env)
-            warm_up_agents(agents.values(), env)
+            ready_agents(agents.values(), env)
         except BaseException:
             close_agents(agents)
             raise
         return agents
     agents = {"a": make_agent(spec_a), "b": make_agent(spec_b)}
-    check_agents(agents.values(), env)
-    warm_up_agents(agents.values(), env)
+    ready_agents(agents.values(), env)
     return agents
 
 
@@ -209,20 +206,30 @@ def first_model(env: BoardGameEnv) -> GameState:
     return raw.model(raw.agent_selection)
 
 
-def check_agents(agents: Iterable[Agent], env: BoardGameEnv) -> None:
-    """Raise SpecError when an agent's options don't fit ``env``'s game (resets ``env``)."""
+def ready_agents(agents: Iterable[Agent], env: BoardGameEnv) -> None:
+    """:func:`check_agents`, then :func:`warm_up_agents`, on one first position."""
+    agents = list(agents)
     model = first_model(env)
+    check_agents(agents, env, model)
+    warm_up_agents(agents, env, model)
+
+
+def check_agents(agents: Iterable[Agent], env: BoardGameEnv, model: GameState | None = None) -> None:
+    """Raise SpecError when an agent's options don't fit ``env``'s game, checked on
+    ``model`` (by default ``env``'s first position, which resets ``env``)."""
+    model = model if model is not None else first_model(env)
     for agent in agents:
         try:
-            agent.check(model)
+            agent.check_once(model)
         except ValueError as error:
             raise SpecError(f"{agent.spec}: {error}") from None
 
 
-def warm_up_agents(agents: Iterable[Agent], env: BoardGameEnv) -> None:
-    """Warm each agent up on ``env``'s first position (:meth:`Agent.warm_up`), so that a
-    first move's compiling is not timed as the move (resets ``env``)."""
-    model = first_model(env)
+def warm_up_agents(agents: Iterable[Agent], env: BoardGameEnv, model: GameState | None = None) -> None:
+    """Warm each agent up on ``model`` (by default ``env``'s first position, which resets
+    ``env``; :meth:`Agent.warm_up`), so that a first move's compiling is not timed as the
+    move."""
+    model = model if model is not None else first_model(env)
     for agent in agents:
         agent.warm_up(model)
 

@@ -102,13 +102,14 @@ class IsolatedAgent(Agent):
 
     def __init__(self, spec: str, seed: int | None = None):
         super().__init__(seed)
-        self.spec = spec
-        from boardzoo.agents import AGENTS
-        from boardzoo.spec import split_spec
+        from boardzoo.agents import AGENTS, parse
+
+        name, _, full = parse(spec)
+        self.spec, self.full_spec = spec, full
 
         # The agent's class travels by reference (module and name), so agents that the
         # user's own code registered work here too; the agent itself is built over there.
-        cls = AGENTS.get(split_spec(spec)[0])
+        cls = AGENTS.get(name)
         context = multiprocessing.get_context("spawn")
         self._connection, child = context.Pipe()
         self._process = context.Process(target=_serve, args=(child, spec, seed, cls), daemon=True,

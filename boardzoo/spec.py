@@ -16,6 +16,7 @@ import math
 import types
 import typing
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any
 
 from boardzoo.errors import SpecError
@@ -43,8 +44,10 @@ def split_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip(), params
 
 
+@cache
 def parameters(factory: Callable) -> dict[str, Any]:
-    """Keyword parameters of ``factory`` with their defaults (``inspect.Parameter.empty`` if none)."""
+    """Keyword parameters of ``factory`` with their defaults (``inspect.Parameter.empty`` if
+    none); read once per factory (callers do not change the dict)."""
     signature = inspect.signature(factory)
     return {
         name: p.default
@@ -53,9 +56,11 @@ def parameters(factory: Callable) -> dict[str, Any]:
     }
 
 
+@cache
 def declared_types(factory: Callable) -> dict[str, tuple[type, ...]]:
     """Parameter -> the types its annotation allows (``type(None)`` for Optional), read
-    once from the constructor; parameters without an annotation get their default's type."""
+    once per factory from its constructor; parameters without an annotation get their
+    default's type (callers do not change the dict)."""
     target = factory.__init__ if inspect.isclass(factory) else factory
     try:
         hints = typing.get_type_hints(target)

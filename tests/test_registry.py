@@ -64,7 +64,8 @@ def test_the_declared_observation_is_what_the_env_shows(name):
 def test_parameters_are_checked_against_their_declaration():
     nim = game("nim")
     assert nim.checked({}) == {"n": 21, "k": 3, "coin": False}
-    for params, words in [({"n": 0}, "nim: n must be an int from 1 to 1,000,000,000, got 0"), ({"k": 2.5}, "nim: k must be an int"),
+    for params, words in [({"n": 0}, "nim: n must be an int from 1 to 1,000,000,000, got 0"),
+                          ({"k": 2.5}, "nim: k must be an int"),
                           ({"coin": 1}, "nim: coin must be True or False"), ({"n": True}, "nim: n must be an int"),
                           ({"pawns": 3}, "unknown parameter 'pawns'; parameters are n, k, coin")]:
         with pytest.raises(ValueError, match=words):

@@ -4,11 +4,11 @@ what is done again and again on the way: the walk the architecture page reports.
     python tools/spec_walk.py
     python tools/spec_walk.py arena connect_four_v0 mcts:iterations=20 random --games 2 --seed 0
 
-Runs ``boardzoo`` in this process under a profiler hook and prints, up to the end of the
-first move an agent makes: the calls of boardzoo's own functions, the changes of file
-from caller to callee among them, and the files they touch; then, over the whole run,
-how often the spec strings were split, agents checked their game, a search was built and
-an env was reset (before the first move, and in all).
+Runs ``boardzoo`` in this process under a profiler hook and prints, up to the first move
+an agent starts (the search inside that move is not counted): the calls of boardzoo's
+own functions, the changes of file from caller to callee among them, and the files they
+touch; then how often the spec strings were split, MCTS checked its game, a search was
+built and an env was reset, before the end of the first move and over the whole run.
 """
 
 from __future__ import annotations
@@ -24,11 +24,17 @@ from boardzoo.cli import main
 
 DEFAULT = ["arena", "connect_four_v0", "mcts:iterations=20", "random", "--games", "2", "--seed", "0"]
 PACKAGE = str(Path(boardzoo.__file__).resolve().parent)
-#: Functions counted over the run: (label, function name, file name ending).
-WATCHED = (("spec strings split", "split_spec", "spec.py"),
-           ("agent checks of the game", "check", "agent.py"),
-           ("searches built", "__init__", "search.py"),
-           ("env resets", "reset", "aec.py"))
+
+
+def watched() -> dict:
+    """The functions counted over the run: their code objects, by what they mean."""
+    from boardzoo.agents.mcts import MCTSAgent
+    from boardzoo.agents.mcts.search import Search
+    from boardzoo.envs.aec import BoardGameEnv
+    from boardzoo.spec import split_spec
+
+    return {split_spec.__code__: "spec strings split", MCTSAgent.check.__code__: "MCTS checks of the game",
+            Search.__init__.__code__: "searches built", BoardGameEnv.reset.__code__: "env resets"}
 
 
 def walk(argv: list[str]) -> dict:
@@ -39,6 +45,7 @@ def walk(argv: list[str]) -> dict:
     first_move_done = False
     depth_of_act: list[int] = []
     depth = 0
+    watching = watched()
 
     def hook(frame, event, arg):
         nonlocal calls, changes, first_move_done, depth
@@ -54,13 +61,14 @@ def walk(argv: list[str]) -> dict:
                 before.update(counts)
             return
         depth += 1
-        for label, name, ending in WATCHED:
-            if code.co_name == name and code.co_filename.endswith(ending):
-                counts[label] += 1
+        if code in watching:
+            counts[watching[code]] += 1
         if first_move_done:
             return
         if code.co_name == "act" and "/agents/" in code.co_filename and not depth_of_act:
             depth_of_act.append(depth - 1)
+        if depth_of_act:
+            return  # inside the first move: the search itself is not the road to it
         calls += 1
         files.add(code.co_filename)
         caller = frame.f_back
@@ -75,7 +83,7 @@ def walk(argv: list[str]) -> dict:
     finally:
         sys.setprofile(None)
     return {"status": status, "calls": calls, "changes": changes, "files": len(files), "before": before,
-            "all": counts}
+            "all": counts, "labels": list(watching.values())}
 
 
 if __name__ == "__main__":
@@ -84,5 +92,5 @@ if __name__ == "__main__":
     print(f"boardzoo {' '.join(argv)}  (exit {result['status']})")
     print(f"to the first move: {result['calls']} calls of boardzoo functions, {result['changes']} changes of file, "
           f"{result['files']} files")
-    for label, _, _ in WATCHED:
+    for label in result["labels"]:
         print(f"{label}: {result['before'].get(label, 0)} before the first move, {result['all'][label]} in all")

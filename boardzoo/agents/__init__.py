@@ -50,15 +50,21 @@ PRESETS: dict[str, Preset] = {
 }
 
 
-def expand(spec: str) -> str:
-    """``spec`` with a preset's name replaced by the spec it stands for (its own
-    parameters overriding the preset's); any other spec unchanged."""
+def parse(spec: str) -> tuple[str, dict[str, str], str]:
+    """``spec`` read once: the agent's name, its parameters as written, and the spec in
+    full (a preset's name replaced by the spec it stands for, its own parameters
+    overriding the preset's; any other spec as it is)."""
     name, raw = split_spec(spec)
     if name not in PRESETS:
-        return spec
+        return name, raw, spec
     base, params = split_spec(PRESETS[name].spec)
     params.update(raw)
-    return f"{base}:" + ",".join(f"{key}={value}" for key, value in params.items())
+    return base, params, f"{base}:" + ",".join(f"{key}={value}" for key, value in params.items())
+
+
+def expand(spec: str) -> str:
+    """``spec`` in full: a preset's name replaced by the spec it stands for."""
+    return parse(spec)[2]
 
 
 def register(cls: type[Agent]) -> type[Agent]:
@@ -70,7 +76,7 @@ def register(cls: type[Agent]) -> type[Agent]:
 def make(spec: str, seed: int | None = None, **overrides) -> Agent:
     """Build an agent from ``"name:key=value,..."`` (an agent or a preset's name);
     unknown names/parameters raise SpecError."""
-    name, raw = split_spec(expand(spec))
+    name, raw, full = parse(spec)
     if name not in AGENTS:
         raise SpecError(f"unknown agent {name!r}; agents are: {', '.join(AGENTS)}; presets: {', '.join(PRESETS)}")
     cls = AGENTS[name]
@@ -79,7 +85,7 @@ def make(spec: str, seed: int | None = None, **overrides) -> Agent:
         agent = cls(seed=seed, **kwargs, **overrides)
     except ValueError as error:
         raise SpecError(f"{spec}: {error}") from error
-    agent.spec = spec.strip()
+    agent.spec, agent.full_spec = spec.strip(), full.strip()
     return agent
 
 
@@ -90,7 +96,7 @@ def catalogue() -> list[tuple[str, str, str]]:
                                                 for name, preset in PRESETS.items()]
 
 
-__all__ = ["AGENTS", "PRESETS", "SPEC_HIDDEN", "Preset", "expand",
+__all__ = ["AGENTS", "PRESETS", "SPEC_HIDDEN", "Preset", "expand", "parse",
            "AlphaBetaAgent", "Agent", "FlatMonteCarloAgent", "GreedyAgent", "HumanAgent", "MCTSAgent",
            "MinimaxAgent", "PolicyAgent",
            "RandomAgent", "SolverAgent", "catalogue",

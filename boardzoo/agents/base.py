@@ -42,7 +42,9 @@ class Agent:
 
     def __init__(self, seed: int | None = None):
         self.rng = random.Random(seed)
-        self.spec = self.name
+        #: The spec the agent was made from, and what it stands for (a preset's own spec).
+        self.spec = self.full_spec = self.name
+        self._checked: tuple | None = None
         #: Statistics of the last decision (search agents fill it in).
         self.stats: dict[str, Any] = {}
 
@@ -68,6 +70,14 @@ class Agent:
         it before the first game, so a bad option fails before anything is played."""
         if self.games is not None and model.game_name not in self.games:
             raise ValueError(f"{self.name}: plays {', '.join(sorted(self.games))} only, not {model.game_name}")
+
+    def check_once(self, model: GameState) -> None:
+        """:meth:`check` the first time this agent meets ``model``'s game (its class and
+        name), not again at every move; the arena calls it before the first game."""
+        key = (type(model), model.game_name)
+        if key != self._checked:
+            self.check(model)
+            self._checked = key
 
     def warm_up(self, model: GameState) -> None:
         """Do now, before any move is timed, the one-off work that would otherwise slow

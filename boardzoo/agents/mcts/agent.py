@@ -162,6 +162,8 @@ class MCTSAgent(Agent):
         self.root: Node | None = None
         self.root_state: GameState | None = None
         self._kept: tuple[Node, GameState] | None = None
+        #: The composed search and the (model class, game, seat) it was composed for.
+        self._search: tuple[tuple, Search] | None = None
         self._wrap_up = 0.0
 
     @staticmethod
@@ -253,12 +255,19 @@ class MCTSAgent(Agent):
         return None
 
     def search_for(self, model: GameState) -> Search:
-        """The search this agent runs on ``model``: its parts, composed."""
-        self.check(model)
-        expansion = (AllChildren(self.rng, self.nthr or 1, self._prior()) if self.expands_all
-                     else OneChildPerIteration(self.rng))
-        return Search(root_sampling(model, self.rng, self.belief), self.select, expansion, self._leaf(model),
-                      self.backup, Proofs() if self.solver else None, self.rng)
+        """The search this agent runs on ``model``: its parts composed once for a game and
+        seat (after :meth:`check`) and kept from move to move, rooted at ``model``."""
+        self.check_once(model)
+        key = (type(model), model.game_name, model.current_player())
+        if self._search is None or self._search[0] != key:
+            expansion = (AllChildren(self.rng, self.nthr or 1, self._prior()) if self.expands_all
+                         else OneChildPerIteration(self.rng))
+            self._search = (key, Search(root_sampling(model, self.rng, self.belief), self.select, expansion,
+                                        self._leaf(model), self.backup, Proofs() if self.solver else None,
+                                        self.rng))
+        search = self._search[1]
+        search.sampling = root_sampling(model, self.rng, self.belief)
+        return search
 
     # --- one decision ----------------------------------------------------------------------
     def act(self, observation: dict, model: GameState) -> int:
@@ -308,7 +317,7 @@ class MCTSAgent(Agent):
     def _act_compiled(self, model: GameState) -> int:
         """The whole search compiled (see :mod:`boardzoo.fast.mcts`)."""
         start = time.perf_counter()
-        self.check(model)
+        self.check_once(model)
         if model.current_player() < 0:
             raise ValueError("mcts: asked to move in a finished game or at a chance event")
         if self._compiled is None:
