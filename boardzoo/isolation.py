@@ -54,6 +54,19 @@ def _serve(connection, spec: str, seed: int | None, cls: type[Agent] | None) -> 
         pass  # the referee is gone: nobody is left to answer
 
 
+#: What a referee asks of an agent in another process (here and the browser's search
+#: processes): the agent's own methods, by name.
+REQUESTS = ("reset", "warm_up", "check", "act")
+
+
+def carry_out(agent: Agent, kind: str, arguments) -> int | None:
+    """Request ``kind`` of :data:`REQUESTS` done on ``agent``: the action for ``act``."""
+    if kind not in REQUESTS:
+        raise ValueError(f"unknown request {kind!r}; requests are {', '.join(REQUESTS)}")
+    result = getattr(agent, kind)(*arguments)
+    return int(result) if kind == "act" else None
+
+
 def _answer(connection, spec: str, seed: int | None, cls: type[Agent] | None) -> None:
     from boardzoo.agents import AGENTS, make
 
@@ -74,24 +87,14 @@ def _answer(connection, spec: str, seed: int | None, cls: type[Agent] | None) ->
         if kind == "close":
             return
         try:
-            if kind == "reset":
-                agent.reset(request[1])
-                connection.send(("ok", None, {}))
-            elif kind == "warm_up":
-                agent.warm_up(request[1])
-                connection.send(("ok", None, {}))
-            elif kind == "check":
-                try:
-                    agent.check(request[1])
-                except ValueError as error:
-                    connection.send(("invalid", str(error)))
-                else:
-                    connection.send(("ok", None, {}))
-            else:  # "act"
-                action = agent.act(request[1], request[2])
-                connection.send(("ok", int(action), agent.stats))
+            action = carry_out(agent, kind, request[1:])
+            reply: tuple = ("ok", action, agent.stats if kind == "act" else {})
         except Exception as error:
-            connection.send(("error", f"{type(error).__name__}: {error}\n{traceback.format_exc(limit=6)}"))
+            if kind == "check" and isinstance(error, ValueError):  # an option that does not fit the game
+                reply = ("invalid", str(error))
+            else:
+                reply = ("error", f"{type(error).__name__}: {error}\n{traceback.format_exc(limit=6)}")
+        connection.send(reply)
 
 
 class IsolatedAgent(Agent):

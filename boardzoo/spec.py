@@ -44,10 +44,14 @@ def split_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip(), params
 
 
-@cache
 def parameters(factory: Callable) -> dict[str, Any]:
     """Keyword parameters of ``factory`` with their defaults (``inspect.Parameter.empty`` if
     none); read once per factory (callers do not change the dict)."""
+    return _parameters(factory)
+
+
+@cache
+def _parameters(factory: Any) -> dict[str, Any]:
     signature = inspect.signature(factory)
     return {
         name: p.default
@@ -56,11 +60,15 @@ def parameters(factory: Callable) -> dict[str, Any]:
     }
 
 
-@cache
 def declared_types(factory: Callable) -> dict[str, tuple[type, ...]]:
     """Parameter -> the types its annotation allows (``type(None)`` for Optional), read
     once per factory from its constructor; parameters without an annotation get their
     default's type (callers do not change the dict)."""
+    return _declared_types(factory)
+
+
+@cache
+def _declared_types(factory: Any) -> dict[str, tuple[type, ...]]:
     target = factory.__init__ if inspect.isclass(factory) else factory
     try:
         hints = typing.get_type_hints(target)

@@ -34,7 +34,7 @@ from typing import Any
 
 from boardzoo.agents import Agent, AlphaBetaAgent, MCTSAgent, MinimaxAgent
 from boardzoo.errors import AgentError, BoardzooError, MoveTimeLimitError, ServerBusyError
-from boardzoo.isolation import leave_with_parent
+from boardzoo.isolation import carry_out, leave_with_parent
 
 #: The wall-clock limit on one move of an agent, in seconds, whatever its spec.
 MOVE_SECONDS = 10.0
@@ -93,19 +93,10 @@ def _serve(connection) -> None:
                 spec, seed = arguments
                 agents[key] = make(spec, seed=seed)
                 reply: tuple = ("ok",)
-            elif kind == "reset":
-                agents[key].reset(arguments[0])
-                reply = ("ok",)
-            elif kind == "check":
-                agents[key].check(arguments[0])
-                reply = ("ok",)
-            elif kind == "warm_up":
-                agents[key].warm_up(arguments[0])
-                reply = ("ok",)
-            else:  # "act"
+            else:
                 agent = agents[key]
-                action = agent.act(*arguments)
-                reply = ("ok", int(action), agent.stats, search_view(agent))
+                action = carry_out(agent, kind, arguments)
+                reply = ("ok", action, agent.stats, search_view(agent)) if kind == "act" else ("ok",)
         except BoardzooError as error:  # a bad spec or input: the server answers with a 4xx
             reply = ("refused", error)
         except ValueError as error:  # an option that does not fit the game (make, check), else a bug
