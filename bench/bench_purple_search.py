@@ -25,7 +25,8 @@ from common import machine, table
 
 from boardzoo import fast
 from boardzoo.games.geister import GeisterState, GeisterView
-from boardzoo.strategy.geister.purple import Position, PurpleSearch, position_of
+from boardzoo.strategy.geister.purple import PurpleSearch
+from boardzoo.strategy.geister.purple_position import Position, position_of
 
 
 class ReferenceSearch(PurpleSearch):

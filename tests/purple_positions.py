@@ -3,7 +3,7 @@
 import random
 
 from boardzoo.games.geister import GeisterState, GeisterView
-from boardzoo.strategy.geister.purple import Position, position_of
+from boardzoo.strategy.geister.purple_position import Position, position_of
 
 
 def random_position(seed: int, plies: int) -> Position:

@@ -30,7 +30,8 @@ from boardzoo.stats import wilson  # noqa: E402
 from boardzoo.strategy.connect_four.compiled_solver import CompiledSolver  # noqa: E402
 from boardzoo.strategy.connect_four.solver import Solver, parse_moves  # noqa: E402
 from boardzoo.strategy.geister.compiled_purple import CompiledPurpleSearch  # noqa: E402
-from boardzoo.strategy.geister.purple import Position, PurpleSearch, board_key, squares_of  # noqa: E402
+from boardzoo.strategy.geister.purple import PurpleSearch  # noqa: E402
+from boardzoo.strategy.geister.purple_position import Position, board_key, squares_of  # noqa: E402
 from boardzoo.strategy.knowledge import knowledge_of  # noqa: E402
 
 #: Every variant of every game the compiled engine has, from the game registry.

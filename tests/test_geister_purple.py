@@ -21,7 +21,8 @@ from boardzoo.strategy.geister.beliefs import (
     blue_probabilities,
     bluffer_probability,
 )
-from boardzoo.strategy.geister.purple import (
+from boardzoo.strategy.geister.purple import PurpleSearch
+from boardzoo.strategy.geister.purple_position import (
     ESCAPE_PRICE,
     LAST_RED_RISK,
     OUR_DISTANCE,
@@ -35,10 +36,9 @@ from boardzoo.strategy.geister.purple import (
     UNCOVERED,
     WIN,
     Position,
-    PurpleSearch,
-    _nearest,
-    _nearest_plain,
     board_key,
+    nearest_plain,
+    nearest_ring,
     position_of,
 )
 
@@ -405,7 +405,7 @@ def test_the_race_ring_by_ring_is_the_race_ghost_by_ghost(seed, plies):
     for rings, steps in ((OUR_DISTANCE_RINGS, OUR_DISTANCE),
                          *zip(OUR_EXIT_RINGS + THEIR_EXIT_RINGS, [STEPS[e] for e in OUR_EXITS + THEIR_EXITS])):
         for mask in (position.red, position.blue, position.red | position.blue, position.purple, 0):
-            assert _nearest(rings, mask) == _nearest_plain(steps, mask)
+            assert nearest_ring(rings, mask) == nearest_plain(steps, mask)
 
 @pytest.mark.parametrize("seed", range(6))
 def test_move_ordering_changes_no_value_only_the_nodes_searched(seed):
@@ -477,7 +477,7 @@ def test_bait_prices_our_reds_next_to_theirs_by_the_opponents_boldness():
 def test_caution_prices_each_capture_that_may_be_red_the_more():
     """Two of the opponent's reds left by the pessimistic count: caution 2 doubles their
     price; a capture of a doubtful ghost then costs more than its chance of blue gains."""
-    from boardzoo.strategy.geister.purple import TAKES_PENALTY
+    from boardzoo.strategy.geister.purple_position import TAKES_PENALTY
 
     position = Position(red=bit(20), blue=bit(14), purple=bit(8, 2), marked=0, takes=2, hidden_reds=2,
                         our_reds=4, our_blues=4, blue_odds={8: 0.6, 2: 0.6})

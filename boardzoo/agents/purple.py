@@ -73,7 +73,7 @@ from boardzoo.strategy.geister.beliefs import (
     plain_reading,
 )
 from boardzoo.strategy.geister.profile import OpponentProfile
-from boardzoo.strategy.geister.purple import board_key, position_of
+from boardzoo.strategy.geister.purple_position import board_key, position_of
 from boardzoo.values import number
 
 #: The deepest search allowed without a time budget (depth 8 takes minutes a move).

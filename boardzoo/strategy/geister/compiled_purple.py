@@ -32,8 +32,9 @@ import numpy as np
 from numba import njit
 
 import boardzoo.fast.cache  # noqa: F401  (guards numba's disk cache; before any njit)
-from boardzoo.strategy.geister import purple as reference
-from boardzoo.strategy.geister.purple import Position, PurpleSearch, board_key, squares_of
+from boardzoo.strategy.geister import purple_position as reference
+from boardzoo.strategy.geister.purple import PurpleSearch
+from boardzoo.strategy.geister.purple_position import Position, board_key, squares_of
 
 RED, BLUE, PURPLE, MARKED, TAKES, HIDDEN_REDS, OUR_REDS, OUR_BLUES, BLUE_STEPS, RED_STEPS = range(10)
 GAIN, DANGER_SUM = range(2)
@@ -105,7 +106,7 @@ def _get(odds, square, default):
 
 
 @njit(cache=True)
-def _nearest(rings, mask):
+def nearest_ring(rings, mask):
     """The fewest steps to a square of ``mask`` by the rings of the steps (99: none)."""
     for d in range(rings.shape[0]):
         if rings[d] & mask:
@@ -130,8 +131,8 @@ def _race(ints, threat, ply, ours_to_move):
                 runner = d + 1
                 break
     first = runner - 1 if ours_to_move else runner
-    guard0 = _nearest(THEIR_EXIT_RINGS[0], ours)
-    guard1 = _nearest(THEIR_EXIT_RINGS[1], ours)
+    guard0 = nearest_ring(THEIR_EXIT_RINGS[0], ours)
+    guard1 = nearest_ring(THEIR_EXIT_RINGS[1], ours)
     near = theirs & (THEIR_EXIT_WITHIN[0, min(guard0, UNCOVERED_REACH)]
                      | THEIR_EXIT_WITHIN[1, min(guard1, UNCOVERED_REACH)])
     cost, none_first = 0.0, 1.0
@@ -185,7 +186,7 @@ def _evaluate(ints, floats, odds, odds_row, ply, ours_to_move, settings):
              - settings[CAUTION] * TAKES_PENALTY[ints[ply, TAKES]] - floats[ply, DANGER_SUM])
     blue, red = ints[ply, BLUE], ints[ply, RED]
     if blue:
-        score -= w_ours * (_nearest(OUR_DISTANCE_RINGS, blue) + 0.25 * ints[ply, BLUE_STEPS])
+        score -= w_ours * (nearest_ring(OUR_DISTANCE_RINGS, blue) + 0.25 * ints[ply, BLUE_STEPS])
     score -= w_ours * settings[RED_PULL] * ints[ply, RED_STEPS]
     row = odds_row[ply]
     if settings[HUNTING] != 0.0 and red:

@@ -55,136 +55,30 @@ from __future__ import annotations
 import math
 import time
 
-from boardzoo.games.geister.board import GHOSTS, OWN_STEPS, SIZE, SQUARES, to_own
-
-#: A score beyond every evaluation: a decided game.
-WIN = 1_000_000.0
-#: The price of having ``k`` of the opponent's reds left by the pessimistic count: three
-#: risky captures made cost as much as three blues lost.
-TAKES_PENALTY = (0.0, 1300.0, 700.0, 300.0, 0.0)
-#: The price of an opponent ghost that is surely blue at ``d`` steps from escaping (1: on
-#: our exit), times its probability of being blue: a blue near our exits is a threat
-#: long before the search's horizon can see it escape.
-DANGER = (0.0, 1500.0, 700.0, 300.0, 120.0, 40.0, 10.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-#: The price of having lost ``k`` blue ghosts: the same curve, since four of either lose.
-BLUES_LOST_PENALTY = (0.0, 300.0, 700.0, 1300.0, 1300.0)
-OUR_EXITS = (0, SIZE - 1)
-THEIR_EXITS = (SQUARES - SIZE, SQUARES - 1)
-EXIT_MASK = (1 << THEIR_EXITS[0]) | (1 << THEIR_EXITS[1])
-#: A ghost this likely blue on our exit at its owner's turn is taken to escape.
-SURE_ESCAPE = 0.3
-#: The price, per unit of probability, of a ghost of uncertain colour on our exit at its
-#: owner's turn (it escapes and wins if blue).
-ESCAPE_PRICE = 4_000.0
-#: The highest chance of red at which we take a ghost when it may be the last red (the
-#: capture then loses with that chance, priced like an escape: :data:`ESCAPE_PRICE`).
-LAST_RED_RISK = 0.3
-#: The hunt (:attr:`PurpleSearch.hunt`) chases only ghosts at least this likely blue: a
-#: ghost of doubtful colour is bait as often as prey.
-HUNT_SURE = 0.85
-#: The race (:meth:`PurpleSearch.race`): the value of a *free runner*, one of our blues
-#: nearer to one of our exits than every opponent ghost is, by the moves it needs to
-#: leave (steps and the step off), when no opponent ghost wins the race first ...
-RACE_WIN = (0.0, 0.0, 1200.0, 800.0, 500.0, 300.0, 150.0, 80.0)
-#: ... and the price of an opponent ghost nearer to one of its exits (our home corners)
-#: than any of our ghosts, by its moves to leave, times its threat odds: a corner left
-#: without a guard loses a race that the search's horizon does not see.
-UNCOVERED = (0.0, 0.0, 1500.0, 800.0, 400.0, 200.0, 100.0)
-#: The most positions whose best move a search keeps for the next iteration's order
-#: (:meth:`PurpleSearch.remember`): the compiled search keeps about 10,000 in 0.17 s and
-#: this many in about two seconds; without a bound a long budget on it (millions of
-#: nodes a second) would keep gigabytes.
-BEST_MOVES_KEPT = 1 << 17
-#: The most returns to one position that :attr:`PurpleSearch.repeat` charges for: a
-#: guard that must step back and forth in front of an exit is not driven off it.
-REPEAT_CAP = 4
+from boardzoo.strategy.geister.purple_evaluation import PurpleEvaluation
+from boardzoo.strategy.geister.purple_position import (
+    BEST_MOVES_KEPT,
+    DANGER,
+    ESCAPE_PRICE,
+    EXIT_MASK,
+    HUNT_SURE,
+    LAST_RED_RISK,
+    NEIGHBOUR_MASK,
+    NEIGHBOURS,
+    OUR_DISTANCE,
+    OUR_EXITS,
+    REPEAT_CAP,
+    SURE_ESCAPE,
+    THEIR_DISTANCE,
+    WIN,
+    Position,
+    board_key,
+    moved_odds,
+    squares_of,
+)
 
 
-def _neighbours() -> list[tuple[int, ...]]:
-    table = []
-    for square in range(SQUARES):
-        x, y = square % SIZE, square // SIZE
-        table.append(tuple((y + dy) * SIZE + x + dx for dx, dy in OWN_STEPS
-                           if 0 <= x + dx < SIZE and 0 <= y + dy < SIZE))
-    return table
-
-
-NEIGHBOURS = _neighbours()
-NEIGHBOUR_MASK = [sum(1 << t for t in targets) for targets in NEIGHBOURS]
-#: Steps from a square to the nearer of our exits, and of theirs, plus one to go off.
-OUR_DISTANCE = [square // SIZE + min(square % SIZE, SIZE - 1 - square % SIZE) + 1 for square in range(SQUARES)]
-THEIR_DISTANCE = [SIZE - 1 - square // SIZE + min(square % SIZE, SIZE - 1 - square % SIZE) + 1
-                  for square in range(SQUARES)]
-#: Steps between two squares (the Manhattan distance).
-STEPS = [[abs(a % SIZE - b % SIZE) + abs(a // SIZE - b // SIZE) for b in range(SQUARES)] for a in range(SQUARES)]
-
-
-def _rings(steps: list[int]) -> tuple[int, ...]:
-    """The squares at each distance of ``steps``, as masks: ring ``d`` holds every square
-    ``d`` steps away."""
-    return tuple(sum(1 << s for s in range(SQUARES) if steps[s] == d) for d in range(max(steps) + 1))
-
-
-#: The rings of :data:`OUR_DISTANCE` and of the steps to each exit, for :func:`_nearest`.
-OUR_DISTANCE_RINGS = _rings(OUR_DISTANCE)
-OUR_EXIT_RINGS = tuple(_rings(STEPS[e]) for e in OUR_EXITS)
-THEIR_EXIT_RINGS = tuple(_rings(STEPS[e]) for e in THEIR_EXITS)
-#: The farthest an opponent runner can be and still cost something (:data:`UNCOVERED`).
-UNCOVERED_REACH = len(UNCOVERED) - 1
-#: The squares fewer than ``d`` steps from each of their exits (``d`` up to the reach).
-THEIR_EXIT_WITHIN = tuple(tuple(sum(rings[:d]) for d in range(UNCOVERED_REACH + 1)) for rings in THEIR_EXIT_RINGS)
-
-
-def squares_of(mask: int):
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
-class Position:
-    """One node of the purple game, in the searcher's frame.
-
-    ``red``/``blue``: our ghosts; ``purple``: the opponent's ghosts; ``marked``: those of
-    them known to be red (they stood on an exit and did not escape); ``takes``: the
-    opponent's reds left, counting every capture of a ghost that may be red as red (the
-    pessimistic count: when it reaches zero we have taken the fourth red and lost);
-    ``hidden_reds``: how many of the opponent's unmarked ghosts may still be red (none: the
-    rest are surely blue); ``our_reds``/``our_blues``: our ghosts left of each colour;
-    ``gain``: the expected blues among our captures so far; ``blue_odds``: square ->
-    probability that the opponent ghost there is blue (moved along with the ghost), what a
-    capture is worth; ``threat_odds``: the same, for weighing its escape (a cautious reader
-    may fear an escape more than it values the capture).
-
-    Three sums of the evaluation are kept up to date move by move rather than summed
-    again at every leaf (the leaves are most of a search's time): ``blue_steps`` and
-    ``red_steps``, our ghosts' :data:`OUR_DISTANCE` summed by colour, and ``danger``, each
-    unmarked opponent ghost's threat odds times :data:`DANGER` of its distance. Left out,
-    they are summed from the position (:meth:`sums`)."""
-
-    __slots__ = ("red", "blue", "purple", "marked", "takes", "hidden_reds", "our_reds", "our_blues", "gain",
-                 "blue_odds", "threat_odds", "blue_steps", "red_steps", "danger")
-
-    def __init__(self, red: int, blue: int, purple: int, marked: int, takes: int, hidden_reds: int,
-                 our_reds: int, our_blues: int, gain: float = 0.0, blue_odds: dict[int, float] | None = None,
-                 threat_odds: dict[int, float] | None = None,
-                 sums: tuple[int, int, float] | None = None):
-        self.red, self.blue, self.purple, self.marked = red, blue, purple, marked
-        self.takes, self.hidden_reds, self.our_reds, self.our_blues = takes, hidden_reds, our_reds, our_blues
-        self.gain = gain
-        self.blue_odds = blue_odds or {}
-        self.threat_odds = self.blue_odds if threat_odds is None else threat_odds
-        self.blue_steps, self.red_steps, self.danger = self.sums() if sums is None else sums
-
-    def sums(self) -> tuple[int, int, float]:
-        """(blue_steps, red_steps, danger) summed afresh from the pieces."""
-        threat = self.threat_odds
-        return (sum(OUR_DISTANCE[s] for s in squares_of(self.blue)),
-                sum(OUR_DISTANCE[s] for s in squares_of(self.red)),
-                sum(threat.get(s, 0.5) * DANGER[THEIR_DISTANCE[s]] for s in squares_of(self.purple & ~self.marked)))
-
-
-class PurpleSearch:
+class PurpleSearch(PurpleEvaluation):
     """Iterative-deepening alpha-beta on :class:`Position`; ``best_move`` returns our
     move as (from, to) own-frame squares, ``to`` = -1 for an escape."""
 
@@ -240,163 +134,7 @@ class PurpleSearch:
             raise TimeoutError
 
     # --- evaluation ------------------------------------------------------------------------
-    def evaluate(self, p: Position, ours_to_move: bool = True) -> float:
-        w_ours, w_gain = self.weights
-        score = (w_gain * p.gain - BLUES_LOST_PENALTY[4 - p.our_blues] - self.caution * TAKES_PENALTY[p.takes]
-                 - p.danger)
-        if p.blue:
-            score -= w_ours * (_nearest(OUR_DISTANCE_RINGS, p.blue) + 0.25 * p.blue_steps)
-        score -= w_ours * self.red_pull * p.red_steps
-        if self.hunting and p.red:
-            score -= self.hunt * self.hunt_steps(p)
-        if self.race_weight:
-            score += self.race_weight * self.race(p, ours_to_move)
-        if self.bait and self.boldness:
-            score += self.bait * self.boldness * self.offered_reds(p)
-        return score
 
-    @staticmethod
-    def offered_reds(p: Position) -> int:
-        """How many of our reds stand next to an opponent ghost."""
-        return sum(1 for s in squares_of(p.red) if NEIGHBOUR_MASK[s] & p.purple)
-
-    @staticmethod
-    def race(p: Position, ours_to_move: bool) -> float:
-        """Who wins the race to the exits, beyond the horizon. A *free runner* is a ghost
-        nearer to one of its exits than every ghost of the other side is: nothing can
-        reach that corner before it. Our fastest free blue, ``n`` moves from leaving, is
-        worth :data:`RACE_WIN` ``[n]`` times the chance that no opponent free runner
-        leaves first (each unmarked one is blue by its threat odds, independently; the
-        side to move wins a tie); each opponent free runner ``n`` moves from leaving
-        costs its threat odds times :data:`UNCOVERED` ``[n]``.
-
-        It runs at every leaf, so it works ring by ring (:func:`_rings`): outward from each
-        of our exits until a guard or a blue (a runner) stands on the ring, and only the
-        opponent's ghosts within the reach of :data:`UNCOVERED` and nearer their exits
-        than our guards are looked at one by one (:meth:`race_plain`, the plain version,
-        walks over every ghost for each exit)."""
-        ours, theirs = p.red | p.blue, p.purple & ~p.marked
-        runner = 99
-        purple, blue = p.purple, p.blue
-        for rings in OUR_EXIT_RINGS:
-            for d, ring in enumerate(rings):  # outward from the exit: a guard, or a runner?
-                if ring & purple or d + 1 >= runner:
-                    break
-                if ring & blue:
-                    runner = d + 1
-                    break
-        # an opponent runner leaves first if it needs fewer moves (or as many, moving first)
-        first = runner - 1 if ours_to_move else runner
-        guards = [_nearest(rings, ours) for rings in THEIR_EXIT_RINGS]
-        # a ghost d steps from an exit, nearer than our guard, needs d + 1 moves
-        near = theirs & (THEIR_EXIT_WITHIN[0][min(guards[0], UNCOVERED_REACH)]
-                         | THEIR_EXIT_WITHIN[1][min(guards[1], UNCOVERED_REACH)])
-        threat = p.threat_odds
-        cost, none_first = 0.0, 1.0
-        while near:
-            low = near & -near
-            s = low.bit_length() - 1
-            near ^= low
-            moves = 99
-            for k in (0, 1):
-                d = STEPS[s][THEIR_EXITS[k]]
-                if d < guards[k] and d + 1 < moves:
-                    moves = d + 1
-            q = threat.get(s, 0.5)
-            cost += q * UNCOVERED[moves]
-            if moves <= first:
-                none_first *= 1.0 - q
-        win = RACE_WIN[runner] * none_first if runner < len(RACE_WIN) else 0.0
-        return win - cost
-
-    @staticmethod
-    def race_plain(p: Position, ours_to_move: bool) -> float:
-        """:meth:`race` ghost by ghost: the plain version the tests hold it to."""
-        ours, theirs = p.red | p.blue, p.purple & ~p.marked
-        # the nearest ghost of each side to each exit of the other: who can guard it
-        their_guard = [_nearest_plain(STEPS[e], p.purple) for e in OUR_EXITS]
-        our_guard = [_nearest_plain(STEPS[e], ours) for e in THEIR_EXITS]
-        runner = 99
-        blue = p.blue
-        while blue:
-            low = blue & -blue
-            s = low.bit_length() - 1
-            blue ^= low
-            for k in (0, 1):
-                d = STEPS[s][OUR_EXITS[k]]
-                if d < their_guard[k] and d + 1 < runner:
-                    runner = d + 1
-        # an opponent runner leaves first if it needs fewer moves (or as many, moving first)
-        first = runner - 1 if ours_to_move else runner
-        threat = p.threat_odds
-        cost, none_first = 0.0, 1.0
-        while theirs:
-            low = theirs & -theirs
-            s = low.bit_length() - 1
-            theirs ^= low
-            moves = 99
-            for k in (0, 1):
-                d = STEPS[s][THEIR_EXITS[k]]
-                if d < our_guard[k] and d + 1 < moves:
-                    moves = d + 1
-            if moves < len(UNCOVERED):
-                q = threat.get(s, 0.5)
-                cost += q * UNCOVERED[moves]
-                if moves <= first:
-                    none_first *= 1.0 - q
-        win = RACE_WIN[runner] * none_first if runner < len(RACE_WIN) else 0.0
-        return win - cost
-
-    def hunt_steps(self, p: Position) -> float:
-        """The steps between each opponent ghost at least :data:`HUNT_SURE` likely blue
-        and the two nearest of our reds, each times its odds of blue."""
-        reds = None
-        total = 0.0
-        odds = p.blue_odds
-        for s in squares_of(p.purple & ~p.marked):  # square by square: the compiled search's order of sums
-            q = odds.get(s, 0.0)
-            if q >= HUNT_SURE:
-                if reds is None:
-                    reds = list(squares_of(p.red))
-                total += q * self.hunters_distance(STEPS[s], reds)
-        return total
-
-    def evaluate_reference(self, p: Position, ours_to_move: bool = True) -> float:
-        """:meth:`evaluate` summed from scratch, term by term: the plain version the
-        tests hold the kept-up-to-date sums against."""
-        w_ours, w_gain = self.weights
-        score = -BLUES_LOST_PENALTY[4 - p.our_blues] + w_gain * p.gain
-        if p.blue:
-            score -= w_ours * min(OUR_DISTANCE[s] for s in squares_of(p.blue))
-            score -= w_ours * 0.25 * sum(OUR_DISTANCE[s] for s in squares_of(p.blue))
-        score -= w_ours * self.red_pull * sum(OUR_DISTANCE[s] for s in squares_of(p.red))
-        odds, capture_odds = p.threat_odds, p.blue_odds
-        reds = list(squares_of(p.red)) if self.hunt else ()
-        hunt = 0.0
-        for s in squares_of(p.purple & ~p.marked):
-            score -= odds.get(s, 0.5) * DANGER[THEIR_DISTANCE[s]]
-            if reds:
-                q = capture_odds.get(s, 0.0)
-                if q >= HUNT_SURE:
-                    hunt += q * self.hunters_distance(STEPS[s], reds)
-        score += self.race_weight * self.race_plain(p, ours_to_move) if self.race_weight else 0.0
-        score += self.bait * self.boldness * self.offered_reds(p) if self.bait else 0.0
-        return score - self.hunt * hunt - self.caution * TAKES_PENALTY[p.takes]
-
-    @staticmethod
-    def hunters_distance(steps: list[int], reds: list[int]) -> int:
-        """The steps to a square (``steps``: from each square) of the two nearest of our
-        reds, or of the one red we have."""
-        first = second = 0
-        for r in reds:
-            d = steps[r]
-            if not first or d < first:
-                first, second = d, first
-            elif not second or d < second:
-                second = d
-        return first + second
-
-    # --- moves -----------------------------------------------------------------------------
     def our_moves(self, p: Position) -> list[tuple[int, int]]:
         mine = p.red | p.blue
         captures: list[tuple[int, int]] = []
@@ -483,8 +221,8 @@ class PurpleSearch:
                 blue &= ~tb
                 our_blues -= 1
                 blue_steps -= OUR_DISTANCE[t]
-        odds = _moved(p.blue_odds, s, t)
-        threat = odds if p.threat_odds is p.blue_odds else _moved(p.threat_odds, s, t)
+        odds = moved_odds(p.blue_odds, s, t)
+        threat = odds if p.threat_odds is p.blue_odds else moved_odds(p.threat_odds, s, t)
         return Position(red, blue, purple, marked, p.takes, p.hidden_reds, our_reds, our_blues, p.gain, odds, threat,
                         (blue_steps, red_steps, danger))
 
@@ -658,79 +396,3 @@ class PurpleSearch:
             if abs(chosen_value) > WIN / 2:
                 break
         return best_move, best_value
-
-
-def _nearest(rings: tuple[int, ...], mask: int) -> int:
-    """The fewest steps to a square of ``mask``, by the :func:`_rings` of the steps (99:
-    none): the evaluation asks it at every leaf, and ring by ring from the nearest it is a
-    few ANDs instead of a walk over every ghost (:func:`_nearest_plain`)."""
-    for d, ring in enumerate(rings):
-        if ring & mask:
-            return d
-    return 99
-
-
-def _nearest_plain(steps: list[int], mask: int) -> int:
-    """:func:`_nearest` ghost by ghost: the plain version the tests hold it to."""
-    nearest = 99
-    while mask:
-        low = mask & -mask
-        d = steps[low.bit_length() - 1]
-        if d < nearest:
-            nearest = d
-        mask ^= low
-    return nearest
-
-
-def _moved(table: dict[int, float], s: int, t: int) -> dict[int, float]:
-    """``table`` (square -> odds) after the ghost on ``s`` moved to ``t``: its entry goes
-    along, and an entry left on ``t`` by a ghost taken there goes."""
-    if s not in table and t not in table:
-        return table
-    table = dict(table)
-    if s in table:
-        table[t] = table.pop(s)
-    else:
-        del table[t]
-    return table
-
-
-def board_key(p: Position) -> tuple[int, int, int]:
-    """Where every ghost stands (ours by colour): what repeats when play goes back and forth."""
-    return p.red, p.blue, p.purple
-
-
-def position_of(view, marked_red: frozenset[int] | set[int] = frozenset(),
-                blue_odds: dict[int, float] | None = None, threat_odds: dict[int, float] | None = None) -> Position:
-    """The purple position of ``view`` (a :class:`GeisterView` at its seat's turn), in
-    the seat's own frame; ``marked_red``: opponent ghosts the seat treats as red;
-    ``blue_odds``: ghost -> probability it is blue (what a capture is worth);
-    ``threat_odds``: ghost -> probability it is blue when its escape is weighed (the
-    blue odds when not given)."""
-    seat = view.seat
-    red = blue = purple = marked = 0
-    odds, threat = {}, {}
-    for g in range(2 * GHOSTS):
-        square = view.pos[g]
-        if square < 0:
-            continue
-        bit = 1 << to_own(seat, square)
-        if g // GHOSTS == seat:
-            if view.red[g]:
-                red |= bit
-            else:
-                blue |= bit
-        else:
-            purple |= bit
-            if g in marked_red:
-                marked |= bit
-            if blue_odds and g in blue_odds:
-                odds[to_own(seat, square)] = blue_odds[g]
-            if threat_odds and g in threat_odds:
-                threat[to_own(seat, square)] = threat_odds[g]
-    opponent = 1 - seat
-    takes = 4 - view.lost[opponent][1]
-    hidden_reds = max(0, takes - bin(marked).count("1"))
-    our_reds, our_blues = 4 - view.lost[seat][1], 4 - view.lost[seat][0]
-    return Position(red, blue, purple, marked, takes, hidden_reds, our_reds, our_blues, 0.0, odds,
-                    threat if threat_odds is not None else None)
