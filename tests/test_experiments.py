@@ -149,15 +149,15 @@ def test_bradley_terry_ratings_order_and_intervals():
 def shrink(monkeypatch, name: str) -> None:
     """The smallest design that still fills every table of ``name``'s report: one game a
     job, and the Connect Four studies' depths and iterations cut (they took 40 s and 15 s)."""
-    from boardzoo.experiments import connect_four
+    from boardzoo.experiments import connect_four_minimax, connect_four_uct
 
     if name == "connect-four-minimax":
-        monkeypatch.setattr(connect_four, "DEFAULT_DEPTHS", (range(3, 5), range(3, 5)))
-        monkeypatch.setattr(connect_four, "DEFAULT_RANDOM_DEPTHS", (3,))
-        monkeypatch.setattr(connect_four, "EVALUATOR_MATCH_DEPTH", 3)
+        monkeypatch.setattr(connect_four_minimax, "DEFAULT_DEPTHS", (range(3, 5), range(3, 5)))
+        monkeypatch.setattr(connect_four_minimax, "DEFAULT_RANDOM_DEPTHS", (3,))
+        monkeypatch.setattr(connect_four_minimax, "EVALUATOR_MATCH_DEPTH", 3)
     elif name == "connect-four-uct":
-        monkeypatch.setattr(connect_four, "DEFAULT_ITERATIONS", 40)
-        monkeypatch.setattr(connect_four, "ITERATIONS", (10, 20, 30, 40))
+        monkeypatch.setattr(connect_four_uct, "DEFAULT_ITERATIONS", 40)
+        monkeypatch.setattr(connect_four_uct, "ITERATIONS", (10, 20, 30, 40))
 
 
 @pytest.mark.parametrize("name", list(EXPERIMENTS))
@@ -267,6 +267,22 @@ def test_a_resumed_run_gives_the_same_report(tmp_path):
     assert f"{len(lines) // 2} already played" in messages[1]
     assert (parts / "report.md").read_text() == (whole / "report.md").read_text()
     assert len((parts / "games.jsonl").read_text().splitlines()) == len(lines)
+
+
+def test_a_run_written_before_its_probe_moved_still_resumes(tmp_path, monkeypatch):
+    """The minimax study's probe moved module; a run.json naming its old path is the same run."""
+    shrink(monkeypatch, "connect-four-minimax")
+    experiment = get("connect-four-minimax")
+    run(experiment, str(tmp_path), games=1, log=quiet, progress=False)
+    config = json.loads((tmp_path / "run.json").read_text())
+    assert any(job["probe"] == "boardzoo.experiments.connect_four_minimax.depth_probe" for job in config["jobs"])
+    for job in config["jobs"]:
+        if job["probe"]:
+            job["probe"] = "boardzoo.experiments.connect_four.depth_probe"
+    (tmp_path / "run.json").write_text(json.dumps(config))
+    messages = []
+    run(experiment, str(tmp_path), games=1, resume=True, log=messages.append, progress=False)
+    assert any("already played" in message for message in messages)
 
 
 # --- executors ----------------------------------------------------------------------------------

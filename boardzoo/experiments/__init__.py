@@ -8,7 +8,8 @@ that sets our figures beside the published ones.
 from __future__ import annotations
 
 from boardzoo.experiments.cantris import CantrisMCTS, CantrisRulesFit
-from boardzoo.experiments.connect_four import ConnectFourMinimax, ConnectFourUCT
+from boardzoo.experiments.connect_four_minimax import ConnectFourMinimax
+from boardzoo.experiments.connect_four_uct import ConnectFourUCT
 from boardzoo.experiments.framework import Experiment, ExperimentError, Job, Report, run
 from boardzoo.experiments.geister import GeisterMCTS
 from boardzoo.experiments.nim import NimMCTS

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import zlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
@@ -113,6 +114,11 @@ class Experiment:
         raise NotImplementedError
 
 
+def job_seed(key: str) -> int:
+    """A base seed of a job's own, so that no two jobs share their openings."""
+    return zlib.crc32(key.encode())
+
+
 def with_engine(spec: str, engine: str) -> str:
     """``spec`` with ``engine=...`` added when its agent has an engine and the spec names
     none (``auto`` is every agent's default, so it adds nothing)."""
@@ -173,6 +179,21 @@ EXECUTORS = {"local": _local, "ray": _ray}
 def check_size(games: int | None) -> None:
     if games is not None:
         whole("--games", games, 1, arena.MAX_GAMES, error=ExperimentError)
+
+
+#: Probes that moved to another module since runs were written: old path -> new, so
+#: that those runs still resume.
+MOVED_PROBES = {
+    "boardzoo.experiments.connect_four.depth_probe": "boardzoo.experiments.connect_four_minimax.depth_probe",
+}
+
+
+def _moved(jobs: Any) -> Any:
+    """A run's jobs as written, each moved probe named by its path today."""
+    if not isinstance(jobs, list):
+        return jobs
+    return [{**job, "probe": MOVED_PROBES.get(job.get("probe"), job.get("probe"))} if isinstance(job, dict) else job
+            for job in jobs]
 
 
 def _read_config(path: str) -> dict:
@@ -239,7 +260,7 @@ def run(experiment: Experiment, out: str, games: int | None = None, full: bool =
         raise ExperimentError(f"{out} already holds a run: add --resume to continue it, or choose another --out")
     if os.path.exists(config_path):
         previous = _read_config(config_path)
-        if previous.get("experiment") != config["experiment"] or previous.get("jobs") != config["jobs"]:
+        if previous.get("experiment") != config["experiment"] or _moved(previous.get("jobs")) != config["jobs"]:
             raise ExperimentError(f"{out} holds a different run ({previous.get('experiment')}, other jobs or "
                                   "sizes): resume it with the same options, or choose another --out")
     with open_ledger(games_path, jobs) as ledger:
