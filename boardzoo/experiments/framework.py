@@ -192,8 +192,8 @@ def _moved(jobs: Any) -> Any:
     """A run's jobs as written, each moved probe named by its path today."""
     if not isinstance(jobs, list):
         return jobs
-    return [{**job, "probe": MOVED_PROBES.get(job.get("probe"), job.get("probe"))} if isinstance(job, dict) else job
-            for job in jobs]
+    return [{**job, "probe": MOVED_PROBES.get(job["probe"], job["probe"])}
+            if isinstance(job, dict) and isinstance(job.get("probe"), str) else job for job in jobs]
 
 
 def _read_config(path: str) -> dict:

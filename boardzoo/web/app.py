@@ -40,18 +40,18 @@ from boardzoo.agents import catalogue
 from boardzoo.envs import ENVS, env_module
 from boardzoo.errors import BoardzooError, ResultsFileError, ServerBusyError, SpecError
 from boardzoo.spec import describe
+from boardzoo.web.replays import Replays
 from boardzoo.web.searches import MOVE_SECONDS, Cancelled, SearchPool
 from boardzoo.web.sessions import (
     MAX_PLAY_SESSIONS,
     MAX_WATCH_SESSIONS,
     PlaySession,
-    Replays,
     RequestError,
-    Store,
     WatchSession,
     drawn_envs,
     web_allowed,
 )
+from boardzoo.web.store import Store
 
 #: The largest request body read, in bytes (requests are a few short fields).
 MAX_BODY = 64 * 1024

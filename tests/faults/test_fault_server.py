@@ -241,7 +241,7 @@ def test_huge_games_are_refused_before_anything_is_built(server):
 
 def test_a_replay_is_sent_in_bounded_parts(server, tmp_path):
     from boardzoo import arena
-    from boardzoo.web.sessions import MAX_REPLAY_CHARACTERS
+    from boardzoo.web.replays import MAX_REPLAY_CHARACTERS
 
     arena.run("cantris_v0:rows=64,cols=32", "random", "random", 1, seed=3, out=str(tmp_path / "big.jsonl"))
     status, _, raw = server.request("GET", "/api/replays/game?file=big.jsonl&index=0")
