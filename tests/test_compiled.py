@@ -21,6 +21,7 @@ from boardzoo import (
 from boardzoo.agents import make  # noqa: E402
 from boardzoo.errors import SpecError  # noqa: E402
 from boardzoo.fast import games as kernels  # noqa: E402
+from boardzoo.fast import rollouts  # noqa: E402
 from boardzoo.games import ConnectFourState, NimState  # noqa: E402
 from boardzoo.games.geister.rules import GeisterState  # noqa: E402
 from boardzoo.games.model import CHANCE, TERMINAL  # noqa: E402
@@ -80,7 +81,7 @@ def test_compiled_rollouts_score_like_the_python_ones(variant, policy):
     start = VARIANTS[variant](7)
     python_rng = random.Random(1)
     searcher = start.current_player() if policy in knowledge_of(start).searcher_only else -1
-    leaf = kernels.compiled_rollout(start.game_name, policy, 0, random.Random(2), searcher)
+    leaf = rollouts.compiled_rollout(start.game_name, policy, 0, random.Random(2), searcher)
     from boardzoo.agents.mcts.evaluation import rollout_function
 
     python_leaf = rollout_function(start, policy, python_rng)
@@ -92,14 +93,14 @@ def test_compiled_rollouts_score_like_the_python_ones(variant, policy):
 
 
 def test_a_rollout_limit_scores_a_draw():
-    leaf = kernels.compiled_rollout("connect_four", "random", 3, random.Random(0), 0)
+    leaf = rollouts.compiled_rollout("connect_four", "random", 3, random.Random(0), 0)
     assert all(leaf(ConnectFourState()) == (0.0, 0.0) for _ in range(50))  # no four in three moves
-    nim = kernels.compiled_rollout("nim", "strategic", 0, random.Random(0), 0)
+    nim = rollouts.compiled_rollout("nim", "strategic", 0, random.Random(0), 0)
     # 21 pawns, k = 3: the searcher to move leaves multiples of 4 and always wins
     assert all(nim(NimState(21, 3)) == (1.0, -1.0) for _ in range(50))
     # the rule steers the searcher only: from 20 pawns (a loss against perfect play) the
     # searcher still wins whenever the random opponent fails to leave a multiple of 4
-    losing = kernels.compiled_rollout("nim", "strategic", 0, random.Random(0), 0)
+    losing = rollouts.compiled_rollout("nim", "strategic", 0, random.Random(0), 0)
     assert sum(losing(NimState(20, 3))[0] > 0 for _ in range(600)) > 400
     assert python_play_out(NimState(21, 3), random.Random(0), NimState.strategic_action) == (1.0, -1.0)
 
@@ -177,7 +178,8 @@ def test_compiled_mcts_plays_every_option_with_consistent_statistics(env, option
 
 
 def test_the_compiled_tree_counts_its_nodes():
-    from boardzoo.fast.mcts import CREATED, CompiledTree, settings_array
+    from boardzoo.fast.mcts import CREATED
+    from boardzoo.fast.tree import CompiledTree, settings_array
 
     for expands_all in (False, True):
         settings = settings_array("nim", "ucb1", {}, "win-lose", 2 if expands_all else 0, expands_all,
@@ -198,7 +200,7 @@ def test_the_compiled_tree_counts_its_nodes():
 def test_compiled_leaf_depths_match_the_python_walk(variant):
     """The compiled walk finds the leaves (and their depths) the reference walk finds."""
     from boardzoo.agents.mcts.tree import leaf_depths
-    from boardzoo.fast.mcts import CompiledTree, settings_array
+    from boardzoo.fast.tree import CompiledTree, settings_array
 
     state = VARIANTS[variant](3)
     for expands_all in (False, True):
@@ -290,7 +292,7 @@ def test_compiled_engine_refuses_what_it_does_not_run(spec, message):
 
 def test_compiled_engine_refuses_a_game_or_policy_it_lacks():
     with pytest.raises(ValueError, match="roll-out policies random, forward, rushing for geister, not 'wild'"):
-        kernels.check_compiled("mcts", GeisterState(), "wild")
+        rollouts.check_compiled("mcts", GeisterState(), "wild")
     with pytest.raises(ValueError, match="fits in 63 bits"):
         make("mcts:engine=compiled").check(ConnectFourState(8, 8))
 
@@ -319,7 +321,7 @@ def test_the_compiled_rushing_player_chooses_as_the_python_one():
     over many draws are exactly those the Python one picks."""
     from boardzoo.strategy.geister.players import rushing_action
 
-    moves = np.empty(kernels.scratch_size(GeisterState()), dtype=np.int64)
+    moves = np.empty(rollouts.scratch_size(GeisterState()), dtype=np.int64)
     rng, compared = random.Random(4), 0
     for game in range(30):
         state = GeisterState()
@@ -327,7 +329,7 @@ def test_the_compiled_rushing_player_chooses_as_the_python_one():
             state.apply(rng.choice(state.legal_actions()))
         while not state.is_terminal():
             compiled = kernels.encode(state)
-            first, count = kernels.rushing_candidates(compiled, moves)
+            first, count = rollouts.rushing_candidates(compiled, moves)
             theirs = {rushing_action(state, random.Random(i)) for i in range(60)}
             ours = set(moves[first: first + count].tolist())
             assert theirs <= ours and (theirs == ours or count > 12), (game, state.plies)

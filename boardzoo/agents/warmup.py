@@ -14,7 +14,7 @@ def warm_up() -> float:
     """Compile (or load) the whole compiled engine; returns the seconds it took."""
     start = time.perf_counter()
     from boardzoo.agents import make
-    from boardzoo.fast.games import compiled_rollout
+    from boardzoo.fast.rollouts import compiled_rollout
     from boardzoo.games import CantrisState, ConnectFourState, NimState
     from boardzoo.games.cantris import deal
     from boardzoo.games.geister.rules import GeisterState

@@ -64,8 +64,9 @@ import numpy as np
 from gymnasium import spaces
 
 from boardzoo.envs import svg
-from boardzoo.envs.aec import BoardGameEnv, wrap
+from boardzoo.envs.aec import BoardGameEnv
 from boardzoo.envs.render import BLACK, WHITE, canvas, paint
+from boardzoo.envs.wrapper import wrap
 from boardzoo.games.cantris import DEALS, PRESETS, CantrisState, check_size, column_values, observation_of
 from boardzoo.games.cantris import deal as stable_deal
 

@@ -56,7 +56,8 @@ and `env.unwrapped.scores` the points per agent.
 from __future__ import annotations
 
 from boardzoo.envs import cantris_v0
-from boardzoo.envs.aec import BoardGameEnv, wrap
+from boardzoo.envs.aec import BoardGameEnv
+from boardzoo.envs.wrapper import wrap
 from boardzoo.games.cantris import PRESETS_V1
 
 observation_of = cantris_v0.observation_of

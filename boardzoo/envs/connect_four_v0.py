@@ -47,8 +47,9 @@ import numpy as np
 from gymnasium import spaces
 
 from boardzoo.envs import svg
-from boardzoo.envs.aec import BoardGameEnv, wrap
+from boardzoo.envs.aec import BoardGameEnv
 from boardzoo.envs.render import BLUE, RED, WHITE, YELLOW, canvas, disc_mask, paint
+from boardzoo.envs.wrapper import wrap
 from boardzoo.games.connect_four import ConnectFourState, geometry
 
 CELL = 40

@@ -76,8 +76,9 @@ import numpy as np
 from gymnasium import spaces
 
 from boardzoo.envs import svg
-from boardzoo.envs.aec import AGENTS, SEAT_OF, BoardGameEnv, wrap
+from boardzoo.envs.aec import AGENTS, SEAT_OF, BoardGameEnv
 from boardzoo.envs.render import BLACK, BLUE, GREY, RED, WHITE, canvas, disc_mask, paint
+from boardzoo.envs.wrapper import wrap
 from boardzoo.games.geister import (
     GHOSTS,
     LETTERS,

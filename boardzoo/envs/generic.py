@@ -18,7 +18,8 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 
-from boardzoo.envs.aec import BoardGameEnv, wrap
+from boardzoo.envs.aec import BoardGameEnv
+from boardzoo.envs.wrapper import wrap
 from boardzoo.games.model import GameState
 from boardzoo.games.registry import Game, declaring_module
 

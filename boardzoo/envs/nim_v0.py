@@ -43,8 +43,9 @@ import numpy as np
 from gymnasium import spaces
 
 from boardzoo.envs import svg
-from boardzoo.envs.aec import BoardGameEnv, wrap
+from boardzoo.envs.aec import BoardGameEnv
 from boardzoo.envs.render import BLACK, GREY, WHITE, canvas, disc_mask, paint
+from boardzoo.envs.wrapper import wrap
 from boardzoo.games.nim import NimState, check_nim_parameters, observation_of
 
 CELL = 24

@@ -186,7 +186,7 @@ class MCTSAgent(Agent):
     def check(self, model: GameState) -> None:
         check_model_options("mcts", model, self.rollout_name, self.belief)
         if self.engine == "compiled":
-            from boardzoo.fast.games import check_compiled
+            from boardzoo.fast.rollouts import check_compiled
 
             check_compiled("mcts", model, self.rollout_name)
         if self.value_name is not None:
@@ -212,7 +212,7 @@ class MCTSAgent(Agent):
         (the agent's is left as it was)."""
         if self.engine != "compiled" or model.current_player() < 0:
             return
-        from boardzoo.fast.games import compiled_rollout
+        from boardzoo.fast.rollouts import compiled_rollout
 
         rng = random.Random(0)
         if model.capabilities.hidden_information:  # a Python search with compiled roll-outs
@@ -223,7 +223,7 @@ class MCTSAgent(Agent):
 
     def _compiled_search(self, model: GameState, rng: random.Random, reuse: bool):
         """The compiled engine's search with this agent's settings for ``model``'s game."""
-        from boardzoo.fast.mcts import CompiledSearch, settings_array
+        from boardzoo.fast.tree import CompiledSearch, settings_array
 
         settings = settings_array(model.game_name, self.policy_name, self.policy_options, self.q, self.nthr,
                                   self.expands_all, self.rollout_name, self.max_rollout,
@@ -243,7 +243,7 @@ class MCTSAgent(Agent):
         if self.value_name is not None:
             return heuristic_value(model, self.value_name).evaluate
         if self.engine == "compiled":
-            from boardzoo.fast.games import compiled_rollout
+            from boardzoo.fast.rollouts import compiled_rollout
 
             return compiled_rollout(model.game_name, self.rollout_name, self.max_rollout, self.rng,
                                     self._searcher(model))
