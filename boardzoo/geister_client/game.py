@@ -1,63 +1,19 @@
-"""A client for the Geister tournament server (protocol: ``docs/rules-geister.md``).
-
-    boardzoo geister-client --host localhost --port 10000 --agent greedy --games 10
-
-One game per connection: ``SET?`` -> ``SET:ABCD``; ``MOV?<board>`` -> ``MOV:A,NORTH``, each
-acknowledged by ``OK``/``OKR``/``OKB`` or refused by ``NG``; the game ends with
-``WON:``/``LST:``/``DRW:<board>``. Every board string is turned into the seat's
-information set (a :class:`GeisterView`, the same model the env hands an agent), so any
-boardzoo agent plays here exactly as it plays in the env.
-
-Failures end the run with a :class:`ClientError` that says what happened: ``NG``, a
-connection dropped mid-game, a malformed line, silence longer than ``timeout``, or a server
-that kept refusing connections through every retry. Nothing loops on a bad move: an ``NG``
-ends the run.
-"""
+"""One game against the tournament server: :class:`GameTracker` turns every board string
+into the seat's information set, and :func:`play_game` answers the server's requests
+with the agent's moves, checking that the server's boards follow the rules."""
 
 from __future__ import annotations
 
-import random
-import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from boardzoo.agents import expand, make
 from boardzoo.agents.base import Agent
-from boardzoo.arena import SEATS
 from boardzoo.envs.geister_v0 import observation_of as encode_observation
-from boardzoo.errors import BoardzooError, excerpt
-from boardzoo.games.geister import (
-    DIRECTIONS,
-    ESCAPED,
-    GHOSTS,
-    LETTERS,
-    MAX_TURNS_LIMIT,
-    MOVE_ACTIONS,
-    NUM_ACTIONS,
-    RED_SETS,
-    SIZE,
-    TARGET,
-    GeisterState,
-    GeisterView,
-    HiddenColours,
-    home_square,
-    moves_from_boards,
-    parse_board_string,
-    parse_red,
-    placement_action,
-    position_from_board_string,
-    red_letters,
-)
-from boardzoo.ledger import Ledger
-from boardzoo.values import seconds, whole
-
-
-class ClientError(BoardzooError):
-    """The tournament client could not go on; the message says why."""
-
+from boardzoo.games.geister import DIRECTIONS, ESCAPED, GHOSTS, LETTERS, MOVE_ACTIONS, NUM_ACTIONS, RED_SETS, SIZE, TARGET, GeisterState, GeisterView, home_square, parse_board_string, parse_red, placement_action, position_from_board_string, red_letters
+from boardzoo.geister_client.connection import ClientError, Connection, quoted
 
 RESULTS = {"WON": "won", "LST": "lost", "DRW": "draw"}
 
@@ -79,113 +35,6 @@ class GameRecord:
     #: The last position with every colour and the game's public evidence, for an agent
     #: that learns its opponent over the match (None: the final board hid colours).
     final: GeisterState | None = None
-
-
-#: The longest line the client accepts: protocol lines are about 52 bytes (``MOV?`` and a
-#: 48-character board); anything much longer is not the protocol.
-MAX_LINE = 256
-#: Bounds of the command-line settings, checked before connecting.
-MAX_TIMEOUT = 24 * 3600.0
-MAX_RETRIES = 1000
-
-
-def _excerpt(data: bytes | str) -> str:
-    """A short, printable piece of what the server sent, for messages."""
-    return excerpt(repr(data.decode("ascii", "replace") if isinstance(data, bytes) else data))
-
-
-class Connection:
-    """Lines over a TCP socket: CRLF on the wire, never an empty line. Each expected line
-    has a deadline (``timeout`` seconds from when we start waiting for it: a server that
-    drips bytes can't stretch it) and a maximum length; the buffer is scanned only where
-    new bytes arrived."""
-
-    def __init__(self, sock: socket.socket, timeout: float, max_line: int = MAX_LINE):
-        self.sock, self.timeout, self.max_line = sock, timeout, max_line
-        self.buffer = bytearray()
-        self.scanned = 0  # bytes of the buffer known to hold no newline
-
-    def read_line(self) -> str | None:
-        """The next line without its CRLF; None when the server closed the connection."""
-        deadline = time.monotonic() + self.timeout
-        while True:
-            end = self.buffer.find(b"\n", self.scanned)
-            if end >= 0:
-                break
-            self.scanned = len(self.buffer)
-            if len(self.buffer) > self.max_line:
-                raise ClientError(f"the server sent a line longer than {self.max_line} bytes "
-                                  f"(protocol lines are about 50): {_excerpt(bytes(self.buffer))}")
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise ClientError(f"the server sent no complete line within {self.timeout:g} s"
-                                  + (f" (only {_excerpt(bytes(self.buffer))})" if self.buffer else ""))
-            self.sock.settimeout(left)
-            try:
-                chunk = self.sock.recv(4096)
-            except TimeoutError:
-                continue  # the deadline check above reports it
-            except OSError as error:
-                raise ClientError(f"the connection broke: {error}") from None
-            if not chunk:
-                if self.buffer.strip():
-                    raise ClientError("the server closed the connection in the middle of a line: "
-                                      f"{_excerpt(bytes(self.buffer))}")
-                return None
-            self.buffer += chunk
-        if end > self.max_line:
-            raise ClientError(f"the server sent a line longer than {self.max_line} bytes: "
-                              f"{_excerpt(bytes(self.buffer[:end]))}")
-        line = bytes(self.buffer[:end])
-        del self.buffer[: end + 1]
-        self.scanned = 0
-        try:
-            return line.decode("ascii").rstrip("\r")
-        except UnicodeDecodeError:
-            raise ClientError(f"the server sent a line that is not ASCII: {_excerpt(line)}") from None
-
-    def send_line(self, text: str) -> None:
-        if not text or text != text.strip():
-            raise ValueError(f"refusing to send an empty line or trailing spaces: {text!r}")
-        try:
-            self.sock.settimeout(self.timeout)
-            self.sock.sendall(text.encode("ascii") + b"\r\n")
-        except OSError as error:
-            raise ClientError(f"could not send {text!r}: {error}") from None
-
-    def close(self) -> None:
-        self.sock.close()
-
-
-def connect(host: str, port: int, retries: int, backoff: float, timeout: float,
-            sleep: Callable[[float], None] = time.sleep) -> Connection:
-    """Connect, retrying with exponential back-off while the server is not ready: it
-    refuses connections for a moment between games, and a connection it accepted while
-    closing the previous game is reset (or closed) before it says a word. So a
-    connection counts only once the server's first bytes arrive."""
-    delay = backoff
-    last: Exception | None = None
-    for attempt in range(retries + 1):
-        sock = None
-        try:
-            sock = socket.create_connection((host, port), timeout=timeout)
-            if sock.recv(1, socket.MSG_PEEK):  # waits (up to timeout) for the game's first line
-                return Connection(sock, timeout)
-            last = ConnectionResetError("the server closed the connection before the game began")
-        except TimeoutError:
-            if sock is not None:  # connected, then silence: that is the server's problem, not a retry
-                sock.close()
-                raise ClientError(f"{host}:{port} accepted the connection but sent nothing within "
-                                  f"{timeout:g} s") from None
-            last = TimeoutError(f"no answer within {timeout:g} s")
-        except OSError as error:  # refused, unreachable, reset
-            last = error
-        if sock is not None:
-            sock.close()
-        if attempt < retries:
-            sleep(delay)
-            delay = min(delay * 2, 5.0)
-    raise ClientError(f"could not connect to {host}:{port} after {retries + 1} attempts: {last}")
 
 
 class GameTracker:
@@ -283,7 +132,7 @@ def _ack(line: str, pending: str, may_capture: bool, escaping: bool = False) -> 
     if word == "NG":
         raise ClientError(f"the server refused {pending!r} (NG)")
     if word not in ACKS:
-        raise ClientError(f"expected OK, OKR, OKB or NG after {pending!r}, got {_excerpt(line)}")
+        raise ClientError(f"expected OK, OKR, OKB or NG after {pending!r}, got {quoted(line)}")
     if escaping:
         return None
     if ACKS[word] is not None and not may_capture:
@@ -397,7 +246,7 @@ def play_game(connection: Connection, agent: Agent, red: str | None, max_turns: 
         elif head[:3] in RESULTS and head[3:] == ":":
             result = RESULTS[head[:3]]
             if not placed:
-                raise ClientError(f"the server declared the game {result} ({_excerpt(line)}) before it began")
+                raise ClientError(f"the server declared the game {result} ({quoted(line)}) before it began")
             ruled = ""
             try:
                 final = position_from_board_string(body, max_turns=max_turns)
@@ -417,7 +266,7 @@ def play_game(connection: Connection, agent: Agent, red: str | None, max_turns: 
             game.seat = "first" if tracker.first in (True, None) else "second"
             return game
         else:
-            raise ClientError(f"malformed line from the server: {_excerpt(line)}")
+            raise ClientError(f"malformed line from the server: {quoted(line)}")
         log(f"> {pending}")
         connection.send_line(pending)
 
@@ -431,134 +280,3 @@ def _unplaced_opponent(board: str) -> bool:
     theirs = [board[i:i + 3] for i in range(24, 48, 3)]
     return (len({entry[2] for entry in theirs}) == 1 and theirs[0][2] in "rb"
             and {entry[:2] for entry in theirs} == {f"{x}{y}" for x in range(1, 5) for y in (0, 1)})
-
-
-def check_settings(port: int, games: int, max_turns: int, retries: int, timeout: float) -> None:
-    """Refuse settings the client cannot keep, before connecting."""
-    for name, value, low, high in (("--port", port, 1, 65535), ("--games", games, 1, 10**6),
-                                   ("--max-turns", max_turns, 1, MAX_TURNS_LIMIT),
-                                   ("--retries", retries, 0, MAX_RETRIES)):
-        whole(name, value, low, high, error=ClientError)
-    seconds("--timeout", timeout, MAX_TIMEOUT, error=ClientError)
-
-
-#: The note of a game whose boards no legal moves lead through: the server's fault, an error.
-BROKEN_RULES = "the server's game does not follow the rules"
-
-
-def arena_record(game: GameRecord, number: int, agent_spec: str, server: str, base_seed: int, seed: int,
-                 max_turns: int) -> dict:
-    """One game as an arena record (:mod:`boardzoo.ledger`'s schema), so that results files
-    of tournament games are read, summed up and replayed (``boardzoo serve``) like the
-    arena's: agent A is ours, B the program behind ``server``; both seats' moves are
-    rebuilt from the boards we received (:func:`moves_from_boards`). A game whose moves
-    cannot be rebuilt (the final board hides colours, a clock ended it early, or the
-    boards break the rules) has none, and its ``note`` says why. The extra fields keep
-    what the server said: its ``verdict`` and ``ruled``, our ``captured`` colours and every
-    ``board``."""
-    first = game.seat == "first"
-    ours = SEATS[0] if first else SEATS[1]
-    moves: list[list[int]] = []
-    note = ""
-    if game.placement is None:
-        note = "the game ended before the placements"
-    else:
-        try:
-            moves = moves_from_boards(first, game.placement, game.actions, game.boards, game.board, max_turns)
-        except HiddenColours as error:
-            note = str(error)
-        except ValueError as error:
-            note = f"{BROKEN_RULES}: {error}"
-    winner = {"won": "a", "lost": "b", "draw": None}[game.result]
-    theirs = SEATS[1] if first else SEATS[0]
-    record = {
-        "game": number, "env": f"geister_v0:max_turns={max_turns}", "a": agent_spec, "b": f"server {server}",
-        "base_seed": base_seed, "seed": seed, "seat_of_a": ours, "first_mover": "a" if first else "b",
-        "winner": winner, "winner_seat": None if winner is None else ours if winner == "a" else theirs,
-        "returns": {"a": 0.0 if winner is None else 1.0 if winner == "a" else -1.0,
-                    "b": 0.0 if winner is None else -1.0 if winner == "a" else 1.0},
-        "plies": len(moves), "moves": moves, "decision_seconds": {"a": game.seconds, "b": []},
-        "truncated": game.result == "draw" and not game.ruled, "forfeit": None, "scores": None,
-        "server": server, "verdict": game.result, "ruled": game.ruled, "captured": game.captured,
-        "boards": [*game.boards, game.board],
-    }
-    if note:
-        record["note"] = f"no moves: {note}"
-    if expand(agent_spec) != agent_spec:
-        record["presets"] = {"a": expand(agent_spec)}
-    return record
-
-
-def _client_record(record: dict) -> str | None:
-    """Why a valid results record is not a tournament client's, or None."""
-    if "server" not in record:
-        return (f"game {record['game']} is an arena game ({record['a']} vs {record['b']}), not one of "
-                "geister-client's")
-    return None
-
-
-def run(host: str, port: int, agent_spec: str, games: int, red: str | None = None, seed: int | None = None,
-        max_turns: int = 300, retries: int = 8, backoff: float = 0.2, timeout: float = 60.0,
-        out: Callable[[str], None] = print, log: Callable[[str], None] = lambda line: None,
-        results: str | None = None) -> list[GameRecord]:
-    """Play ``games`` games, one connection each; print one line per game. With
-    ``results``, each game is appended to that results file as it ends
-    (:func:`arena_record`), after the games already there."""
-    check_settings(port, games, max_turns, retries, timeout)
-    if red is not None:
-        try:
-            parse_red(red)  # a clear error before connecting
-        except ValueError as error:
-            raise ClientError(str(error)) from None
-    if seed is None:  # drawn once and recorded, so that our side of every game can be played again
-        seed = random.SystemRandom().randrange(2**32)
-    agent = make(agent_spec, seed=seed)
-    first = GeisterView(GeisterState(max_turns), 0)
-    try:
-        agent.check(first)
-    except ValueError as error:
-        raise ClientError(f"--agent {agent_spec}: {error}") from None
-    agent.warm_up(first)  # before the server's clock runs
-    ledger = None
-    if results is not None:
-        ledger = Ledger(results, key=lambda record: record["game"], check=_client_record)
-        ledger.open()
-    try:
-        return _play(host, port, agent, agent_spec, games, red, seed, max_turns, retries, backoff, timeout, out,
-                     log, ledger)
-    finally:
-        if ledger is not None:
-            ledger.close()
-
-
-def _play(host: str, port: int, agent: Agent, agent_spec: str, games: int, red: str | None, seed: int,
-          max_turns: int, retries: int, backoff: float, timeout: float, out: Callable[[str], None],
-          log: Callable[[str], None], ledger: Ledger | None) -> list[GameRecord]:
-    seeds = random.Random(seed)
-    numbers = [record["game"] for record in ledger.records.values()] if ledger is not None else []
-    first_number = 1 + max(numbers, default=-1)  # after the games already in the results file
-    records = []
-    for number in range(1, games + 1):
-        game_seed = seeds.randrange(2**32)
-        agent.reset(game_seed)
-        connection = connect(host, port, retries, backoff, timeout)
-        try:
-            record = play_game(connection, agent, red, max_turns, log)
-        finally:
-            connection.close()
-        records.append(record)
-        if record.final is not None:
-            agent.end_of_game(record.final, 0)
-        if ledger is not None:
-            entry = arena_record(record, first_number + number - 1, agent_spec, f"{host}:{port}", seed, game_seed,
-                                 max_turns)
-            ledger.append(entry)
-            if BROKEN_RULES in entry.get("note", "") and not record.ruled:
-                raise ClientError(f"game {number}: {entry['note']} (the game is recorded in {ledger.path}, "
-                                  "without its moves)")
-        extra = f", captured {'/'.join(record.captured)}" if record.captured else ""
-        if record.ruled:
-            extra += f", the server's ruling: {record.ruled}"
-        out(f"game {number}: {record.result} ({record.seat} mover, {record.moves} moves{extra})")
-    return records
-
