@@ -11,8 +11,26 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from boardzoo.agents.base import Agent
-from boardzoo.envs.geister_v0 import observation_of as encode_observation
-from boardzoo.games.geister import DIRECTIONS, ESCAPED, GHOSTS, LETTERS, MOVE_ACTIONS, NUM_ACTIONS, RED_SETS, SIZE, TARGET, GeisterState, GeisterView, home_square, parse_board_string, parse_red, placement_action, position_from_board_string, red_letters
+from boardzoo.games.geister import (
+    DIRECTIONS,
+    ESCAPED,
+    GHOSTS,
+    LETTERS,
+    MOVE_ACTIONS,
+    NUM_ACTIONS,
+    RED_SETS,
+    SIZE,
+    TARGET,
+    GeisterState,
+    GeisterView,
+    home_square,
+    parse_board_string,
+    parse_red,
+    placement_action,
+    position_from_board_string,
+    red_letters,
+)
+from boardzoo.games.geister import observation_of as encode_observation
 from boardzoo.geister_client.connection import ClientError, Connection, quoted
 
 RESULTS = {"WON": "won", "LST": "lost", "DRW": "draw"}
