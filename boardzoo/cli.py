@@ -7,17 +7,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import sys
-import time
+import textwrap
 import traceback
 import warnings
 
-from boardzoo import __version__, arena, envs
+from boardzoo import __version__, arena
 from boardzoo.agents import catalogue
-from boardzoo.agents import make as make_agent
 from boardzoo.envs import ENVS, parameters_text
 from boardzoo.errors import BoardzooError, BoardzooWarning, PlayerQuit, SpecError, excerpt
+from boardzoo.games.registry import games
 from boardzoo.progress import ProgressBar
 from boardzoo.strategy.connect_four.solver import DEFAULT_MEMORY_MB, MEMORY_LIMIT_MB
 from boardzoo.strategy.engine import ENGINES
@@ -34,55 +33,9 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    specs = {"a": args.agent_a, "b": args.agent_b}
-    agents = {label: make_agent(spec) for label, spec in specs.items()}
-    show = args.render or any(agent.interactive for agent in agents.values())
-    humans = [seat for seat, label in (("player_0", "a"), ("player_1", "b")) if agents[label].interactive]
-    env = envs.make(args.env, render_mode="ansi")
-    arena.check_agents(agents.values(), env)
-    # With hidden information, a person sees the board from their own seat only: one
-    # human always from theirs; two humans each at their turn, after a pause to hand over.
-    private = humans and env.unwrapped.hidden_information
-    names = {"player_0": f"{args.agent_a} (a)", "player_1": f"{args.agent_b} (b)"}
-    announced: list[tuple[str, str]] = []  # (mover, what the reader may be told), shown after the move
+    from boardzoo.terminal import play_in_terminal
 
-    def reader(seat: str) -> str | None:
-        """Whose eyes read the announcement of ``seat``'s move (None: everything may show)."""
-        if not private:
-            return None
-        return humans[0] if len(humans) == 1 else next(s for s in humans if s != seat)
-
-    def announce(env, seat: str, action: int) -> None:
-        announced.append((seat, f"{seat}, {names[seat]}, {env.unwrapped.move_text(seat, action, reader(seat))}"))
-
-    def show_move(env):
-        raw = env.unwrapped
-        over = raw.game.is_terminal()
-        seat = raw.agent_selection
-        if show and private and len(humans) == 2 and not over and seat in humans:
-            print("\033[2J\033[H" + "\n" * 40, flush=True)  # clear the previous seat's board away
-            input(f"{seat}'s turn: hand over the keyboard and press Enter when only {seat} can see the screen ")
-        mover = None
-        if announced:
-            mover, text = announced.pop()
-            print(text, flush=True)
-        if show:
-            if not private or over:
-                print(env.render() + "\n", flush=True)
-            else:
-                print(raw.render_view(humans[0] if len(humans) == 1 else seat) + "\n", flush=True)
-        if args.delay and mover is not None and mover not in humans and not over:
-            time.sleep(args.delay)  # time to follow a machine's move before the next one
-
-    if show:
-        print(f"player_0: {names['player_0']}   player_1: {names['player_1']}\n")
-    record = arena.play_game(args.env, args.agent_a, args.agent_b, 0, args.seed, env, agents,
-                             on_step=show_move, before_step=announce)
-    winner = record["winner"]
-    result = "draw" if winner is None else f"{names[record['winner_seat']]} wins"
-    if record["forfeit"]:
-        result += f" ({specs[record['forfeit']['by']]} forfeited: {record['forfeit']['reason']})"
-    print(f"result: {result} after {record['plies']} plies")
+    play_in_terminal(args.env, args.agent_a, args.agent_b, args.seed, args.render, args.delay)
     return 0
 
 
@@ -114,7 +67,7 @@ def _league(args: argparse.Namespace) -> int:
 
 def _solve(args: argparse.Namespace) -> int:
     from boardzoo.strategy.connect_four import make_solver
-    from boardzoo.strategy.connect_four.solver import read_lines, solve_lines
+    from boardzoo.strategy.connect_four.lines import read_lines, solve_lines
 
     watch = _SolveProgress()
     try:
@@ -197,37 +150,18 @@ def _serve(args: argparse.Namespace) -> int:
         from boardzoo.web.app import serve
     except ImportError as error:
         raise SpecError(f"the browser UI needs the web extra: pip install 'boardzoo[web]' ({error})") from None
-    from boardzoo.web.app import check_host
+    from boardzoo.web.app import check_serve_settings
 
-    if not 1 <= args.port <= 65535:
-        raise SpecError(f"--port must be from 1 to 65535, got {args.port}")
-    if not 1 <= args.searches <= 64:
-        raise SpecError(f"--searches must be from 1 to 64, got {args.searches}")
-    if not 0.1 <= args.move_seconds <= 120:
-        raise SpecError(f"--move-seconds must be from 0.1 to 120, got {args.move_seconds:g}")
-    check_host(args.host, args.allow_remote)
-    try:
-        family = socket.getaddrinfo(args.host, args.port, type=socket.SOCK_STREAM)[0][0]
-        probe = socket.socket(family)
-    except (OSError, UnicodeError) as error:
-        raise SpecError(f"cannot listen on {args.host!r}: {getattr(error, 'strerror', None) or error}") from None
-    try:
-        # as uvicorn binds: a port a stopped server left in TIME_WAIT is free to take again
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        probe.bind((args.host, args.port))
-    except OSError as error:
-        raise SpecError(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}") from None
-    finally:
-        probe.close()
+    check_serve_settings(args.host, args.port, args.searches, args.move_seconds, args.allow_remote)
     serve(args.host, args.port, args.replays, args.searches, args.move_seconds, args.allow_remote)
     return 0
 
 
-DESCRIPTION = """\
-Two-player board games (Connect Four, Nim, Cantris, Geister) and the classic search
-agents (random, greedy, minimax, alpha-beta, MCTS in its variants), to play, pit against
-each other and study. Envs and agents are written as specs, name:key=value,... ;
-'boardzoo list' shows every name and parameter."""
+DESCRIPTION = textwrap.fill(
+    f"Two-player board games ({', '.join(declared.title for declared in games().values())}) and the classic "
+    "search agents (random, greedy, minimax, alpha-beta, MCTS in its variants), to play, pit against each other "
+    "and study. Envs and agents are written as specs, name:key=value,... ; 'boardzoo list' shows every name and "
+    "parameter.", 88)
 
 EXAMPLES = """\
 examples:

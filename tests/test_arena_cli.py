@@ -151,7 +151,7 @@ def test_cli_play_announces_both_players_moves_and_waits_after_a_machine(monkeyp
     import io
 
     pauses = []
-    monkeypatch.setattr("boardzoo.cli.time.sleep", pauses.append)
+    monkeypatch.setattr("boardzoo.terminal.time.sleep", pauses.append)
     monkeypatch.setattr("sys.stdin", io.StringIO("2\n"))
     assert main(["play", "nim_v0:n=5,k=3", "human", "greedy", "--delay", "0.25"]) == 0
     out = capsys.readouterr().out

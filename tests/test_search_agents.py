@@ -516,7 +516,7 @@ def test_mcts_schedule_takes_each_decisions_iterations_from_the_study():
 def test_path_length_summaries_are_the_plain_mean_median_and_max(lengths):
     import statistics
 
-    from boardzoo.agents.mcts.agent import length_summary
+    from boardzoo.agents.mcts.statistics import length_summary
 
     found = length_summary("path", lengths)
     if lengths:

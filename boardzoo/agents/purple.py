@@ -39,19 +39,16 @@ beyond the horizon; ``red_pull`` (0.1 by default) draws our reds forward, where 
 opponent takes them (four reds taken win); ``bait`` values our reds next to the
 opponent's ghosts by its boldness (:class:`~boardzoo.strategy.geister.purple.PurpleSearch`);
 ``caution`` (1 by default) multiplies the price of each capture of a ghost that may be
-red, which brings the fourth red (a loss) one nearer. With the Python search, at 2 the
-expert won 57.8 % of 400 games against geister_rl, where it won 53 % at 1, but 60 % of
-120 against UCTgeister where it won 68 % at 1: the right value depends on the opponent.
-The preset sets 2: with the compiled search (below) it won 62.0 % of 400 against
-geister_rl (the tutorial has the runs).
+red, which brings the fourth red (a loss) one nearer. The right value depends on the
+opponent; the preset sets 2 (the Geister expert tutorial has the matches behind it).
 
 ``engine``: ``auto`` (the default) searches with the compiled search of the ``fast`` extra
 (:mod:`boardzoo.strategy.geister.compiled_purple`) when it is installed and with the Python one otherwise;
 ``compiled`` insists on the extra, ``python`` never uses it. The two visit the same nodes
 in the same order and choose the same move (the tests hold them to each other), so a
 seeded game without a clock (``time=none``) is the same on either; within a time budget
-the compiled search, about twenty times as fast, looks two or three plies deeper. That
-depth is what beat the 2021 tournament champion: the tutorial has the runs.
+the compiled search, many times as fast, looks deeper (the benchmarks page has the
+speeds, the Geister expert tutorial what the depth is worth).
 """
 
 from __future__ import annotations
@@ -103,8 +100,8 @@ class PurpleAgent(Agent):
         self.time_budget = None if time is None else float(time)
         self.belief, self.max_depth = belief, depth
         #: The search's engine: ``compiled`` (the fast extra) visits the same nodes in
-        #: the same order as ``python``, about 20 times as fast, so ``auto`` (compiled
-        #: when installed) changes how deep a timed move looks, never an untimed one.
+        #: the same order as ``python``, only faster, so ``auto`` (compiled when
+        #: installed) changes how deep a timed move looks, never an untimed one.
         self.engine = choose_engine("purple", engine, exact_twin=True)
         self.search = make_purple_search(self.engine, hunt=float(hunt), repeat=float(repeat), race=float(race),
                                          red_pull=float(red_pull), bait=float(bait), caution=float(caution))

@@ -7,7 +7,7 @@
 Each move's exact game-theoretic value comes from the game's ``solve_moves`` (see
 :mod:`boardzoo.strategy.knowledge`); the agent plays a best one (ties at random: every
 best move keeps the value). Early positions can take the solver minutes (the empty
-Connect Four board takes about 9 minutes compiled), so a move whose values are not all
+Connect Four board does even compiled), so a move whose values are not all
 known within most of its time is played by alpha-beta (``depth``, ``eval``) in the rest
 (:data:`FALLBACK_SHARE`), deepening up to ``depth`` as far as that time allows; ``stats``
 says which (``solved``). ``time`` is the whole move's budget, fallback included. From the
@@ -27,8 +27,9 @@ from boardzoo.strategy.engine import choose_engine
 from boardzoo.strategy.knowledge import knowledge_of
 from boardzoo.values import seconds
 
-#: The share of a move's ``time`` kept for the alpha-beta fallback: at depth 6 on Connect
-#: Four it needs 8 ms on average and 0.1 s at most, which 0.2 of the default second covers.
+#: The share of a move's ``time`` kept for the alpha-beta fallback: enough, of the default
+#: second, for alpha-beta at its default depth 6 on Connect Four's slowest positions (the
+#: benchmarks page has its times).
 FALLBACK_SHARE = 0.2
 
 

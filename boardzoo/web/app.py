@@ -40,6 +40,7 @@ from boardzoo.agents import catalogue
 from boardzoo.envs import ENVS, env_module
 from boardzoo.errors import BoardzooError, ResultsFileError, ServerBusyError, SpecError
 from boardzoo.spec import describe
+from boardzoo.values import number, whole
 from boardzoo.web.replays import Replays
 from boardzoo.web.searches import MOVE_SECONDS, Cancelled, SearchPool
 from boardzoo.web.sessions import (
@@ -333,6 +334,30 @@ def check_host(host: str, allow_remote: bool) -> None:
     if not is_loopback(host) and not allow_remote:
         raise SpecError(f"--host {host} would let other machines reach this server, which plays and reads "
                         f"results files for whoever asks; add --allow-remote if that is what you want")
+
+
+def check_serve_settings(host: str, port: int, searches: int, move_seconds: float, allow_remote: bool) -> None:
+    """Refuse (SpecError) settings the server cannot keep, before anything starts: the
+    port, the search processes, the move limit, a host off loopback without
+    ``allow_remote``, and an address it cannot listen on."""
+    whole("--port", port, 1, 65535, error=SpecError)
+    whole("--searches", searches, 1, 64, error=SpecError)
+    number("--move-seconds", move_seconds, 0.1, 120, error=SpecError)
+    check_host(host, allow_remote)
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        probe = socket.socket(family)
+    except (OSError, UnicodeError) as error:
+        raise SpecError(f"cannot listen on {host!r}: {getattr(error, 'strerror', None) or error}") from None
+    try:
+        # as uvicorn binds: a port a stopped server left in TIME_WAIT is free to take again
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind((host, port))
+    except OSError as error:
+        raise SpecError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    finally:
+        probe.close()
+
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, replays: str = ".", searches: int = 2,

@@ -170,7 +170,7 @@ def test_every_answer_forbids_framing_and_foreign_scripts(server):
 def test_the_server_listens_beyond_this_machine_only_when_told_to():
     assert_clean_error(run_cli("serve", "--host", ""), "must name an address")
     assert_clean_error(run_cli("serve", "--host", "0.0.0.0"), "--allow-remote")
-    assert_clean_error(run_cli("serve", "--move-seconds", "0"), "--move-seconds must be from 0.1")
+    assert_clean_error(run_cli("serve", "--move-seconds", "0"), "--move-seconds must be a number from 0.1")
 
 
 # --- work without bounds ----------------------------------------------------------------------------------

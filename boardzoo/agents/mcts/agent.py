@@ -53,10 +53,8 @@ import time
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-import numpy as np
-
 from boardzoo.agents.base import Agent, check_budget
-from boardzoo.agents.mcts.backup import Proofs, backup, value_for
+from boardzoo.agents.mcts.backup import Proofs, backup
 from boardzoo.agents.mcts.evaluation import (
     GameCheckedEvaluator,
     LeafEvaluation,
@@ -73,6 +71,7 @@ from boardzoo.agents.mcts.final import FINAL
 from boardzoo.agents.mcts.sampling import check_game_options, check_model_options, root_sampling
 from boardzoo.agents.mcts.search import Search
 from boardzoo.agents.mcts.selection import SELECTION
+from boardzoo.agents.mcts.statistics import decision_statistics
 from boardzoo.agents.mcts.tree import Node, leaf_depths, tree_dot, tree_json, tree_size, tree_text
 from boardzoo.fast import COMPILED_POLICIES
 from boardzoo.games.model import GameState, require
@@ -85,20 +84,6 @@ from boardzoo.values import whole
 DEFAULT_ITERATIONS = 1000
 #: How many events after our own move a reused tree is searched for the new position.
 REUSE_DEPTH = 4
-
-
-def length_summary(name: str, lengths) -> dict[str, float]:
-    """``{name}_mean``, ``_median`` and ``_max`` of path lengths (0 for none), the median
-    as :func:`statistics.median` gives it. In numpy: a compiled search of a fraction of a
-    second makes hundreds of thousands of paths, which took Python's own sums longer than
-    the search was given."""
-    values = np.asarray(lengths, dtype=np.int64)
-    if not len(values):
-        return {f"{name}_mean": 0.0, f"{name}_median": 0, f"{name}_max": 0}
-    ordered = np.sort(values)
-    middle = len(ordered) // 2
-    median = int(ordered[middle]) if len(ordered) % 2 else (int(ordered[middle - 1]) + int(ordered[middle])) / 2
-    return {f"{name}_mean": float(values.mean()), f"{name}_median": median, f"{name}_max": int(ordered[-1])}
 
 
 class MCTSAgent(Agent):
@@ -371,28 +356,8 @@ class MCTSAgent(Agent):
     # --- statistics and views -----------------------------------------------------------------
     def _statistics(self, root: Node, best: Node, size: int, seconds: float, depths, leaves,
                     reused: bool) -> dict:
-        label = self.root_state.action_label  # type: ignore[union-attr]
-        player = root.to_move
-        return {
-            "iterations": len(depths),
-            "seconds": seconds,
-            "tree_size": size,
-            "reused_tree": reused,
-            "root_visits": root.visits,
-            "action": best.action,
-            "convincity": best.win_ratio(),
-            "value": best.mean(),
-            **length_summary("path", depths),
-            # The depths of the final tree's leaves (the Nim study's path columns).
-            **length_summary("leaf_depth", leaves),
-            "proven": None if root.proven is None else value_for(player, root.proven),
-            "children": [
-                {"action": c.action, "label": label(c.action), "visits": c.visits, "prior": c.prior,
-                 "value": c.mean(), "win_ratio": c.win_ratio(),
-                 "proven": None if c.proven is None else value_for(player, c.proven)}
-                for c in sorted(root.children or [], key=lambda c: -c.visits)
-            ],
-        }
+        return decision_statistics(root, best, self.root_state.action_label,  # type: ignore[union-attr]
+                                   size, seconds, depths, leaves, reused)
 
     def tree_text(self, depth: int = 2, best: int = 3) -> str:
         """The last search tree as indented text: the ``best`` most visited children of

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import time
 from array import array
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 
-from boardzoo.errors import BoardzooError, BudgetError, excerpt
+from boardzoo.errors import BoardzooError, BudgetError
 from boardzoo.games.connect_four import ConnectFourState, completing_cells
 from boardzoo.values import number, seconds
 
@@ -43,9 +43,9 @@ MEMORY_LIMIT_MB = 768  # with Python itself the process stays under 1 GB
 _SLOT_BYTES, _THREAT_BYTES = 10, 16
 #: Share of the memory that caches threat patterns; the rest is the transposition table.
 _THREAT_SHARE = 0.2
-#: The search looks at the clock (timeout, progress) every this many nodes, plus one:
-#: about 15 ms of Python search, so a timeout is kept to within that (every 65,536 nodes,
-#: a 0.5 s timeout took up to 0.8 s).
+#: The search looks at the clock (timeout, progress) every this many nodes, plus one: a
+#: few milliseconds of Python search, so a timeout is kept to within that (reading it
+#: every 65,536 nodes let a timeout overrun by more than half).
 _TICK = 0xFFF
 #: The longest input line ``solve_lines`` reads as a position (longer lines are refused
 #: without being read into memory).
@@ -376,39 +376,4 @@ def remaining_moves(score: int, plies: int, cells: int = 42) -> int:
     return 2 * ((cells // 2 + 1 + score) - (plies - mover_discs))
 
 
-def read_lines(stream, limit: int = MAX_LINE) -> Iterator[str]:
-    """The lines of a text stream, each cut to ``limit + 1`` characters without ever
-    holding more of a long line in memory (the rest of it is read and dropped)."""
-    while True:
-        line = stream.readline(limit + 1)
-        if not line:
-            return
-        if len(line) > limit and not line.endswith("\n"):
-            while True:  # drop the rest of the line
-                rest = stream.readline(65536)
-                if not rest or rest.endswith("\n"):
-                    break
-        yield line
-
-
-def solve_lines(lines: Iterable[str], solver: Solver | None = None):
-    """Yield ``(position, score or None, error or None)`` for each non-empty input line:
-    its first whitespace-separated field is the move string, the rest is ignored. A bad
-    line (not a position, too long, past the timeout) gives an error and the batch goes on."""
-    solver = solver or Solver()
-    for line in lines:
-        if len(line) > MAX_LINE:
-            yield excerpt(line.strip()), None, f"the line is longer than {MAX_LINE} characters: not a position"
-            continue
-        fields = line.split()
-        if not fields:
-            continue
-        moves = fields[0]
-        try:
-            state = parse_moves(moves, solver.rows, solver.cols)
-            yield moves, solver.solve(state), None
-        except (InvalidPosition, BudgetError) as error:
-            yield excerpt(moves), None, str(error)
-
-
-__all__ = ["InvalidPosition", "Solver", "parse_moves", "read_lines", "remaining_moves", "solve_lines"]
+__all__ = ["InvalidPosition", "Solver", "parse_moves", "remaining_moves"]

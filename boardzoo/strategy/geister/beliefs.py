@@ -63,8 +63,9 @@ def belief_purple(view: GeisterView, unknown: list[int]) -> list[float]:
 #: ours (offering themselves to be taken) far more often than its blues, which it keeps
 #: out of reach, and a *plain* player, whose steps next to ours say nothing of colour.
 #: A bluffer's rates are the share of a ghost's moves that end next to one of ours: (red, blue),
-#: as measured on Naotti2020's games against boardzoo (65.4 % and 3.1 %), the one bluffer
-#: we could log; a figure against Naotti2020 is therefore not a held-out one.
+#: measured by tools/geister_offer_rates.py on the games of Naotti2020, the one bluffer
+#: we could log (so a figure against Naotti2020 is not a held-out one; the Geister expert
+#: tutorial has the rates).
 BLUFFER_RATES = (0.65, 0.03)
 #: A plain player's one rate for both colours is unknown (an aggressive player offers
 #: often, a cautious one rarely): a Beta prior with this mean and weight in moves.
@@ -97,8 +98,7 @@ def bluffer_probability(view: GeisterView) -> float:
     colouring with the blues it has left (a bluffer's hidden ghosts split into a few that
     offer often and ``blues`` that never do; a plain player's offer alike). Reds that
     offered often fit an aggressive plain player about as well as a bluffer; blues tell
-    them apart (the first expert's rushing blues ended 31 % of their moves next to ours,
-    its reds 46 %; Naotti2020's blues almost none)."""
+    them apart (a rusher's blues offer themselves too; a bluffer's almost never)."""
     base = GHOSTS * (1 - view.seat)
     red_rate, blue_rate = BLUFFER_RATES
     log_ratio = math.log(BLUFFER_PRIOR / (1 - BLUFFER_PRIOR))

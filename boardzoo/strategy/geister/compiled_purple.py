@@ -8,8 +8,7 @@ the Python search on random positions). Only the speed differs, and with a time 
 the depth it reaches.
 
 Positions are rows of arrays per ply (:mod:`.compiled_purple_position`).
-The clock is read, as in Python, every 64 nodes, through numba's object mode (about a
-microsecond a reading).
+The clock is read, as in Python, every 64 nodes, through numba's object mode.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 Every player gives its colours away in how it moves them, but each in its own way: a
 searching program sends its reds next to ours as bait and keeps its blues out of reach;
-a rusher offers both alike; UCTgeister's reds offer themselves on about 48 % of their
-moves and its blues on about 21 %. So the tell is not a fixed number. This model reads
+a rusher offers both alike; another program offers both, its reds more often (the
+Geister expert tutorial has the measured rates). So the tell is not a fixed number. This model reads
 one, the **offer**: how often a ghost's move ends next to one of ours (it may be taken
 next). Reds and blues each have an offer rate that the model does *not* know: it learns
 them from the ghosts whose colour it has seen.
@@ -103,9 +103,9 @@ class Archetype:
 
 def default_archetypes() -> list[Archetype]:
     """What players usually do, before a match has taught anything: a *bluffer* (reds
-    offered, blues kept away: Naotti2020's reds ended 61 % of their moves next to ours,
-    its blues 6 %), a *plain* player (both alike, as the rushing player and a Monte Carlo
-    player do), and one *between* (reds offered more often than blues, but blues too).
+    offered, blues kept away, as Naotti2020 plays), a *plain* player (both alike, as the
+    rushing player and a Monte Carlo player do), and one *between* (reds offered more
+    often than blues, but blues too).
     Each prior weighs ten moves; none knows which colour moves more (an even share,
     weighing four moves). The three start equally likely."""
     return [Archetype(name, Rate.of(red, 10.0), Rate.of(blue, 10.0), math.log(1 / 3))

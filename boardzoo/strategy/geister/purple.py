@@ -17,9 +17,9 @@ perfect-information game that plain alpha-beta can search:
 * the opponent cannot see our colours either, so once we have one red left any capture
   may be its fourth red. A cautious opponent (one that searches, as a bluffer does) then
   does not capture; a bold one (a plain Monte Carlo player) still does. The search mixes
-  the two by the ``boldness`` it is given (:meth:`PurpleSearch.their_gamble`): assuming
-  every opponent cautious, our blues walked into the reach of a rushing MCTS player and
-  lost 44 of 60 games to it;
+  the two by the ``boldness`` it is given (:meth:`PurpleSearch.their_gamble`): taking
+  every opponent for cautious walks our blues into the reach of a rushing MCTS player
+  (the Geister expert tutorial has the games);
 * our own ghosts have their true colours.
 
 The evaluation adds what the belief knows: each capture's probability of blue, each
@@ -45,7 +45,7 @@ the searcher's own frame (row 0 is the far side; our exits are squares 0 and 5, 
 opponent's 30 and 35).
 
 :mod:`boardzoo.strategy.geister.compiled_purple` (the ``fast`` extra) is this search compiled with numba: the
-same nodes in the same order, the same move and value, about twenty times as fast. The
+same nodes in the same order, the same move and value, only faster. The
 ``purple`` agent uses it when the extra is installed (``engine=auto``); this module stays
 the reference it is tested against.
 """

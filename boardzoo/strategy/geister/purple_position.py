@@ -42,9 +42,8 @@ RACE_WIN = (0.0, 0.0, 1200.0, 800.0, 500.0, 300.0, 150.0, 80.0)
 #: without a guard loses a race that the search's horizon does not see.
 UNCOVERED = (0.0, 0.0, 1500.0, 800.0, 400.0, 200.0, 100.0)
 #: The most positions whose best move a search keeps for the next iteration's order
-#: (:meth:`PurpleSearch.remember`): the compiled search keeps about 10,000 in 0.17 s and
-#: this many in about two seconds; without a bound a long budget on it (millions of
-#: nodes a second) would keep gigabytes.
+#: (:meth:`PurpleSearch.remember`): room for a search of a few seconds; without a bound a
+#: long budget on the compiled search would keep gigabytes.
 BEST_MOVES_KEPT = 1 << 17
 #: The most returns to one position that :attr:`PurpleSearch.repeat` charges for: a
 #: guard that must step back and forth in front of an exit is not driven off it.
