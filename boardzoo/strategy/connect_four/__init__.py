@@ -83,11 +83,6 @@ def move_values(state: ConnectFourState, seconds: float, engine: str = "auto") -
     return values
 
 
-def solve_moves(state: ConnectFourState, seconds: float, engine: str = "auto") -> dict[int, int]:
-    """Each legal move's exact score (the ``solver`` agent's ``solve_moves``)."""
-    return move_values(state, seconds, engine)
-
-
 def solver_refuses(state: ConnectFourState) -> str | None:
     return board_problem(state.geo.rows, state.geo.cols)
 
@@ -96,6 +91,6 @@ register(GameKnowledge(
     game=ConnectFourState.game_name,
     greedy=ConnectFourState.greedy_action,
     evaluators={"three": three_in_window_score, "three2": three_in_window_v2_score},
-    solve_moves=solve_moves,
+    solve_moves=move_values,
     solver_refuses=solver_refuses,
 ))

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import random
 
-from boardzoo.games.geister.playouts import playout
-from boardzoo.games.geister.rules import GeisterState
+from boardzoo.games.geister.rules import GeisterState, playout
 from boardzoo.strategy.geister.beliefs import BELIEFS
 from boardzoo.strategy.geister.players import baiting_action, forward_policy, rushing_action
 from boardzoo.strategy.geister.purple import PurpleSearch
