@@ -30,27 +30,32 @@ def winner_by_lines(cells: tuple[int, ...]) -> int:
     return next((line[0] for line in lines if line[0] and len(set(line)) == 1), 0)
 
 
-def walk(state: TicTacToeState, seen: set) -> int:
-    """Every game from ``state`` to its end (returns how many); records each position."""
-    seen.add(state.key())
-    assert (state.current_player() == TERMINAL) == (winner_by_lines(state.key()) > 0 or 0 not in state.cells)
+def walk(state: TicTacToeState, games: dict) -> int:
+    """How many games there are from ``state`` to their ends, each position once (``games``
+    keeps the count of every position reached); each ending checked by the referee."""
+    key = state.key()
+    if key in games:
+        return games[key]
+    assert (state.current_player() == TERMINAL) == (winner_by_lines(key) > 0 or 0 not in state.cells)
     if state.is_terminal():
-        assert state.returns() == {0: (0.0, 0.0), 1: (1.0, -1.0), 2: (-1.0, 1.0)}[winner_by_lines(state.key())]
+        assert state.returns() == {0: (0.0, 0.0), 1: (1.0, -1.0), 2: (-1.0, 1.0)}[winner_by_lines(key)]
+        games[key] = 1
         return 1
     total = 0
     for action in state.legal_actions():
         child = state.clone()
         child.apply(action)
-        total += walk(child, seen)
+        total += walk(child, games)
+    games[key] = total
     return total
 
 
 def test_the_rules_give_the_known_counts_of_games_and_positions():
     """255,168 possible games and 5,478 reachable positions (the empty one included):
     the counts every account of the game gives, each ending checked by a referee of its own."""
-    seen: set = set()
-    assert walk(TicTacToeState(), seen) == 255_168
-    assert len(seen) == 5_478
+    games: dict = {}
+    assert walk(TicTacToeState(), games) == 255_168
+    assert len(games) == 5_478
 
 
 @cache
