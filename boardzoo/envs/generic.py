@@ -23,13 +23,9 @@ from boardzoo.envs.wrapper import wrap
 from boardzoo.games.model import GameState
 from boardzoo.games.registry import Game, declaring_module
 
-#: Bounds of the observation space's values where the game's encoder gives ints; a float
-#: encoding gets the whole real line.
-INT_BOUNDS = (0, 1)
-
 
 class GameEnv(BoardGameEnv[GameState]):
-    """A game's env from its declaration (``game`` and ``name`` are set per game)."""
+    """A game's env from its declaration (``game_declaration``, set per game)."""
 
     game_declaration: ClassVar[Game]
     metadata = {**BoardGameEnv.metadata, "render_modes": ["ansi", "human"]}
@@ -39,11 +35,8 @@ class GameEnv(BoardGameEnv[GameState]):
         self.params = self.game_declaration.checked(params)
         sample = self._fresh(random.Random(0))
         example = self.game_declaration.observation(sample, 0)
-        if np.issubdtype(example.dtype, np.integer):
-            box = spaces.Box(*INT_BOUNDS, shape=example.shape, dtype=example.dtype)
-        else:
-            box = spaces.Box(-np.inf, np.inf, shape=example.shape, dtype=example.dtype)
-        self._set_spaces(box, sample.num_actions)
+        low, high = self.game_declaration.observation_bounds
+        self._set_spaces(spaces.Box(low, high, shape=example.shape, dtype=example.dtype), sample.num_actions)
 
     def _fresh(self, rng: random.Random) -> GameState:
         return self.game_declaration.make_state(rng, **self.params)

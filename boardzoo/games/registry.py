@@ -102,6 +102,8 @@ class Game:
     players: int = 2
     zero_sum: bool = True
     utility: tuple[float, float] = (-1.0, 1.0)
+    #: The least and the most value of the observation's entries (the generic env's box).
+    observation_bounds: tuple[float, float] = (0.0, 1.0)
     variants: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: {"": {}})
     small_envs: Mapping[str, str] = field(default_factory=dict)
 
