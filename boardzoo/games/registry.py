@@ -74,10 +74,11 @@ class Game:
     (``rng`` for games dealt at random, such as Cantris); ``max_length(params)`` is the
     most player moves a game can last; ``envs`` maps each env's name (``name_vN``) to its
     one-line description, oldest first; ``observation`` is ``f(state, seat) -> array``,
-    what the game's env shows a seat (a learned evaluator reads it inside a search too); ``knowledge`` is the
-    module that registers what players know of the game (greedy rule, roll-outs,
-    evaluators, beliefs); ``compiled_id`` is the compiled engine's number for the game,
-    or None when it has no compiled core.
+    what the game's env shows a seat (a learned evaluator reads it inside a search
+    too); ``knowledge`` is the module (in ``boardzoo.strategy``) that registers what
+    players know of the game (greedy rule, roll-outs, evaluators, beliefs), None for
+    none; ``compiled_id`` is the compiled engine's number for the game, or None when it
+    has no compiled core.
 
     ``variants`` names the parameter sets the test suites (conformance, compiled twins)
     play, ``""`` the plain one: a ``(low, high)`` pair is an int drawn anew for each

@@ -2,9 +2,11 @@
 
 The rules of a game live in its core class; what a *player* knows about the game — its
 greedy rule, roll-out policies, leaf evaluators, beliefs about hidden information — is
-not part of the rules. Each game module ends with one :func:`register` call that names
-all of it, so the whole of a game's knowledge is visible in one place, and agents look it
-up with :func:`knowledge_of` instead of probing the state object for attributes.
+not part of the rules. Each game's module here (the one its ``Game`` names as
+``knowledge``) ends with one :func:`register` call that names all of it, so the whole of
+a game's knowledge is visible in one place, and agents look it up with
+:func:`knowledge_of` (which imports that module on first use) instead of probing the
+state object for attributes.
 
     register(GameKnowledge(
         game="connect_four",
@@ -43,7 +45,6 @@ MovePolicy = Callable[[Any, random.Random], int]
 FastRollout = Callable[[Any, random.Random, int], tuple[float, float]]
 #: ``f(state, player, max_depth) -> score for player``: minimax/alpha-beta's leaf evaluator.
 Heuristic = Callable[[Any, int, int], float]
-
 
 
 @dataclass(frozen=True)
