@@ -37,8 +37,10 @@ NIM, CONNECT_FOUR, CANTRIS, GEISTER = (GAME_IDS[name] for name in ("nim", "conne
 CHANCE, TERMINAL = -1, -2
 #: Roll-out policies: uniform random, Nim's strategic rule, Geister's forward moves and rushing player.
 RANDOM, STRATEGIC, FORWARD, RUSHING = range(4)
-POLICIES = {"nim": {"random": RANDOM, "strategic": STRATEGIC}, "connect_four": {"random": RANDOM},
-            "cantris": {"random": RANDOM}, "geister": {"random": RANDOM, "forward": FORWARD, "rushing": RUSHING}}
+ROLLOUT_IDS = {"random": RANDOM, "strategic": STRATEGIC, "forward": FORWARD, "rushing": RUSHING}
+#: Each compiled game's roll-out policies, as its declaration names them: name -> id.
+POLICIES = {name: {policy: ROLLOUT_IDS[policy] for policy in game.compiled_rollouts}
+            for name, game in games().items() if game.compiled_id is not None}
 #: Most legal moves (and chance outcomes) a position can have, per game, given its array.
 NIM_PAWNS, NIM_K, NIM_COIN, NIM_PLAYER, NIM_PENDING, NIM_WINNER = range(6)
 C4_BOARD0, C4_BOARD1, C4_PLIES, C4_WINNER, C4_ROWS, C4_COLS, C4_HEIGHT, C4_CELLS, C4_TOPS = range(9)

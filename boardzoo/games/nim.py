@@ -189,6 +189,7 @@ GAME = Game(
     observation=observation_of,
     knowledge="boardzoo.strategy.nim",
     compiled_id=0,
+    compiled_rollouts=("random", "strategic"),
     chance=True,
     variants={"": {"n": (1, 60), "k": (1, 6)}, "coin": {"n": (1, 60), "k": 3, "coin": True}},
     small_envs={"nim": "nim_v0:n=5..9", "nim-coin": "nim_v0:n=5..9,coin=true"},

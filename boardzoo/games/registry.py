@@ -95,6 +95,8 @@ class Game:
     observation: Callable[[Any, int], Any]
     knowledge: str | None = None
     compiled_id: int | None = None
+    #: The roll-out policies the compiled engine plays this game with (``mcts:rollout=``).
+    compiled_rollouts: tuple[str, ...] = ("random",)
     #: Whether a seat's observation leaves out part of the position (the cores are the
     #: referee's full state; the seat's information set is its own class).
     hidden_information: bool = False

@@ -86,6 +86,7 @@ GAME = Game(
     observation=observation_of,
     knowledge="boardzoo.strategy.geister",
     compiled_id=3,
+    compiled_rollouts=("random", "forward", "rushing"),
     hidden_information=True,
     variants={"": {"max_turns": (10, 200)}},
     small_envs={"geister": "geister_v0:max_turns=12"},
