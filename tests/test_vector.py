@@ -93,7 +93,7 @@ def test_the_same_seed_gives_the_same_games_and_another_seed_others():
     (np.array([0, 0, 99]), "game 2: action 99 is not legal \\(no such action\\); no game of the batch"),
 ])
 def test_bad_actions_are_refused_naming_the_game(actions, words):
-    games_ = make("connect_four_v0", batch=3)
+    games_ = make("connect_four_v0", batch=3, engine="python")
     games_.reset(seed=0)
     if words is None:
         games_.step(actions)
@@ -105,7 +105,7 @@ def test_bad_actions_are_refused_naming_the_game(actions, words):
 
 
 def test_an_illegal_move_in_one_game_steps_no_game():
-    games_ = make("connect_four_v0:rows=4,cols=4", batch=2)
+    games_ = make("connect_four_v0:rows=4,cols=4", batch=2, engine="python")
     games_.reset(seed=0)
     for _ in range(4):
         games_.step(np.array([0, 1]))  # column 1 of game 0 is now full
@@ -130,3 +130,39 @@ def test_sizes_and_order_are_checked():
         make("connect_four_v0", batch=1).step(np.zeros(1, dtype=np.int64))
     with pytest.raises(ValueError, match="seed must be an int >= 0"):
         make("connect_four_v0", batch=1).reset(seed=-1)
+
+
+# --- the compiled batch -----------------------------------------------------------------------------
+@pytest.mark.parametrize("spec", ["connect_four_v0", "connect_four_v0:rows=4,cols=5"])
+def test_the_compiled_batch_plays_the_reference_batchs_games(spec):
+    """Field for field after every step: the player to move, both seats' observations, the
+    masks, rewards and endings, with games ending and starting again mid-batch."""
+    pytest.importorskip("numba", reason="the compiled batch needs the fast extra")
+    compiled = make(spec, batch=32, auto_reset=True, engine="compiled")
+    reference = make(spec, batch=32, auto_reset=True, engine="python")
+    ours, theirs = compiled.reset(seed=1), reference.reset(seed=1)
+    rng = np.random.default_rng(1)
+    ended = 0
+    for _ in range(120):
+        for field in ("current_player", "observation", "legal_action_mask", "rewards", "terminated", "truncated"):
+            assert np.array_equal(getattr(ours, field), getattr(theirs, field)), field
+        actions = random_actions(theirs, rng)
+        ours, theirs = compiled.step(actions), reference.step(actions)
+        ended += int(theirs.terminated.sum())
+    assert ended > 20
+
+
+def test_the_compiled_batch_refuses_what_the_reference_refuses():
+    pytest.importorskip("numba", reason="the compiled batch needs the fast extra")
+    games_ = make("connect_four_v0:rows=4,cols=4", batch=2, engine="compiled")
+    games_.reset(seed=0)
+    for _ in range(4):
+        games_.step(np.array([0, 1]))
+    before = games_.states.copy()
+    with pytest.raises(ValueError, match="game 0: action 0 is not legal \\(that column is full\\)"):
+        games_.step(np.array([0, 2]))
+    with pytest.raises(ValueError, match="game 1: action 7 is not legal \\(no such action\\)"):
+        games_.step(np.array([1, 7]))
+    assert np.array_equal(games_.states, before)
+    with pytest.raises(ValueError, match="engine=compiled plays connect_four_v0, not nim_v0"):
+        make("nim_v0", batch=2, engine="compiled")

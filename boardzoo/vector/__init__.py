@@ -17,17 +17,36 @@ seed gives the same games; with ``auto_reset`` a game that ends is started afres
 same step (the step's rewards and flags are the ended game's, the observations and masks
 the new game's), and without it stepping an ended game is an error.
 
-This package holds the plain reference, one AEC env per game (:mod:`.reference`); every
-other implementation is held to it game by game.
+The plain reference is one AEC env per game (:mod:`.reference`); Connect Four also runs
+compiled (:mod:`.compiled`, the ``fast`` extra), held to the reference move by move.
+``engine`` follows boardzoo's one rule (``boardzoo.strategy.engine``): ``auto`` is the
+compiled batch where there is one and the extra is installed (it plays exactly the
+reference's games), the reference otherwise.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
+from boardzoo.spec import split_spec
+from boardzoo.strategy.engine import choose_engine
 from boardzoo.vector.reference import MAX_BATCH, Batch, ReferenceVectorGame
 
+#: The envs with a compiled batch.
+COMPILED_ENVS = ("connect_four_v0",)
 
-def make(env: str, batch: int, auto_reset: bool = False, **params) -> ReferenceVectorGame:
+
+def make(env: str, batch: int, auto_reset: bool = False, engine: str = "auto", **params: Any) -> Any:
     """``batch`` games of env ``env`` (a name or ``"name:key=value"`` spec) with the env's
-    constructor ``params``."""
+    constructor ``params``, on ``engine``."""
+    compiled = split_spec(env)[0] in COMPILED_ENVS
+    if choose_engine("vector", engine, exact_twin=compiled) == "compiled":
+        if not compiled:
+            raise ValueError(f"vector: engine=compiled plays {', '.join(COMPILED_ENVS)}, not {env}")
+        from boardzoo.vector.compiled import CompiledConnectFour
+
+        return CompiledConnectFour(env, batch, auto_reset, **params)
     return ReferenceVectorGame(env, batch, auto_reset, **params)
 
 
-__all__ = ["MAX_BATCH", "Batch", "ReferenceVectorGame", "make"]
+__all__ = ["COMPILED_ENVS", "MAX_BATCH", "Batch", "ReferenceVectorGame", "make"]
