@@ -12,7 +12,6 @@ from boardzoo.fast.games import (
     C4_BOARD0,
     C4_COLS,
     C4_HEIGHT,
-    C4_PLIES,
     C4_ROWS,
     C4_TOPS,
     CONNECT_FOUR,
@@ -62,5 +61,3 @@ def connect_four_step(states, actions, fresh, auto_reset, rewards, terminated):
             rewards[b, 0], rewards[b, 1] = 0.0, 0.0
             terminated[b] = False
 
-
-__all__ = ["C4_PLIES", "connect_four_observe", "connect_four_step"]
