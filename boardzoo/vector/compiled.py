@@ -13,7 +13,7 @@ from boardzoo.envs.aec import AGENTS
 from boardzoo.fast.batch import connect_four_observe, connect_four_step
 from boardzoo.fast.games import encode
 from boardzoo.values import whole
-from boardzoo.vector.reference import MAX_BATCH, Batch
+from boardzoo.vector.reference import MAX_BATCH, Batch, checked_actions, illegal
 
 
 class CompiledConnectFour:
@@ -49,22 +49,12 @@ class CompiledConnectFour:
 
     def step(self, actions: Any) -> Batch:
         """As :meth:`ReferenceVectorGame.step <boardzoo.vector.reference.ReferenceVectorGame.step>`."""
-        if not self._started:
-            raise ValueError(f"{self.name}: call reset() before step()")
-        actions = np.asarray(actions)
-        if actions.shape != (self.batch,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(f"{self.name}: actions must be {self.batch} ints, one a game, got an array of "
-                             f"shape {actions.shape} and type {actions.dtype}")
-        if self._over.any():
-            raise ValueError(f"{self.name}: game {int(np.flatnonzero(self._over)[0])} is over; reset() the batch "
-                             "or make it with auto_reset=True")
+        actions = checked_actions(self.name, actions, self._started, self._over)
         inside = (actions >= 0) & (actions < self.num_actions)
         legal = inside & self.mask[np.arange(self.batch), np.where(inside, actions, 0)]
         if not legal.all():
             i = int(np.flatnonzero(~legal)[0])
-            reason = "that column is full" if inside[i] else "no such action"
-            raise ValueError(f"{self.name}: game {i}: action {int(actions[i])} is not legal ({reason}); "
-                             "no game of the batch was stepped")
+            raise illegal(self.name, i, int(actions[i]), "that column is full" if inside[i] else "no such action")
         rewards = np.zeros((self.batch, 2), dtype=np.float32)
         terminated = np.zeros(self.batch, dtype=bool)
         connect_four_step(self.states, actions.astype(np.int64), self.fresh, self.auto_reset, rewards, terminated)

@@ -29,6 +29,28 @@ class Batch:
     truncated: np.ndarray           # (B,) bool: the game was cut off (a ply limit)
 
 
+def checked_actions(name: str, actions: Any, started: bool, over: np.ndarray) -> np.ndarray:
+    """``actions`` as an int array of one action a game of a batch whose games have ``over``
+    flags; ValueError (naming env ``name``) before a reset, for a wrong shape or type, or
+    while a game is over. Every batch checks its actions here before stepping any game."""
+    if not started:
+        raise ValueError(f"{name}: call reset() before step()")
+    actions = np.asarray(actions)
+    if actions.shape != over.shape or not np.issubdtype(actions.dtype, np.integer):
+        raise ValueError(f"{name}: actions must be {len(over)} ints, one a game, got an array of "
+                         f"shape {actions.shape} and type {actions.dtype}")
+    if over.any():
+        raise ValueError(f"{name}: game {int(np.flatnonzero(over)[0])} is over; reset() the batch "
+                         "or make it with auto_reset=True")
+    return actions
+
+
+def illegal(name: str, game: int, action: int, reason: str) -> ValueError:
+    """The error of an illegal ``action`` in game ``game`` of a batch (none was stepped)."""
+    return ValueError(f"{name}: game {game}: action {action} is not legal ({reason}); no game of the batch "
+                      "was stepped")
+
+
 class ReferenceVectorGame:
     """``batch`` games of env ``env``, each a raw AEC env."""
 
@@ -60,22 +82,13 @@ class ReferenceVectorGame:
         """Play ``actions[i]`` for the player to move in game ``i``; an illegal action, a
         finished game (without ``auto_reset``) or a wrong shape is a ValueError naming the
         game."""
-        if self._seeds is None:
-            raise ValueError(f"{self.name}: call reset() before step()")
-        actions = np.asarray(actions)
-        if actions.shape != (self.batch,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(f"{self.name}: actions must be {self.batch} ints, one a game, got an array of "
-                             f"shape {actions.shape} and type {actions.dtype}")
-        if self._over.any():
-            raise ValueError(f"{self.name}: game {int(np.flatnonzero(self._over)[0])} is over; reset() the batch "
-                             "or make it with auto_reset=True")
+        actions = checked_actions(self.name, actions, self._seeds is not None, self._over)
         actions_list = actions.tolist()
         for i, (env, action) in enumerate(zip(self.envs, actions_list)):  # all checked before any is played
             game = env.game
             if not 0 <= action < self.num_actions or not game.is_legal(action):
                 reason = game.explain_illegal(action) if 0 <= action < self.num_actions else "no such action"
-                raise ValueError(f"{self.name}: game {i}: action {action} is not legal ({reason}); "
-                                 "no game of the batch was stepped")
+                raise illegal(self.name, i, action, reason)
         rewards = np.zeros((self.batch, 2), dtype=np.float32)
         terminated = np.zeros(self.batch, dtype=bool)
         truncated = np.zeros(self.batch, dtype=bool)

@@ -244,14 +244,14 @@ class MCTSAgent(Agent):
         seat (after :meth:`check`) and kept from move to move, rooted at ``model``."""
         self.check_once(model)
         key = (type(model), model.game_name, model.current_player())
+        sampling = root_sampling(model, self.rng, self.belief)
         if self._search is None or self._search[0] != key:
             expansion = (AllChildren(self.rng, self.nthr or 1, self._prior()) if self.expands_all
                          else OneChildPerIteration(self.rng))
-            self._search = (key, Search(root_sampling(model, self.rng, self.belief), self.select, expansion,
-                                        self._leaf(model), self.backup, Proofs() if self.solver else None,
-                                        self.rng))
+            self._search = (key, Search(sampling, self.select, expansion, self._leaf(model), self.backup,
+                                        Proofs() if self.solver else None, self.rng))
         search = self._search[1]
-        search.sampling = root_sampling(model, self.rng, self.belief)
+        search.sampling = sampling
         return search
 
     # --- one decision ----------------------------------------------------------------------
