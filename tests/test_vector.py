@@ -1,6 +1,7 @@
 """Batched games (boardzoo.vector): the reference batch against the AEC envs it is built
-on, game by game and action by action; hidden information kept per seat; bad input
-refused with a clear error."""
+on, game by game and action by action; the compiled batch against the reference, field
+by field and draw by draw; hidden information kept per seat; the functional face; bad
+input refused with a clear error."""
 
 from __future__ import annotations
 
@@ -9,32 +10,46 @@ import pytest
 
 from boardzoo.envs import make as make_env
 from boardzoo.envs.aec import AGENTS
-from boardzoo.games.geister import GeisterView, observation_of
+from boardzoo.games.geister import GHOSTS, GeisterView, observation_of
 from boardzoo.games.registry import games
-from boardzoo.vector import MAX_BATCH, make
+from boardzoo.vector import COMPILED_ENVS, MAX_BATCH, make
+from boardzoo.vector.reference import ReferenceVectorGame
 
 #: Every game's small envs, from the registry.
 SMALL_ENVS = [spec for game in games().values() for spec in game.small_envs.values()]
+#: Every compiled env, with the parameters that change how it deals, draws and ends.
+COMPILED_SPECS = ["nim_v0:n=5..9,coin=true", "nim_v0:n=7,coin=true", "nim_v0:n=3..30,k=5",
+                  "connect_four_v0", "connect_four_v0:rows=4,cols=5",
+                  "cantris_v0:board=6x3", "cantris_v0:board=10x5", "cantris_v1:deal=halves,tile_scores=false",
+                  "cantris_v1:rows=4,cols=24",  # wide: whole deals are rarely stable, the deal goes column by column
+                  "geister_v0:max_turns=30"]
+FIELDS = ("current_player", "observation", "legal_action_mask", "rewards", "terminated", "truncated")
+needs_fast = pytest.mark.skipif(not __import__("boardzoo.fast").fast.available(),
+                                reason="the compiled batch needs the fast extra")
 
 
 def random_actions(batch, rng: np.random.Generator) -> np.ndarray:
     return np.array([rng.choice(np.flatnonzero(mask)) for mask in batch.legal_action_mask])
 
 
+def test_every_compiled_env_is_declared_with_its_restart():
+    from boardzoo.vector.compiled import RESTARTS
+
+    assert set(RESTARTS) == set(COMPILED_ENVS)
+
+
 @pytest.mark.parametrize("spec", SMALL_ENVS)
 def test_the_batch_plays_the_games_the_aec_envs_play(spec):
-    """The same seeds and actions: the same observations of both seats, masks, player to
-    move, rewards and endings as AEC envs stepped by hand; auto-reset starts new games."""
+    """The same seed and actions: the same observations of both seats, masks, player to
+    move, rewards and endings as AEC envs stepped by hand, drawing from one generator
+    game by game; auto-reset starts the ended games afresh after the step."""
     batch_size, seed = 3, 11
-    games_ = make(spec, batch=batch_size, auto_reset=True)
-    seeds = np.random.default_rng(seed)
+    games_ = make(spec, batch=batch_size, auto_reset=True, engine="python")
+    shared = np.random.default_rng(seed)
     envs = [make_env(spec, raw=True) for _ in range(batch_size)]
-
-    def start(env):
-        env.reset(seed=int(seeds.integers(2**63)))
-
     for env in envs:
-        start(env)
+        env.np_random = shared
+        env.reset()
     batch = games_.reset(seed=seed)
     rng = np.random.default_rng(0)
     ended = 0
@@ -47,122 +62,199 @@ def test_the_batch_plays_the_games_the_aec_envs_play(spec):
                     assert batch.current_player[i] == seat
                     assert np.array_equal(batch.legal_action_mask[i], seen["action_mask"].astype(bool))
         actions = random_actions(batch, rng)
-        batch = games_.step(actions)
+        batch = games_.step(batch, actions)
+        over = []
         for i, (env, action) in enumerate(zip(envs, actions.tolist())):
             env.step(action)
             assert batch.rewards[i].tolist() == [env.rewards[agent] for agent in AGENTS]
-            over = any(env.terminations.values()) or any(env.truncations.values())
-            assert bool(batch.terminated[i] or batch.truncated[i]) == over
-            if over:
+            over.append(any(env.terminations.values()) or any(env.truncations.values()))
+            assert bool(batch.terminated[i] or batch.truncated[i]) == over[-1]
+            if over[-1]:
                 ended += 1
                 assert batch.rewards[i].sum() == 0  # zero-sum
-                start(env)
+        for env, done in zip(envs, over):
+            if done:
+                env.reset()
     assert ended > 0
 
 
 def test_a_seat_observes_only_its_own_information_set():
-    """Geister: each seat's observation is the one its view (which holds no hidden
-    colour) gives, in every game of random batches."""
-    games_ = make("geister_v0", batch=16, max_turns=40, auto_reset=True)
+    """Geister on the reference: each seat's observation is the one its view (which holds
+    no hidden colour) gives, in every game of random batches."""
+    games_ = make("geister_v0", batch=16, max_turns=40, auto_reset=True, engine="python")
     batch = games_.reset(seed=3)
     rng = np.random.default_rng(3)
     for _ in range(60):
-        for i, env in enumerate(games_.envs):
+        for i, env in enumerate(batch.state.envs):
             for seat in (0, 1):
-                view = GeisterView(env.unwrapped.game, seat)
+                view = GeisterView(env.game, seat)
                 assert np.array_equal(batch.observation[i, seat], observation_of(view, seat))
-        batch = games_.step(random_actions(batch, rng))
+        batch = games_.step(batch, random_actions(batch, rng))
 
 
-def test_the_same_seed_gives_the_same_games_and_another_seed_others():
+@needs_fast
+def test_the_compiled_observations_never_read_an_opponents_hidden_colours():
+    """Over random compiled batches: recolour one seat's ghosts on the board (the same
+    number of reds, other ghosts) in every game, and the other seat's observation does not
+    change (while the recoloured seat's own does, where it sees its colours)."""
+    from boardzoo.fast.batch import observe
+    from boardzoo.fast.games import GS_PLACED, GS_POS, GS_RED
+
+    games_ = make("geister_v0", batch=64, max_turns=60, auto_reset=True, engine="compiled")
+    batch = games_.reset(seed=4)
+    rng = np.random.default_rng(4)
+    recoloured = 0
+    for _ in range(50):
+        states = batch.state.states.copy()
+        seats = rng.integers(2, size=len(states))
+        for s, seat in zip(states, seats):
+            ghosts = np.array([g for g in range(GHOSTS * seat, GHOSTS * seat + GHOSTS) if s[GS_POS + g] >= 0])
+            if s[GS_PLACED + seat] and len(ghosts) > 1:
+                s[GS_RED + ghosts] = rng.permutation(s[GS_RED + ghosts])
+        observation = np.empty_like(batch.observation)
+        observe(games_.game_id, states, observation.reshape(len(states), 2, -1),
+                np.empty_like(batch.legal_action_mask), np.empty_like(batch.current_player),
+                np.zeros(games_.num_actions, dtype=np.int64))
+        games = np.arange(len(states))
+        assert np.array_equal(observation[games, 1 - seats], batch.observation[games, 1 - seats])
+        changed = (states != batch.state.states).any(axis=1)
+        assert (observation[games, seats] != batch.observation[games, seats]).any(axis=1).tolist() == changed.tolist()
+        recoloured += int(changed.sum())
+        batch = games_.step(batch, random_actions(batch, rng))
+    assert recoloured > 1000
+
+
+@pytest.mark.parametrize("engine", ["python", pytest.param("compiled", marks=needs_fast)])
+def test_the_same_seed_gives_the_same_games_and_another_seed_others(engine):
     def play(seed):
-        games_ = make("nim_v0:n=5..9,coin=true", batch=8, auto_reset=True)
+        games_ = make("nim_v0:n=5..9,coin=true", batch=8, auto_reset=True, engine=engine)
         batch, rng, seen = games_.reset(seed=seed), np.random.default_rng(1), []
         for _ in range(20):
-            batch = games_.step(random_actions(batch, rng))
+            batch = games_.step(batch, random_actions(batch, rng))
             seen.append(batch.observation.copy())
         return np.stack(seen)
 
     assert np.array_equal(play(5), play(5)) and not np.array_equal(play(5), play(6))
 
 
+@pytest.mark.parametrize("engine", ["python", pytest.param("compiled", marks=needs_fast)])
+def test_a_batch_stays_as_it_was_and_steps_again_another_way(engine):
+    """The functional face: stepping a batch changes nothing in it, stepping it twice the
+    same way gives the same batch (coin draws included), and its arrays are read-only."""
+    games_ = make("nim_v0:n=8..20,coin=true", batch=6, auto_reset=True, engine=engine)
+    start = games_.reset(seed=9)
+    before = [getattr(start, field).copy() for field in FIELDS]
+    first, second = games_.step(start, np.zeros(6, dtype=np.int64)), games_.step(start, np.zeros(6, dtype=np.int64))
+    other = games_.step(start, np.ones(6, dtype=np.int64))
+    for field, old in zip(FIELDS, before):
+        assert np.array_equal(getattr(start, field), old), field
+        assert np.array_equal(getattr(first, field), getattr(second, field)), field
+    assert not np.array_equal(first.observation, other.observation)
+    with pytest.raises(ValueError, match="read-only"):
+        start.legal_action_mask[0, 0] = False
+
+
+@pytest.mark.parametrize("engine", ["python", pytest.param("compiled", marks=needs_fast)])
 @pytest.mark.parametrize("actions, words", [
-    (np.zeros(3, dtype=np.int64), None),
     (np.zeros(4, dtype=np.int64), "actions must be 3 ints"),
     (np.zeros(3, dtype=np.float64), "actions must be 3 ints"),
     (np.array([0, 0, 99]), "game 2: action 99 is not legal \\(no such action\\); no game of the batch"),
+    (np.array([0, -1, 0]), "game 1: action -1 is not legal \\(no such action\\)"),
 ])
-def test_bad_actions_are_refused_naming_the_game(actions, words):
-    games_ = make("connect_four_v0", batch=3, engine="python")
-    games_.reset(seed=0)
-    if words is None:
-        games_.step(actions)
-        return
-    before = [env.game.key() for env in games_.envs]
-    with pytest.raises(ValueError, match=words):
-        games_.step(actions)
-    assert [env.game.key() for env in games_.envs] == before  # nothing half-stepped
-
-
-def test_an_illegal_move_in_one_game_steps_no_game():
-    games_ = make("connect_four_v0:rows=4,cols=4", batch=2, engine="python")
-    games_.reset(seed=0)
-    for _ in range(4):
-        games_.step(np.array([0, 1]))  # column 1 of game 0 is now full
-    with pytest.raises(ValueError, match="game 0: action 0 is not legal"):
-        games_.step(np.array([0, 2]))
-
-
-def test_a_finished_game_is_not_stepped_without_auto_reset():
-    games_ = make("nim_v0:n=1", batch=2)
+def test_bad_actions_are_refused_naming_the_game(engine, actions, words):
+    games_ = make("connect_four_v0", batch=3, engine=engine)
     batch = games_.reset(seed=0)
-    batch = games_.step(np.zeros(2, dtype=np.int64))  # one pawn: the first move wins
+    with pytest.raises(ValueError, match=words):
+        games_.step(batch, actions)
+
+
+@pytest.mark.parametrize("engine", ["python", pytest.param("compiled", marks=needs_fast)])
+def test_an_illegal_move_in_one_game_steps_no_game(engine):
+    games_ = make("connect_four_v0:rows=4,cols=4", batch=2, engine=engine)
+    batch = games_.reset(seed=0)
+    for _ in range(4):
+        batch = games_.step(batch, np.array([0, 1]))  # column 0 of game 0 is now full
+    with pytest.raises(ValueError, match="game 0: action 0 is not legal"):
+        games_.step(batch, np.array([0, 2]))
+    assert games_.step(batch, np.array([1, 2])).legal_action_mask.shape == (2, 4)  # the batch is intact
+
+
+@pytest.mark.parametrize("engine", ["python", pytest.param("compiled", marks=needs_fast)])
+def test_a_finished_game_is_not_stepped_without_auto_reset(engine):
+    games_ = make("nim_v0:n=1", batch=2, engine=engine)
+    batch = games_.step(games_.reset(seed=0), np.zeros(2, dtype=np.int64))  # one pawn: the first move wins
     assert batch.terminated.all() and batch.rewards.tolist() == [[1.0, -1.0], [1.0, -1.0]]
     assert (batch.current_player == -1).all() and not batch.legal_action_mask.any()
     with pytest.raises(ValueError, match="game 0 is over; reset"):
-        games_.step(np.zeros(2, dtype=np.int64))
+        games_.step(batch, np.zeros(2, dtype=np.int64))
 
 
-def test_sizes_and_order_are_checked():
+def test_sizes_seeds_and_batches_are_checked():
     with pytest.raises(ValueError, match=f"batch must be an int from 1 to {MAX_BATCH:,}"):
         make("connect_four_v0", batch=0)
-    with pytest.raises(ValueError, match="call reset"):
-        make("connect_four_v0", batch=1).step(np.zeros(1, dtype=np.int64))
+    with pytest.raises(ValueError, match=f"batch must be an int from 1 to {MAX_BATCH:,}"):
+        make("connect_four_v0", batch=MAX_BATCH + 1)
     with pytest.raises(ValueError, match="seed must be an int >= 0"):
         make("connect_four_v0", batch=1).reset(seed=-1)
+    nim, connect_four = make("nim_v0", batch=1), make("connect_four_v0", batch=1)
+    with pytest.raises(ValueError, match="step\\(\\) takes the Batch that this game's reset\\(\\)"):
+        connect_four.step(nim.reset(seed=0), np.zeros(1, dtype=np.int64))
+    with pytest.raises(ValueError, match="takes the Batch"):
+        connect_four.step("a batch", np.zeros(1, dtype=np.int64))
 
 
 # --- the compiled batch -----------------------------------------------------------------------------
-@pytest.mark.parametrize("spec", ["connect_four_v0", "connect_four_v0:rows=4,cols=5"])
+@needs_fast
+@pytest.mark.parametrize("spec", COMPILED_SPECS)
 def test_the_compiled_batch_plays_the_reference_batchs_games(spec):
     """Field for field after every step: the player to move, both seats' observations, the
-    masks, rewards and endings, with games ending and starting again mid-batch."""
-    pytest.importorskip("numba", reason="the compiled batch needs the fast extra")
-    compiled = make(spec, batch=32, auto_reset=True, engine="compiled")
-    reference = make(spec, batch=32, auto_reset=True, engine="python")
+    masks, rewards and endings, with games ending and starting again mid-batch (new piles,
+    deals and coin flips drawn from the seed exactly as the reference draws them)."""
+    compiled = make(spec, batch=24, auto_reset=True, engine="compiled")
+    reference = make(spec, batch=24, auto_reset=True, engine="python")
     ours, theirs = compiled.reset(seed=1), reference.reset(seed=1)
     rng = np.random.default_rng(1)
     ended = 0
-    for _ in range(120):
-        for field in ("current_player", "observation", "legal_action_mask", "rewards", "terminated", "truncated"):
+    for _ in range(100):
+        for field in FIELDS:
             assert np.array_equal(getattr(ours, field), getattr(theirs, field)), field
+        assert ours.observation.dtype == theirs.observation.dtype
         actions = random_actions(theirs, rng)
-        ours, theirs = compiled.step(actions), reference.step(actions)
+        ours, theirs = compiled.step(ours, actions), reference.step(theirs, actions)
         ended += int(theirs.terminated.sum())
     assert ended > 20
 
 
-def test_the_compiled_batch_refuses_what_the_reference_refuses():
-    pytest.importorskip("numba", reason="the compiled batch needs the fast extra")
-    games_ = make("connect_four_v0:rows=4,cols=4", batch=2, engine="compiled")
-    games_.reset(seed=0)
-    for _ in range(4):
-        games_.step(np.array([0, 1]))
-    before = games_.states.copy()
-    with pytest.raises(ValueError, match="game 0: action 0 is not legal \\(that column is full\\)"):
-        games_.step(np.array([0, 2]))
-    with pytest.raises(ValueError, match="game 1: action 7 is not legal \\(no such action\\)"):
-        games_.step(np.array([1, 7]))
-    assert np.array_equal(games_.states, before)
-    with pytest.raises(ValueError, match="engine=compiled plays connect_four_v0, not nim_v0"):
-        make("nim_v0", batch=2, engine="compiled")
+@needs_fast
+def test_auto_plays_compiled_where_it_can_and_the_reference_where_it_cannot():
+    from boardzoo.vector.compiled import CompiledVectorGame
+
+    assert isinstance(make("cantris_v1", batch=2), CompiledVectorGame)
+    assert isinstance(make("connect_four_v0:rows=12,cols=12", batch=2), ReferenceVectorGame)  # 169 bits
+    assert isinstance(make("tic_tac_toe_v0", batch=2), ReferenceVectorGame)
+    with pytest.raises(ValueError, match="engine=compiled plays .*, not tic_tac_toe_v0"):
+        make("tic_tac_toe_v0", batch=2, engine="compiled")
+    with pytest.raises(ValueError, match="fits in 63 bits"):
+        make("connect_four_v0:rows=12,cols=12", batch=2, engine="compiled")
+    with pytest.raises(ValueError, match="connect_four: rows"):
+        make("connect_four_v0:rows=99", batch=2)
+
+
+@pytest.mark.parametrize("engine", ["python", pytest.param("compiled", marks=needs_fast)])
+def test_random_actions_are_legal_uniform_and_the_same_compiled_or_not(engine, monkeypatch):
+    from boardzoo import vector
+    from boardzoo.vector.reference import random_actions as plain
+
+    mask = np.random.default_rng(2).random((4000, 7)) < 0.4
+    mask[0] = False
+    mask[1] = [False, True, False, False, False, False, True]
+    monkeypatch.setattr(vector, "compiled_available", lambda: engine == "compiled")
+    actions = vector.random_actions(mask, np.random.default_rng(5))
+    assert np.array_equal(actions, plain(mask, np.random.default_rng(5)))
+    some = mask.any(axis=1)
+    assert (actions[~some] == -1).all() and mask[some, actions[some]].all()
+    picks = actions[2:][mask[2:].sum(axis=1) == 2]  # rows with two legal actions: each about half the time
+    firsts = np.array([np.flatnonzero(row)[0] for row in mask[2:][mask[2:].sum(axis=1) == 2]])
+    assert 0.4 < np.mean(picks == firsts) < 0.6
+    with pytest.raises(ValueError, match="a mask must be \\(games, actions\\)"):
+        vector.random_actions(np.zeros(3), np.random.default_rng(0))

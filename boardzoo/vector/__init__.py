@@ -5,35 +5,46 @@ arrays.
     from boardzoo.vector import make
     games = make("connect_four_v0", batch=1024, auto_reset=True)
     batch = games.reset(seed=0)
-    batch = games.step(actions)        # one action per game, for the player to move
+    batch = games.step(batch, actions)   # one action per game, for the player to move
 
-A :class:`Batch` holds, for every game ``i``: ``current_player[i]`` (0 or 1, -1 once the
-game is over), ``observation[i, seat]`` (each seat's observation, the AEC env's encoding:
-a seat's observation carries only what that seat may know), ``legal_action_mask[i]`` (the
-player to move's legal actions; all false once the game is over), ``rewards[i, seat]``
-(what the step gave each seat: +1/-1/0 at the end, 0 before), ``terminated[i]`` and
-``truncated[i]``. Chance events are drawn from each game's seeded generator, so the same
-seed gives the same games; with ``auto_reset`` a game that ends is started afresh in the
-same step (the step's rewards and flags are the ended game's, the observations and masks
-the new game's), and without it stepping an ended game is an error.
+As pgx's, the face is functional: ``step`` takes a :class:`Batch` and returns the next
+one, leaving the one it was given as it was, so a batch can be stepped again another
+way (to search, or to replay). A :class:`Batch` holds, for every game ``i``:
+``current_player[i]`` (0 or 1, -1 once the game is over), ``observation[i, seat]``
+(each seat's observation, the AEC env's encoding: a seat's observation carries only
+what that seat may know), ``legal_action_mask[i]`` (the player to move's legal actions;
+all false once the game is over), ``rewards[i, seat]`` (what the step gave each seat:
++1/-1/0 at the end, 0 before), ``terminated[i]`` and ``truncated[i]``, all read-only;
+and ``state``, the games themselves with every secret in them: it is the referee's, to
+be handed back to ``step``, never to a player of a hidden-information game.
 
-The plain reference is one AEC env per game (:mod:`.reference`); Connect Four also runs
-compiled (:mod:`.compiled`, the ``fast`` extra), held to the reference move by move.
-``engine`` follows boardzoo's one rule (``boardzoo.strategy.engine``): ``auto`` is the
-compiled batch where there is one and the extra is installed (it plays exactly the
-reference's games), the reference otherwise.
+All randomness (Nim's piles and coin, Cantris' deals) is drawn from one generator
+seeded by ``reset(seed)``, game by game in order, so the same seed gives the same
+games. With ``auto_reset`` the games that end start afresh in the same step, after every
+game was stepped (the step's rewards and flags are the ended games', the observations
+and masks the new games'); without it stepping an ended game is an error.
+
+The plain reference is one AEC env per game (:mod:`.reference`); Nim, Connect Four,
+Cantris and Geister also run compiled (:mod:`.compiled`, the ``fast`` extra), held to
+the reference move by move and draw by draw. ``engine`` follows boardzoo's one rule
+(``boardzoo.strategy.engine``): ``auto`` is the compiled batch where there is one and
+the extra is installed (it plays exactly the reference's games), the reference otherwise.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
+from boardzoo.fast import available as compiled_available
 from boardzoo.spec import split_spec
 from boardzoo.strategy.engine import choose_engine
 from boardzoo.vector.reference import MAX_BATCH, Batch, ReferenceVectorGame
+from boardzoo.vector.reference import random_actions as plain_random_actions
 
-#: The envs with a compiled batch.
-COMPILED_ENVS = ("connect_four_v0",)
+#: The envs with a compiled batch (kept in step with ``compiled.RESTARTS``, which needs the extra).
+COMPILED_ENVS = ("nim_v0", "connect_four_v0", "cantris_v0", "cantris_v1", "geister_v0")
 
 
 def make(env: str, batch: int, auto_reset: bool = False, engine: str = "auto", **params: Any) -> Any:
@@ -43,10 +54,32 @@ def make(env: str, batch: int, auto_reset: bool = False, engine: str = "auto", *
     if choose_engine("vector", engine, exact_twin=compiled) == "compiled":
         if not compiled:
             raise ValueError(f"vector: engine=compiled plays {', '.join(COMPILED_ENVS)}, not {env}")
-        from boardzoo.vector.compiled import CompiledConnectFour
+        from boardzoo.vector.compiled import CompiledVectorGame
 
-        return CompiledConnectFour(env, batch, auto_reset, **params)
+        try:
+            return CompiledVectorGame(env, batch, auto_reset, **params)
+        except ValueError:
+            if engine != "auto":
+                raise
+            # A board the compiled core cannot hold plays on the reference (which
+            # repeats the error if the parameters themselves are wrong).
     return ReferenceVectorGame(env, batch, auto_reset, **params)
 
 
-__all__ = ["COMPILED_ENVS", "MAX_BATCH", "Batch", "ReferenceVectorGame", "make"]
+def random_actions(batch: Batch | np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One legal action per game of ``batch`` (or per row of a legal-action mask) drawn
+    uniformly from ``rng``; -1 for a game that is over. Compiled where the ``fast`` extra
+    is installed, with the same draws either way."""
+    mask = batch.legal_action_mask if isinstance(batch, Batch) else np.asarray(batch, dtype=bool)
+    if mask.ndim != 2:
+        raise ValueError(f"random_actions: a mask must be (games, actions), got shape {mask.shape}")
+    if not compiled_available():
+        return plain_random_actions(mask, rng)
+    from boardzoo.fast.batch import random_legal_actions
+
+    actions = np.empty(len(mask), dtype=np.int64)
+    random_legal_actions(mask, rng, actions)
+    return actions
+
+
+__all__ = ["COMPILED_ENVS", "MAX_BATCH", "Batch", "ReferenceVectorGame", "make", "random_actions"]

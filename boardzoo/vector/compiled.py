@@ -1,68 +1,121 @@
-"""Connect Four batches on the compiled engine (the ``fast`` extra): the same games,
-observations, masks, rewards and endings as the reference batch, move for move, at the
-speed of one compiled pass per step."""
+"""Batches on the compiled engine (the ``fast`` extra): the same games, observations,
+masks, rewards and endings as the reference batch, move for move and draw for draw, at
+the speed of one compiled pass per step."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from boardzoo.envs import make as make_env
 from boardzoo.envs.aec import AGENTS
-from boardzoo.fast.batch import connect_four_observe, connect_four_step
-from boardzoo.fast.games import encode
+from boardzoo.fast.batch import connect_four_step, observe, restart_cantris, restart_copies, restart_nim, step
+from boardzoo.fast.games import CONNECT_FOUR, GAME_IDS, encode
+from boardzoo.games.cantris import WHOLE_DEAL_ATTEMPTS, column_values
+from boardzoo.games.registry import game
 from boardzoo.values import whole
-from boardzoo.vector.reference import MAX_BATCH, Batch, checked_actions, illegal
+from boardzoo.vector.reference import MAX_BATCH, Batch, checked_actions, new_batch_generator, refusal
+
+#: How each compiled env starts a game afresh: ``copy`` a start that draws nothing, or
+#: the game's own draw compiled (Nim's pile, Cantris' deal), draw for draw as its env.
+RESTARTS = {"nim_v0": "nim", "connect_four_v0": "copy", "cantris_v0": "cantris", "cantris_v1": "cantris",
+            "geister_v0": "copy"}
 
 
-class CompiledConnectFour:
-    """``batch`` games of ``connect_four_v0`` (with its ``rows`` and ``cols``) as rows of
-    one array."""
+@dataclass(frozen=True)
+class ArraysState:
+    """The compiled batch's games: one row each in the compiled layout, and the state of
+    the generator they draw from (None for games that draw nothing)."""
+
+    name: str
+    states: np.ndarray
+    rng: dict | None
+
+    def explain_illegal(self, game: int, action: int) -> str:
+        return "not among that position's legal actions"
+
+
+class CompiledVectorGame:
+    """``batch`` games of a compiled env (one of :data:`RESTARTS`) as rows of one array."""
 
     def __init__(self, env: str, batch: int, auto_reset: bool = False, **params: Any):
         self.batch = whole("batch", batch, 1, MAX_BATCH)
         self.auto_reset = auto_reset
-        sample = make_env(env, raw=True, **params)  # the env checks the parameters
-        sample.reset(seed=0)
-        self.name = str(sample.metadata["name"])
-        self.fresh = encode(sample.game)
-        box = sample.observation_spaces[AGENTS[0]]["observation"]
-        self.num_actions = int(sample.action_spaces[AGENTS[0]].n)
-        self.states = np.tile(self.fresh, (batch, 1))
-        self.observation = np.zeros((batch, 2, *tuple(box.shape or ())), dtype=np.int8)
-        self.mask = np.zeros((batch, self.num_actions), dtype=bool)
-        self.players = np.zeros(batch, dtype=np.int8)
-        self._started = False
-        self._over = np.zeros(batch, dtype=bool)
+        self.template = make_env(env, raw=True, **params)  # the env checks the parameters
+        self.name = str(self.template.metadata["name"])
+        self.restart_kind = RESTARTS[self.name]
+        self.template.reset(seed=0)
+        name = self.template.game.game_name
+        self.game_id = GAME_IDS[name]
+        self.draws = self.restart_kind != "copy" or game(name).chance
+        self.fresh = encode(self.template.game)  # also refuses boards the compiled core cannot hold
+        box = self.template.observation_spaces[AGENTS[0]]["observation"]
+        self.num_actions = int(self.template.action_spaces[AGENTS[0]].n)
+        self.observation_shape: tuple[int, ...] = tuple(box.shape or ())
+        self.observation_dtype = box.dtype
+        self._legal = np.zeros(self.num_actions, dtype=np.int64)
 
     def reset(self, seed: int | None = None) -> Batch:
-        """Every game afresh (Connect Four deals nothing at random: ``seed`` is checked
-        and otherwise changes nothing)."""
-        if seed is not None:
-            whole("seed", seed, low=0)
-        self.states[:] = self.fresh
-        self._started = True
-        self._over[:] = False
+        """As :meth:`ReferenceVectorGame.reset <boardzoo.vector.reference.ReferenceVectorGame.reset>`."""
+        rng = new_batch_generator(seed)
+        states = np.empty((self.batch, len(self.fresh)), dtype=np.int64)
+        self._restart(states, np.arange(self.batch), rng)
         zeros = np.zeros(self.batch, dtype=bool)
-        return self._gather(np.zeros((self.batch, 2), dtype=np.float32), zeros, zeros.copy())
+        return self._gather(states, rng, np.zeros((self.batch, 2), dtype=np.float32), zeros, zeros.copy())
 
-    def step(self, actions: Any) -> Batch:
+    def step(self, batch: Batch, actions: Any) -> Batch:
         """As :meth:`ReferenceVectorGame.step <boardzoo.vector.reference.ReferenceVectorGame.step>`."""
-        actions = checked_actions(self.name, actions, self._started, self._over)
-        inside = (actions >= 0) & (actions < self.num_actions)
-        legal = inside & self.mask[np.arange(self.batch), np.where(inside, actions, 0)]
-        if not legal.all():
-            i = int(np.flatnonzero(~legal)[0])
-            raise illegal(self.name, i, int(actions[i]), "that column is full" if inside[i] else "no such action")
+        actions = checked_actions(self.name, batch, ArraysState, actions)
+        states = batch.state.states.copy()
         rewards = np.zeros((self.batch, 2), dtype=np.float32)
         terminated = np.zeros(self.batch, dtype=bool)
-        connect_four_step(self.states, actions.astype(np.int64), self.fresh, self.auto_reset, rewards, terminated)
-        if not self.auto_reset:
-            self._over |= terminated
-        return self._gather(rewards, terminated, np.zeros(self.batch, dtype=bool))
+        truncated = np.zeros(self.batch, dtype=bool)
+        if self.game_id == CONNECT_FOUR:  # the hot path: the observation kept up to date, not rewritten
+            observation, mask = batch.observation.copy(), batch.legal_action_mask.copy()
+            players = batch.current_player.copy()
+            refused = connect_four_step(states, actions, self.fresh, self.auto_reset,
+                                        observation.reshape(self.batch, 2, -1), mask, players, rewards, terminated)
+            if refused >= 0:
+                raise refusal(self.name, batch, refused, int(actions[refused]))
+            states.flags.writeable = False
+            return Batch(players, observation, mask, rewards, terminated, truncated,
+                         ArraysState(self.name, states, None))
+        rng = self._generator(batch.state.rng)
+        refused = step(self.game_id, states, actions, batch.current_player, batch.legal_action_mask, rng, rewards,
+                       terminated)
+        if refused >= 0:
+            raise refusal(self.name, batch, refused, int(actions[refused]))
+        if self.auto_reset and terminated.any():
+            self._restart(states, np.flatnonzero(terminated), rng)
+        return self._gather(states, rng, rewards, terminated, truncated)
 
-    def _gather(self, rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray) -> Batch:
-        connect_four_observe(self.states, self.observation, self.mask, self.players)
-        return Batch(self.players.copy(), self.observation.copy(), self.mask.copy(), rewards, terminated,
-                     truncated)
+    def _generator(self, state: dict | None) -> np.random.Generator:
+        """A generator in ``state`` (a fresh one, never drawn from, for games that draw nothing)."""
+        rng = np.random.Generator(np.random.PCG64())
+        if state is not None:
+            rng.bit_generator.state = state
+        return rng
+
+    def _restart(self, states: np.ndarray, games: np.ndarray, rng: np.random.Generator) -> None:
+        """Games ``games`` start afresh, in game order, drawing from ``rng`` as the env's reset does."""
+        if self.restart_kind == "copy":
+            restart_copies(states, games, self.fresh)
+        elif self.restart_kind == "nim":
+            env = self.template
+            restart_nim(states, games, rng, env.n_low, env.n_high, env.k, int(env.coin))
+        else:
+            env = self.template
+            restart_cantris(states, games, self.fresh, np.array(column_values(env.rows, env.deal), dtype=np.int64),
+                            WHOLE_DEAL_ATTEMPTS, rng)
+
+    def _gather(self, states: np.ndarray, rng: np.random.Generator, rewards: np.ndarray, terminated: np.ndarray,
+                truncated: np.ndarray) -> Batch:
+        observation = np.empty((self.batch, 2, *self.observation_shape), dtype=self.observation_dtype)
+        mask = np.empty((self.batch, self.num_actions), dtype=bool)
+        players = np.empty(self.batch, dtype=np.int8)
+        observe(self.game_id, states, observation.reshape(self.batch, 2, -1), mask, players, self._legal)
+        states.flags.writeable = False
+        return Batch(players, observation, mask, rewards, terminated, truncated,
+                     ArraysState(self.name, states, rng.bit_generator.state if self.draws else None))

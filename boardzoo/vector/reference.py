@@ -4,6 +4,7 @@ reference, so every faster implementation is compared with this one action for a
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +20,9 @@ MAX_BATCH = 65_536
 
 @dataclass(frozen=True)
 class Batch:
-    """The games of a batch after a reset or a step (see the package docstring)."""
+    """The games of a batch after a reset or a step (see the package docstring). Its arrays
+    are read-only: a step reads the games from ``state``, never from what a caller could
+    have changed."""
 
     current_player: np.ndarray      # (B,) int8: 0, 1, or -1 once the game is over
     observation: np.ndarray         # (B, 2, *observation shape): each seat's observation
@@ -27,28 +30,78 @@ class Batch:
     rewards: np.ndarray             # (B, 2) float32: what the step gave each seat
     terminated: np.ndarray          # (B,) bool: the game ended by its rules
     truncated: np.ndarray           # (B,) bool: the game was cut off (a ply limit)
+    state: Any                      # the games themselves, secrets included: the referee's, no player's
+
+    def __post_init__(self) -> None:
+        for field in ("current_player", "observation", "legal_action_mask", "rewards", "terminated", "truncated"):
+            getattr(self, field).flags.writeable = False
 
 
-def checked_actions(name: str, actions: Any, started: bool, over: np.ndarray) -> np.ndarray:
-    """``actions`` as an int array of one action a game of a batch whose games have ``over``
-    flags; ValueError (naming env ``name``) before a reset, for a wrong shape or type, or
-    while a game is over. Every batch checks its actions here before stepping any game."""
-    if not started:
-        raise ValueError(f"{name}: call reset() before step()")
+def new_batch_generator(seed: int | None) -> np.random.Generator:
+    """The generator a batch's games draw from (their deals and chance events, in game
+    order): seeded by ``seed`` (an int >= 0), or a fresh seed when None."""
+    if seed is not None:
+        whole("seed", seed, low=0)
+    return np.random.default_rng(seed)
+
+
+def checked_actions(name: str, batch: Any, state_type: type, actions: Any) -> np.ndarray:
+    """``actions`` as an int64 array of one action a game of ``batch``; ValueError (naming
+    env ``name``) unless ``batch`` is a batch of this kind of game and ``actions`` has its
+    shape. Every batch checks its actions here, then finds the first game that refuses
+    its action (:func:`first_refused`, or a compiled twin of it) before stepping any."""
+    if not isinstance(batch, Batch) or not isinstance(batch.state, state_type) or batch.state.name != name:
+        raise ValueError(f"{name}: step() takes the Batch that this game's reset() or step() returned, "
+                         f"got {type(batch).__name__}")
     actions = np.asarray(actions)
-    if actions.shape != over.shape or not np.issubdtype(actions.dtype, np.integer):
-        raise ValueError(f"{name}: actions must be {len(over)} ints, one a game, got an array of "
-                         f"shape {actions.shape} and type {actions.dtype}")
-    if over.any():
-        raise ValueError(f"{name}: game {int(np.flatnonzero(over)[0])} is over; reset() the batch "
-                         "or make it with auto_reset=True")
+    if actions.shape != batch.current_player.shape or not np.issubdtype(actions.dtype, np.integer):
+        raise ValueError(f"{name}: actions must be {len(batch.current_player)} ints, one a game, got an array "
+                         f"of shape {actions.shape} and type {actions.dtype}")
+    return actions.astype(np.int64, copy=False)
+
+
+def first_refused(batch: Batch, actions: np.ndarray) -> int:
+    """The first game of ``batch`` that is over or where ``actions`` is not legal; -1 when none."""
+    num_actions = batch.legal_action_mask.shape[1]
+    inside = (actions >= 0) & (actions < num_actions)
+    legal = inside & batch.legal_action_mask[np.arange(len(actions)), np.where(inside, actions, 0)]
+    refused = np.flatnonzero(~legal | (batch.current_player < 0))
+    return int(refused[0]) if len(refused) else -1
+
+
+def refusal(name: str, batch: Batch, game: int, action: int) -> ValueError:
+    """The error for game ``game`` of ``batch`` refusing ``action`` (no game was stepped)."""
+    if batch.current_player[game] < 0:
+        return ValueError(f"{name}: game {game} is over; reset() the batch or make it with auto_reset=True")
+    inside = 0 <= action < batch.legal_action_mask.shape[1]
+    reason = batch.state.explain_illegal(game, action) if inside else "no such action"
+    return ValueError(f"{name}: game {game}: action {action} is not legal ({reason}); no game of the batch "
+                      "was stepped")
+
+
+def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One legal action per row of ``mask`` drawn uniformly from ``rng`` (the row's legal
+    actions in order, the one at ``floor(rng.random() * count)``), -1 for a row with none:
+    the plain version of the compiled ``boardzoo.fast.batch.random_legal_actions``, which
+    draws the same."""
+    actions = np.full(len(mask), -1, dtype=np.int64)
+    for b, row in enumerate(mask):
+        legal = np.flatnonzero(row)
+        if len(legal):
+            actions[b] = legal[int(rng.random() * len(legal))]
     return actions
 
 
-def illegal(name: str, game: int, action: int, reason: str) -> ValueError:
-    """The error of an illegal ``action`` in game ``game`` of a batch (none was stepped)."""
-    return ValueError(f"{name}: game {game}: action {action} is not legal ({reason}); no game of the batch "
-                      "was stepped")
+@dataclass(frozen=True)
+class EnvsState:
+    """The reference batch's games: one AEC env each, all drawing from one generator."""
+
+    name: str
+    envs: list[BoardGameEnv]
+    rng: np.random.Generator
+
+    def explain_illegal(self, game: int, action: int) -> str:
+        return self.envs[game].game.explain_illegal(action)
 
 
 class ReferenceVectorGame:
@@ -57,66 +110,59 @@ class ReferenceVectorGame:
     def __init__(self, env: str, batch: int, auto_reset: bool = False, **params: Any):
         self.batch = whole("batch", batch, 1, MAX_BATCH)
         self.auto_reset = auto_reset
-        self.envs: list[BoardGameEnv] = [make_env(env, raw=True, **params) for _ in range(batch)]
-        self.name = str(self.envs[0].metadata["name"])
-        self.num_actions = int(self.envs[0].action_spaces[AGENTS[0]].n)
-        box = self.envs[0].observation_spaces[AGENTS[0]]["observation"]
+        self.template: BoardGameEnv = make_env(env, raw=True, **params)
+        self.name = str(self.template.metadata["name"])
+        self.num_actions = int(self.template.action_spaces[AGENTS[0]].n)
+        box = self.template.observation_spaces[AGENTS[0]]["observation"]
         self.observation_shape: tuple[int, ...] = tuple(box.shape or ())
         self.observation_dtype = box.dtype
-        self._seeds: np.random.Generator | None = None
-        self._over = np.zeros(batch, dtype=bool)
 
     def reset(self, seed: int | None = None) -> Batch:
-        """Start every game afresh; ``seed`` (an int >= 0, or None for a fresh one) seeds
-        them all, each with a seed of its own drawn from it."""
-        if seed is not None:
-            whole("seed", seed, low=0)
-        self._seeds = np.random.default_rng(seed)
-        for env in self.envs:
-            self._start(env)
-        self._over[:] = False
-        return self._gather(np.zeros((self.batch, 2), dtype=np.float32), np.zeros(self.batch, dtype=bool),
-                            np.zeros(self.batch, dtype=bool))
+        """Every game afresh; ``seed`` (an int >= 0, or None for a fresh one) seeds the one
+        generator all the batch's deals and chance events are drawn from, game by game."""
+        rng = new_batch_generator(seed)
+        envs = [copy.deepcopy(self.template) for _ in range(self.batch)]
+        for env in envs:
+            env.np_random = rng
+            env.reset()
+        zeros = np.zeros(self.batch, dtype=bool)
+        return self._gather(EnvsState(self.name, envs, rng), np.zeros((self.batch, 2), dtype=np.float32),
+                            zeros, zeros.copy())
 
-    def step(self, actions: Any) -> Batch:
-        """Play ``actions[i]`` for the player to move in game ``i``; an illegal action, a
-        finished game (without ``auto_reset``) or a wrong shape is a ValueError naming the
-        game."""
-        actions = checked_actions(self.name, actions, self._seeds is not None, self._over)
-        actions_list = actions.tolist()
-        for i, (env, action) in enumerate(zip(self.envs, actions_list)):  # all checked before any is played
-            game = env.game
-            if not 0 <= action < self.num_actions or not game.is_legal(action):
-                reason = game.explain_illegal(action) if 0 <= action < self.num_actions else "no such action"
-                raise illegal(self.name, i, action, reason)
+    def step(self, batch: Batch, actions: Any) -> Batch:
+        """Play ``actions[i]`` for the player to move in game ``i`` of ``batch`` (which stays
+        as it was: a batch can be stepped again, another way); the games that end start
+        afresh after every game was stepped, in game order, with ``auto_reset``. An illegal
+        action, a finished game (without ``auto_reset``) or a wrong shape is a ValueError
+        naming the game, and steps no game."""
+        actions = checked_actions(self.name, batch, EnvsState, actions)
+        refused = first_refused(batch, actions)
+        if refused >= 0:
+            raise refusal(self.name, batch, refused, int(actions[refused]))
+        envs, rng = copy.deepcopy((batch.state.envs, batch.state.rng))
         rewards = np.zeros((self.batch, 2), dtype=np.float32)
         terminated = np.zeros(self.batch, dtype=bool)
         truncated = np.zeros(self.batch, dtype=bool)
-        for i, (env, action) in enumerate(zip(self.envs, actions_list)):
+        for i, (env, action) in enumerate(zip(envs, actions.tolist())):
             env.step(action)
             rewards[i] = [env.rewards[agent] for agent in AGENTS]
             terminated[i] = any(env.terminations.values())
             truncated[i] = any(env.truncations.values())
-            if terminated[i] or truncated[i]:
-                if self.auto_reset:
-                    self._start(env)
-                else:
-                    self._over[i] = True
-        return self._gather(rewards, terminated, truncated)
+        if self.auto_reset:
+            for env, over in zip(envs, (terminated | truncated).tolist()):
+                if over:
+                    env.reset()
+        return self._gather(EnvsState(self.name, envs, rng), rewards, terminated, truncated)
 
-    def _start(self, env: BoardGameEnv) -> None:
-        assert self._seeds is not None
-        env.reset(seed=int(self._seeds.integers(2**63)))
-
-    def _gather(self, rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray) -> Batch:
+    def _gather(self, state: EnvsState, rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray) -> Batch:
         players = np.full(self.batch, -1, dtype=np.int8)
         observation = np.zeros((self.batch, 2, *self.observation_shape), dtype=self.observation_dtype)
         mask = np.zeros((self.batch, self.num_actions), dtype=bool)
-        for i, env in enumerate(self.envs):
+        for i, env in enumerate(state.envs):
             for seat, agent in enumerate(AGENTS):
                 seen = env.observe(agent)
                 observation[i, seat] = seen["observation"]
                 if seen["action_mask"].any():
                     players[i] = seat
                     mask[i] = seen["action_mask"].astype(bool)
-        return Batch(players, observation, mask, rewards, terminated, truncated)
+        return Batch(players, observation, mask, rewards, terminated, truncated, state)
