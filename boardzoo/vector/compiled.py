@@ -4,6 +4,7 @@ the speed of one compiled pass per step."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +32,7 @@ class ArraysState:
 
     name: str
     states: np.ndarray
-    rng: dict | None
+    rng: Mapping[str, Any] | None
 
     def explain_illegal(self, game: int, action: int) -> str:
         return "not among that position's legal actions"
@@ -91,7 +92,7 @@ class CompiledVectorGame:
             self._restart(states, np.flatnonzero(terminated), rng)
         return self._gather(states, rng, rewards, terminated, truncated)
 
-    def _generator(self, state: dict | None) -> np.random.Generator:
+    def _generator(self, state: Mapping[str, Any] | None) -> np.random.Generator:
         """A generator in ``state`` (a fresh one, never drawn from, for games that draw nothing)."""
         rng = np.random.Generator(np.random.PCG64())
         if state is not None:

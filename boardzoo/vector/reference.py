@@ -50,7 +50,8 @@ def checked_actions(name: str, batch: Any, state_type: type, actions: Any) -> np
     env ``name``) unless ``batch`` is a batch of this kind of game and ``actions`` has its
     shape. Every batch checks its actions here, then finds the first game that refuses
     its action (:func:`first_refused`, or a compiled twin of it) before stepping any."""
-    if not isinstance(batch, Batch) or not isinstance(batch.state, state_type) or batch.state.name != name:
+    if not isinstance(batch, Batch) or not isinstance(batch.state, state_type) or \
+            getattr(batch.state, "name", None) != name:
         raise ValueError(f"{name}: step() takes the Batch that this game's reset() or step() returned, "
                          f"got {type(batch).__name__}")
     actions = np.asarray(actions)
