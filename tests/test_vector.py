@@ -197,9 +197,9 @@ def test_sizes_seeds_and_batches_are_checked():
     with pytest.raises(ValueError, match="seed must be an int >= 0"):
         make("connect_four_v0", batch=1).reset(seed=-1)
     nim, connect_four = make("nim_v0", batch=1), make("connect_four_v0", batch=1)
-    with pytest.raises(ValueError, match="step\\(\\) takes the Batch that this game's reset\\(\\)"):
+    with pytest.raises(ValueError, match="step\\(\\) and restart\\(\\) take a Batch that this game.s reset\\(\\)"):
         connect_four.step(nim.reset(seed=0), np.zeros(1, dtype=np.int64))
-    with pytest.raises(ValueError, match="takes the Batch"):
+    with pytest.raises(ValueError, match="take a Batch"):
         connect_four.step("a batch", np.zeros(1, dtype=np.int64))
 
 
@@ -258,3 +258,41 @@ def test_random_actions_are_legal_uniform_and_the_same_compiled_or_not(engine, m
     assert 0.4 < np.mean(picks == firsts) < 0.6
     with pytest.raises(ValueError, match="a mask must be \\(games, actions\\)"):
         vector.random_actions(np.zeros(3), np.random.default_rng(0))
+
+
+@needs_fast
+@pytest.mark.parametrize("spec", ["nim_v0:n=5..9,coin=true", "connect_four_v0:rows=4,cols=5", "cantris_v0:board=6x3",
+                                  "geister_v0:max_turns=20"])
+def test_stepping_some_games_and_restarting_the_ended_ones_match_too(spec):
+    """Without auto-reset: random games left out of each step (``playing``) and the games
+    that ended started afresh by ``restart``, compiled against the reference."""
+    compiled = make(spec, batch=16, engine="compiled")
+    reference = make(spec, batch=16, engine="python")
+    ours, theirs = compiled.reset(seed=2), reference.reset(seed=2)
+    rng = np.random.default_rng(2)
+    restarts = 0
+    for _ in range(80):
+        for field in FIELDS:
+            assert np.array_equal(getattr(ours, field), getattr(theirs, field)), field
+        if (theirs.current_player < 0).any():
+            restarts += 1
+            ours, theirs = compiled.restart(ours), reference.restart(theirs)
+            assert (theirs.current_player >= 0).all() and not theirs.terminated.any()
+            continue
+        actions, playing = random_actions(theirs, rng), rng.random(16) < 0.6
+        ours, theirs = compiled.step(ours, actions, playing), reference.step(theirs, actions, playing)
+        assert not theirs.terminated[~playing].any() and not theirs.rewards[~playing].any()
+    assert restarts > 5
+
+
+@pytest.mark.parametrize("engine", ["python", pytest.param("compiled", marks=needs_fast)])
+def test_games_left_out_of_a_step_stay_as_they_were(engine):
+    games_ = make("connect_four_v0", batch=4, engine=engine)
+    start = games_.reset(seed=0)
+    playing = np.array([True, False, True, False])
+    after = games_.step(start, np.array([3, 99, 3, -5]), playing)  # actions of games left out are not looked at
+    assert np.array_equal(after.observation[~playing], start.observation[~playing])
+    assert not np.array_equal(after.observation[playing], start.observation[playing])
+    assert after.current_player.tolist() == [1, 0, 1, 0]
+    with pytest.raises(ValueError, match="playing must be 4 bools"):
+        games_.step(start, np.zeros(4, dtype=np.int64), np.ones(4))

@@ -147,14 +147,19 @@ def observe(game, states, observation, mask, players, legal):
 
 # --- stepping and restarting -------------------------------------------------------------------------
 @njit(cache=True)
-def step(game, states, actions, players, mask, rng, rewards, terminated):
+def step(game, states, actions, playing, players, mask, rng, rewards, terminated):
     """Plays ``actions[b]`` in game ``b`` and settles the chance events that follow,
     drawing from ``rng`` game by game as the AEC env does (its inverse-CDF draw over
     Nim's coin, tails then heads, one half each); writes each step's rewards and whether
-    the game ended. ``players`` and ``mask`` are the batch's before the step: the first
-    game that is over or whose action is not legal stops the loop, and its number is
-    returned (the caller throws the half-stepped copy away); -1 when all were played."""
+    the game ended; games not ``playing`` are left as they are. ``players`` and ``mask``
+    are the batch's before the step: the first game played that is over or whose action
+    is not legal stops the loop, and its number is returned (the caller throws the
+    half-stepped copy away); -1 when all were played."""
     for b in range(states.shape[0]):
+        rewards[b, 0], rewards[b, 1] = 0.0, 0.0
+        terminated[b] = False
+        if not playing[b]:
+            continue
         action = actions[b]
         if players[b] < 0 or action < 0 or action >= mask.shape[1] or not mask[b, action]:
             return b
@@ -166,19 +171,20 @@ def step(game, states, actions, players, mask, rng, rewards, terminated):
             value = returns0(game, s)
             rewards[b, 0], rewards[b, 1] = value, -value
             terminated[b] = True
-        else:
-            rewards[b, 0], rewards[b, 1] = 0.0, 0.0
-            terminated[b] = False
     return -1
 
 
 @njit(cache=True)
-def connect_four_step(states, actions, fresh, auto_reset, observation, mask, players, rewards, terminated):
+def connect_four_step(states, actions, playing, fresh, auto_reset, observation, mask, players, rewards, terminated):
     """Connect Four's step and observation in one pass, the observation kept up to date
     rather than rewritten: ``observation``, ``mask`` and ``players`` hold the batch's
     before the step and are brought up to date in place (one disc drawn in both seats'
     planes; a restarted game's planes cleared). Returns as :func:`step` does."""
     for b in range(states.shape[0]):
+        rewards[b, 0], rewards[b, 1] = 0.0, 0.0
+        terminated[b] = False
+        if not playing[b]:
+            continue
         s = states[b]
         column = actions[b]
         rows, cols, height = s[C4_ROWS], s[C4_COLS], s[C4_HEIGHT]
@@ -200,9 +206,6 @@ def connect_four_step(states, actions, fresh, auto_reset, observation, mask, pla
                 players[b] = -1
                 mask[b, :] = False
                 continue
-        else:
-            rewards[b, 0], rewards[b, 1] = 0.0, 0.0
-            terminated[b] = False
         players[b] = s[C4_PLIES] & 1
         for c in range(cols):
             mask[b, c] = s[C4_TOPS + c] < c * height + rows

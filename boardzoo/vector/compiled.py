@@ -17,7 +17,14 @@ from boardzoo.fast.games import CONNECT_FOUR, GAME_IDS, encode
 from boardzoo.games.cantris import WHOLE_DEAL_ATTEMPTS, column_values
 from boardzoo.games.registry import game
 from boardzoo.values import whole
-from boardzoo.vector.reference import MAX_BATCH, Batch, checked_actions, new_batch_generator, refusal
+from boardzoo.vector.reference import (
+    MAX_BATCH,
+    Batch,
+    checked_actions,
+    checked_batch,
+    new_batch_generator,
+    refusal,
+)
 
 #: How each compiled env starts a game afresh: ``copy`` a start that draws nothing, or
 #: the game's own draw compiled (Nim's pile, Cantris' deal), draw for draw as its env.
@@ -66,17 +73,17 @@ class CompiledVectorGame:
         zeros = np.zeros(self.batch, dtype=bool)
         return self._gather(states, rng, np.zeros((self.batch, 2), dtype=np.float32), zeros, zeros.copy())
 
-    def step(self, batch: Batch, actions: Any) -> Batch:
+    def step(self, batch: Batch, actions: Any, playing: Any = None) -> Batch:
         """As :meth:`ReferenceVectorGame.step <boardzoo.vector.reference.ReferenceVectorGame.step>`."""
-        actions = checked_actions(self.name, batch, ArraysState, actions)
+        actions, playing = checked_actions(self.name, batch, ArraysState, actions, playing)
         states = batch.state.states.copy()
-        rewards = np.zeros((self.batch, 2), dtype=np.float32)
-        terminated = np.zeros(self.batch, dtype=bool)
+        rewards = np.empty((self.batch, 2), dtype=np.float32)
+        terminated = np.empty(self.batch, dtype=bool)
         truncated = np.zeros(self.batch, dtype=bool)
         if self.game_id == CONNECT_FOUR:  # the hot path: the observation kept up to date, not rewritten
             observation, mask = batch.observation.copy(), batch.legal_action_mask.copy()
             players = batch.current_player.copy()
-            refused = connect_four_step(states, actions, self.fresh, self.auto_reset,
+            refused = connect_four_step(states, actions, playing, self.fresh, self.auto_reset,
                                         observation.reshape(self.batch, 2, -1), mask, players, rewards, terminated)
             if refused >= 0:
                 raise refusal(self.name, batch, refused, int(actions[refused]))
@@ -84,13 +91,22 @@ class CompiledVectorGame:
             return Batch(players, observation, mask, rewards, terminated, truncated,
                          ArraysState(self.name, states, None))
         rng = self._generator(batch.state.rng)
-        refused = step(self.game_id, states, actions, batch.current_player, batch.legal_action_mask, rng, rewards,
-                       terminated)
+        refused = step(self.game_id, states, actions, playing, batch.current_player, batch.legal_action_mask, rng,
+                       rewards, terminated)
         if refused >= 0:
             raise refusal(self.name, batch, refused, int(actions[refused]))
         if self.auto_reset and terminated.any():
             self._restart(states, np.flatnonzero(terminated), rng)
         return self._gather(states, rng, rewards, terminated, truncated)
+
+    def restart(self, batch: Batch) -> Batch:
+        """As :meth:`ReferenceVectorGame.restart <boardzoo.vector.reference.ReferenceVectorGame.restart>`."""
+        checked_batch(self.name, batch, ArraysState)
+        states = batch.state.states.copy()
+        rng = self._generator(batch.state.rng)
+        self._restart(states, np.flatnonzero(batch.current_player < 0), rng)
+        zeros = np.zeros(self.batch, dtype=bool)
+        return self._gather(states, rng, np.zeros((self.batch, 2), dtype=np.float32), zeros, zeros.copy())
 
     def _generator(self, state: Mapping[str, Any] | None) -> np.random.Generator:
         """A generator in ``state`` (a fresh one, never drawn from, for games that draw nothing)."""

@@ -45,28 +45,44 @@ def new_batch_generator(seed: int | None) -> np.random.Generator:
     return np.random.default_rng(seed)
 
 
-def checked_actions(name: str, batch: Any, state_type: type, actions: Any) -> np.ndarray:
-    """``actions`` as an int64 array of one action a game of ``batch``; ValueError (naming
-    env ``name``) unless ``batch`` is a batch of this kind of game and ``actions`` has its
-    shape. Every batch checks its actions here, then finds the first game that refuses
-    its action (:func:`first_refused`, or a compiled twin of it) before stepping any."""
+def checked_batch(name: str, batch: Any, state_type: type) -> Batch:
+    """``batch``, or a ValueError (naming env ``name``) unless it is a batch of this game."""
     if not isinstance(batch, Batch) or not isinstance(batch.state, state_type) or \
             getattr(batch.state, "name", None) != name:
-        raise ValueError(f"{name}: step() takes the Batch that this game's reset() or step() returned, "
-                         f"got {type(batch).__name__}")
+        raise ValueError(f"{name}: step() and restart() take a Batch that this game's reset(), step() or "
+                         f"restart() returned, got {type(batch).__name__}")
+    return batch
+
+
+def checked_actions(name: str, batch: Any, state_type: type, actions: Any,
+                    playing: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """``actions`` as an int64 array of one action a game of ``batch``, and ``playing``
+    (which games to step; None: all) as a bool array; ValueError (naming env ``name``)
+    unless ``batch`` is a batch of this kind of game and both have its shape. Every batch
+    checks its actions here, then finds the first game that refuses its action
+    (:func:`first_refused`, or a compiled twin of it) before stepping any."""
+    checked_batch(name, batch, state_type)
     actions = np.asarray(actions)
     if actions.shape != batch.current_player.shape or not np.issubdtype(actions.dtype, np.integer):
         raise ValueError(f"{name}: actions must be {len(batch.current_player)} ints, one a game, got an array "
                          f"of shape {actions.shape} and type {actions.dtype}")
-    return actions.astype(np.int64, copy=False)
+    if playing is None:
+        playing = np.ones(len(actions), dtype=bool)
+    else:
+        playing = np.asarray(playing)
+        if playing.shape != actions.shape or playing.dtype != bool:
+            raise ValueError(f"{name}: playing must be {len(actions)} bools, one a game, got an array of "
+                             f"shape {playing.shape} and type {playing.dtype}")
+    return actions.astype(np.int64, copy=False), playing
 
 
-def first_refused(batch: Batch, actions: np.ndarray) -> int:
-    """The first game of ``batch`` that is over or where ``actions`` is not legal; -1 when none."""
+def first_refused(batch: Batch, actions: np.ndarray, playing: np.ndarray) -> int:
+    """The first game of ``batch`` being played that is over or where ``actions`` is not
+    legal; -1 when none."""
     num_actions = batch.legal_action_mask.shape[1]
     inside = (actions >= 0) & (actions < num_actions)
     legal = inside & batch.legal_action_mask[np.arange(len(actions)), np.where(inside, actions, 0)]
-    refused = np.flatnonzero(~legal | (batch.current_player < 0))
+    refused = np.flatnonzero(playing & (~legal | (batch.current_player < 0)))
     return int(refused[0]) if len(refused) else -1
 
 
@@ -130,30 +146,47 @@ class ReferenceVectorGame:
         return self._gather(EnvsState(self.name, envs, rng), np.zeros((self.batch, 2), dtype=np.float32),
                             zeros, zeros.copy())
 
-    def step(self, batch: Batch, actions: Any) -> Batch:
+    def step(self, batch: Batch, actions: Any, playing: Any = None) -> Batch:
         """Play ``actions[i]`` for the player to move in game ``i`` of ``batch`` (which stays
-        as it was: a batch can be stepped again, another way); the games that end start
-        afresh after every game was stepped, in game order, with ``auto_reset``. An illegal
-        action, a finished game (without ``auto_reset``) or a wrong shape is a ValueError
-        naming the game, and steps no game."""
-        actions = checked_actions(self.name, batch, EnvsState, actions)
-        refused = first_refused(batch, actions)
+        as it was: a batch can be stepped again, another way); only the games where
+        ``playing`` (a bool a game; None: every game) is true are stepped, the others stay
+        as they are with no reward. With ``auto_reset`` the games that end start afresh
+        after every game was stepped, in game order. An illegal action, a finished game
+        (without ``auto_reset``) or a wrong shape is a ValueError naming the game, and
+        steps no game."""
+        actions, playing = checked_actions(self.name, batch, EnvsState, actions, playing)
+        refused = first_refused(batch, actions, playing)
         if refused >= 0:
             raise refusal(self.name, batch, refused, int(actions[refused]))
         envs, rng = copy.deepcopy((batch.state.envs, batch.state.rng))
         rewards = np.zeros((self.batch, 2), dtype=np.float32)
         terminated = np.zeros(self.batch, dtype=bool)
         truncated = np.zeros(self.batch, dtype=bool)
-        for i, (env, action) in enumerate(zip(envs, actions.tolist())):
-            env.step(action)
-            rewards[i] = [env.rewards[agent] for agent in AGENTS]
-            terminated[i] = any(env.terminations.values())
-            truncated[i] = any(env.truncations.values())
+        for i, (env, action, play) in enumerate(zip(envs, actions.tolist(), playing.tolist())):
+            if play:
+                env.step(action)
+                rewards[i] = [env.rewards[agent] for agent in AGENTS]
+                terminated[i] = any(env.terminations.values())
+                truncated[i] = any(env.truncations.values())
+        state = EnvsState(self.name, envs, rng)
         if self.auto_reset:
-            for env, over in zip(envs, (terminated | truncated).tolist()):
-                if over:
-                    env.reset()
-        return self._gather(EnvsState(self.name, envs, rng), rewards, terminated, truncated)
+            self._restart(state, terminated | truncated)
+        return self._gather(state, rewards, terminated, truncated)
+
+    def restart(self, batch: Batch) -> Batch:
+        """``batch`` with the games that are over started afresh, in game order (drawing
+        from the batch's generator), the others as they were; no rewards, no flags."""
+        checked_batch(self.name, batch, EnvsState)
+        state = EnvsState(self.name, *copy.deepcopy((batch.state.envs, batch.state.rng)))
+        self._restart(state, batch.current_player < 0)
+        zeros = np.zeros(self.batch, dtype=bool)
+        return self._gather(state, np.zeros((self.batch, 2), dtype=np.float32), zeros, zeros.copy())
+
+    @staticmethod
+    def _restart(state: EnvsState, games: np.ndarray) -> None:
+        for env, over in zip(state.envs, games.tolist()):
+            if over:
+                env.reset()
 
     def _gather(self, state: EnvsState, rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray) -> Batch:
         players = np.full(self.batch, -1, dtype=np.int8)
