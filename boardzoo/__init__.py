@@ -6,13 +6,18 @@ the ``boardzoo`` command line.
 
 Importing the package registers its envs with PettingZoo:
 ``pettingzoo.make("aec", "boardzoo/connect_four-v0")`` (also ``nim-v0``, ``cantris-v0``,
-``cantris-v1``, ``geister-v0``).
+``cantris-v1``, ``geister-v0``, ``tic_tac_toe-v0``), and with Gymnasium under the same ids,
+as one learning seat against an opponent: ``gymnasium.make("boardzoo/connect_four-v0",
+opponent="greedy")``, and batched: ``gymnasium.make_vec("boardzoo/connect_four-v0",
+num_envs=1024, vectorization_mode="vector_entry_point", opponent="random")``.
 """
 
 from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from boardzoo.envs import register_with_gymnasium as _register_with_gymnasium  # noqa: E402
 from boardzoo.envs import register_with_pettingzoo as _register_with_pettingzoo  # noqa: E402
 
 _register_with_pettingzoo()
+_register_with_gymnasium()

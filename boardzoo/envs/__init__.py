@@ -87,6 +87,23 @@ def register_with_pettingzoo() -> None:
             pettingzoo.register("aec", env_id, entry_point=partial(make, name))
 
 
+def register_with_gymnasium() -> None:
+    """Put every env into Gymnasium's registry under its PettingZoo id (done by ``import
+    boardzoo``): ``gymnasium.make(id, opponent=...)`` is one learning seat against an
+    opponent (``boardzoo.training.single_agent``), ``gymnasium.make_vec(id, num_envs=B,
+    vectorization_mode="vector_entry_point", opponent=...)`` B of them batched
+    (``boardzoo.training.vector_env``). The entry points are strings: registering imports
+    neither."""
+    import gymnasium
+
+    for name in ENVS:
+        env_id = pettingzoo_id(name)
+        if env_id not in gymnasium.registry:
+            gymnasium.register(env_id, entry_point="boardzoo.training.single_agent:SingleAgentEnv",
+                               vector_entry_point="boardzoo.training.vector_env:LearnerVectorEnv",
+                               kwargs={"env": name})
+
+
 def make(spec: str, raw: bool = False, **kwargs) -> BoardGameEnv:
     """The one env factory: env ``spec``, a name (``"connect_four_v0"``, or ``"nim"`` for
     the newest version) or a spec string (``"nim_v0:n=20..50,coin=true"``), with

@@ -94,7 +94,8 @@ class BoardGameEnv(AECEnv, Generic[S]):
             "action_mask": spaces.Box(low=0, high=1, shape=(num_actions,), dtype=np.int8),
         })
         self.observation_spaces = {agent: space for agent in self.possible_agents}
-        self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in self.possible_agents}
+        self.action_spaces: dict[str, spaces.Discrete] = {agent: spaces.Discrete(num_actions)
+                                                          for agent in self.possible_agents}
         self.state_space = observation
 
     # --- what a game supplies -----------------------------------------------------------

@@ -156,8 +156,9 @@ def _ray(tasks: list[tuple], workers: int) -> Iterator[dict]:
         raise ExperimentError("--executor ray needs Ray: pip install 'boardzoo[ray]'") from None
     if not ray.is_initialized():
         # RAY_ADDRESS (Ray's usual setting) joins an existing cluster; unset, a local one starts.
-        ray.init(address=os.environ.get("RAY_ADDRESS") or None, include_dashboard=False,
-                 log_to_driver=False, **({} if os.environ.get("RAY_ADDRESS") else {"num_cpus": workers}))
+        address = os.environ.get("RAY_ADDRESS") or None
+        ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                 num_cpus=None if address else workers)
     remote = ray.remote(max_retries=0)(play_task)
     pending = [remote.remote(task) for task in tasks]
     try:
