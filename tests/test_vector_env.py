@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import boardzoo  # noqa: F401  (registers the envs)
-from boardzoo.envs import ENVS, make as make_env, pettingzoo_id
+from boardzoo.envs import ENVS, pettingzoo_id
+from boardzoo.envs import make as make_env
 from boardzoo.envs.aec import AGENTS
 from boardzoo.training.single_agent import SingleAgentEnv
 from boardzoo.training.vector_env import LearnerVectorEnv
