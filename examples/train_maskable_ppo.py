@@ -6,11 +6,15 @@ evaluate the trained policy in the arena (100 games, seats alternating).
     python examples/train_maskable_ppo.py --env cantris --steps 60000
     python examples/train_maskable_ppo.py --env nim --opponent greedy
     python examples/train_maskable_ppo.py --load runs/ppo_connect_four.zip --steps 0
+    python examples/train_maskable_ppo.py --vector 64             # 64 games batched
 
 Training goes through ``SingleAgentEnv``: one seat (drawn at random every episode)
 against the opponent agent, reward +1/-1/0 at the end, and the action mask offered by
-``action_masks()``, which MaskablePPO calls so that it never samples an illegal move. The
-saved model is a boardzoo agent too: ``make("sb3:path=runs/ppo_connect_four.zip")``.
+``action_masks()``, which MaskablePPO calls so that it never samples an illegal move.
+With ``--vector N`` it goes through the batched games instead
+(``boardzoo.training.sb3_vec_env``: N games stepped in one call, the opponent batched),
+the same 1,024 steps per update; ``docs/tutorials/rl.md`` has what each reaches and how
+fast. The saved model is a boardzoo agent too: ``make("sb3:path=runs/ppo_connect_four.zip")``.
 The last line printed is ``win rate vs random: X``.
 """
 
@@ -27,7 +31,7 @@ ENVS = {  # short name -> env spec, default training steps (about 3 minutes on 2
 }
 
 
-def train(env_spec: str, opponent: str, steps: int, seed: int, save: str):
+def train(env_spec: str, opponent: str, steps: int, seed: int, save: str, vector: int = 0):
     import torch
     from sb3_contrib import MaskablePPO
 
@@ -35,8 +39,13 @@ def train(env_spec: str, opponent: str, steps: int, seed: int, save: str):
     from boardzoo.training.single_agent import SingleAgentEnv
 
     torch.set_num_threads(1)  # a small network: one thread is faster than two fighting
-    env = SingleAgentEnv(env_spec, opponent=opponent, seat="random")
-    model = MaskablePPO("MlpPolicy", env, seed=seed, n_steps=1024, batch_size=256, n_epochs=4,
+    if vector:
+        from boardzoo.training.sb3_vec_env import vec_env
+
+        env, n_steps = vec_env(env_spec, num_envs=vector, opponent=opponent), max(1, 1024 // vector)
+    else:
+        env, n_steps = SingleAgentEnv(env_spec, opponent=opponent, seat="random"), 1024
+    model = MaskablePPO("MlpPolicy", env, seed=seed, n_steps=n_steps, batch_size=256, n_epochs=4,
                         learning_rate=1e-3, gamma=0.99, ent_coef=0.01,
                         policy_kwargs={"net_arch": [128, 128]}, verbose=0)
     quiet_logger(model)
@@ -67,6 +76,7 @@ def main(argv: list[str] | None = None) -> float:
     parser.add_argument("--save", help="where to save the model (default runs/ppo_ENV.zip)")
     parser.add_argument("--load", help="a saved model to train further or, with --steps 0, only evaluate")
     parser.add_argument("--eval-games", type=int, default=100)
+    parser.add_argument("--vector", type=int, default=0, metavar="N", help="train on N games batched (default: one env)")
     args = parser.parse_args(argv)
     env_spec, default_steps = ENVS.get(args.env, (args.env, 50_000))
     steps = default_steps if args.steps is None else args.steps
@@ -76,7 +86,7 @@ def main(argv: list[str] | None = None) -> float:
         if args.load:
             train_further(env_spec, args.opponent, steps, args.load, path)
         else:
-            train(env_spec, args.opponent, steps, args.seed, path)
+            train(env_spec, args.opponent, steps, args.seed, path, args.vector)
     elif not args.load:
         parser.error("--steps 0 needs --load MODEL")
     rate = evaluate(env_spec, path, "random", args.eval_games, args.seed + 1)
