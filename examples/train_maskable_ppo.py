@@ -76,7 +76,8 @@ def main(argv: list[str] | None = None) -> float:
     parser.add_argument("--save", help="where to save the model (default runs/ppo_ENV.zip)")
     parser.add_argument("--load", help="a saved model to train further or, with --steps 0, only evaluate")
     parser.add_argument("--eval-games", type=int, default=100)
-    parser.add_argument("--vector", type=int, default=0, metavar="N", help="train on N games batched (default: one env)")
+    parser.add_argument("--vector", type=int, default=0, metavar="N",
+                        help="train on N games batched (default: one env)")
     args = parser.parse_args(argv)
     env_spec, default_steps = ENVS.get(args.env, (args.env, 50_000))
     steps = default_steps if args.steps is None else args.steps
