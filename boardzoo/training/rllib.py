@@ -55,7 +55,8 @@ class RLlibBoardEnv(MultiAgentEnv):
         config = dict(config or {})
         self.env = make_env(str(config.get("env", "connect_four_v0")), raw=True)
         self.agents = self.possible_agents = list(AGENTS)
-        inner: gymnasium.spaces.Box = self.env.observation_spaces[AGENTS[0]]["observation"]
+        inner = self.env.observation_spaces[AGENTS[0]]["observation"]
+        assert isinstance(inner, gymnasium.spaces.Box)
         num_actions = int(self.env.action_spaces[AGENTS[0]].n)
         space = gymnasium.spaces.Dict({
             "observations": gymnasium.spaces.Box(float(np.min(inner.low)), float(np.max(inner.high)),
@@ -109,9 +110,10 @@ class SelfPlayLeague(RLlibCallback):
         self.copies = 0
         self.matches: dict[str, int] = defaultdict(int)
 
-    def on_episode_end(self, *, episode, metrics_logger=None, **kwargs) -> None:  # type: ignore[override]
+    def on_episode_end(self, *, episode, metrics_logger=None, **kwargs) -> None:
         main = next((agent for agent in AGENTS if episode.module_for(agent) == MAIN), None)
-        if metrics_logger is not None and main in episode.agent_episodes:  # main's return is its final reward: +1 is a win
+        if metrics_logger is not None and main in episode.agent_episodes:
+            # main's return is its final reward: +1 is a win
             won = episode.agent_episodes[main].get_return() > 0
             metrics_logger.log_value("win_rate", float(won), reduce="mean", window=100)
 
