@@ -46,7 +46,7 @@ from boardzoo.progress import ProgressBar
 from boardzoo.summary import format_summary as format_summary  # the arena's summary, where callers look
 from boardzoo.summary import summarize as summarize
 from boardzoo.values import whole
-from boardzoo.workers import MAX_WORKERS, run_parallel
+from boardzoo.workers import MAX_WORKERS, run_tasks
 
 SEATS = ("player_0", "player_1")
 #: Fields whose values depend on the machine's speed, not on the seed.
@@ -271,11 +271,12 @@ def open_ledger(out: str, config: dict[str, Any]) -> Ledger:
 
 def run(env_spec: str, spec_a: str, spec_b: str, games: int, seed: int = 0, workers: int = 1,
         out: str | None = None, progress: bool | None = None, isolate: bool = False,
-        log=lambda line: print(line, file=sys.stderr)) -> list[dict[str, Any]]:
+        log=lambda line: print(line, file=sys.stderr), ray: str | None = None) -> list[dict[str, Any]]:
     """Play games ``0..games-1`` (those already in ``out`` are not played again) and return
     their records. Records in ``out`` beyond ``games`` stay there untouched. ``progress``:
     None shows a bar on a terminal and a line a minute otherwise, True always the bar,
-    False nothing (see boardzoo.progress)."""
+    False nothing (see boardzoo.progress). ``ray``: the games are Ray tasks on the cluster
+    at that address (``local`` starts Ray here with ``workers`` CPUs; see boardzoo.workers)."""
     check_run("arena", games, workers, seed)
     # Build everything once up front so that bad specs fail here, not inside a worker.
     env = make_env(env_spec)
@@ -290,7 +291,7 @@ def run(env_spec: str, spec_a: str, spec_b: str, games: int, seed: int = 0, work
             ledger.open()
         try:
             return _run(ledger, env_spec, spec_a, spec_b, games, seed, workers, env, agents, isolate,
-                        progress, log)
+                        progress, log, ray)
         finally:
             if ledger is not None:
                 ledger.close()
@@ -298,7 +299,7 @@ def run(env_spec: str, spec_a: str, spec_b: str, games: int, seed: int = 0, work
         close_agents(agents)
 
 
-def _run(ledger, env_spec, spec_a, spec_b, games, seed, workers, env, agents, isolate, progress, log):
+def _run(ledger, env_spec, spec_a, spec_b, games, seed, workers, env, agents, isolate, progress, log, ray):
     done: dict[int, dict] = {}
     if ledger is not None:
         for note in ledger.notes:
@@ -315,10 +316,10 @@ def _run(ledger, env_spec, spec_a, spec_b, games, seed, workers, env, agents, is
             tally[record["winner"]] += 1
             bar.update(status=f"a {tally['a']}  b {tally['b']}  ties {tally[None]}")
 
-    if workers > 1 and len(todo) > 1:
+    if ray is not None or workers > 1 and len(todo) > 1:
         close_agents(agents)  # the workers build their own; these were for the checks
     try:
-        play_jobs(env_spec, todo, seed, workers, env, lambda a, b: agents, isolate, ledger, finished)
+        play_jobs(env_spec, todo, seed, workers, env, lambda a, b: agents, isolate, ledger, finished, ray)
     finally:
         if bar:
             bar.close()
@@ -326,18 +327,20 @@ def _run(ledger, env_spec, spec_a, spec_b, games, seed, workers, env, agents, is
 
 
 def play_jobs(env_spec: str, jobs: list[tuple[str, str, int]], seed: int, workers: int, env: BoardGameEnv,
-              agents_for, isolate: bool, ledger: Ledger | None, finished) -> None:
+              agents_for, isolate: bool, ledger: Ledger | None, finished,
+              ray: str | None = None) -> None:
     """Play every ``(spec_a, spec_b, game)`` of ``jobs`` from base seed ``seed``: in this
     process with ``agents_for(spec_a, spec_b)`` on ``env``, or in ``workers`` processes
-    that build their own. Each record is appended to ``ledger`` (if any), then handed to
-    ``finished(record)``, in the order games finish. A dead worker ends the run with the
-    finished games on disk (the arena and the league share this)."""
-    if workers == 1 or len(jobs) <= 1:
+    that build their own, or as Ray tasks at address ``ray``. Each record is appended to
+    ``ledger`` (if any), then handed to ``finished(record)``, in the order games finish. A
+    dead worker ends the run with the finished games on disk (the arena and the league
+    share this)."""
+    if ray is None and (workers == 1 or len(jobs) <= 1):
         played: Iterable[dict] = (play_game(env_spec, a, b, game, seed, env, agents_for(a, b))
                                   for a, b, game in jobs)
     else:
         tasks = [(env_spec, a, b, game, seed, isolate) for a, b, game in jobs]
-        played = run_parallel(_play_in_worker, tasks, min(workers, len(jobs)))
+        played = run_tasks(_play_in_worker, tasks, max(1, min(workers, len(jobs))), ray)
     try:
         for record in played:
             if ledger is not None:

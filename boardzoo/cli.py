@@ -32,6 +32,11 @@ def _list(args: argparse.Namespace) -> int:
     return 0
 
 
+#: What --ray means, the same for every command that takes it.
+RAY_HELP = ("play the games as Ray tasks on the cluster at ADDRESS (host:port, ray://host:10001, 'auto' for the "
+            "one on this machine) or 'local' (Ray started here with --workers CPUs); the ray extra")
+
+
 def _play(args: argparse.Namespace) -> int:
     from boardzoo.terminal import play_in_terminal
 
@@ -41,7 +46,7 @@ def _play(args: argparse.Namespace) -> int:
 
 def _arena(args: argparse.Namespace) -> int:
     records = arena.run(args.env, args.agent_a, args.agent_b, args.games, seed=args.seed,
-                        workers=args.workers, out=args.out, isolate=args.isolate)
+                        workers=args.workers, out=args.out, isolate=args.isolate, ray=args.ray)
     summary = arena.summarize(records)
     if args.json:
         print(json.dumps(summary, allow_nan=False))
@@ -56,7 +61,7 @@ def _league(args: argparse.Namespace) -> int:
     if args.plot:
         league.check_plot(args.plot)
     result = league.run(args.env, args.agents, args.games, seed=args.seed, workers=args.workers, out=args.out,
-                        isolate=args.isolate)
+                        isolate=args.isolate, ray=args.ray)
     formats = {"json": league.format_json, "markdown": league.format_markdown, "text": league.format_text}
     print(formats[args.format](result))
     if args.plot:
@@ -140,7 +145,7 @@ def _experiment_run(args: argparse.Namespace) -> int:
     experiment = get(args.name)
     out = args.out or f"runs/{experiment.name}"
     run(experiment, out, games=args.games, full=args.full, workers=args.workers, executor=args.executor,
-        resume=args.resume, isolate=args.isolate, engine=args.engine)
+        resume=args.resume, isolate=args.isolate, engine=args.engine, ray=args.ray)
     print(f"{out}/report.md")
     return 0
 
@@ -216,6 +221,7 @@ def parser() -> argparse.ArgumentParser:
     match.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     match.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     match.add_argument("--out", help="JSON-lines file of game records; an existing one is resumed")
+    match.add_argument("--ray", metavar="ADDRESS", help=RAY_HELP)
     match.add_argument("--isolate", action="store_true",
                        help="run each agent in a process of its own that sees only its observation and model "
                             "(for agent code you do not trust; slower)")
@@ -236,6 +242,7 @@ def parser() -> argparse.ArgumentParser:
     league.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     league.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     league.add_argument("--out", help="JSON-lines file of game records; an existing one is resumed")
+    league.add_argument("--ray", metavar="ADDRESS", help=RAY_HELP)
     league.add_argument("--isolate", action="store_true", help="run each agent in a process of its own")
     shown = league.add_mutually_exclusive_group()
     shown.add_argument("--json", dest="format", action="store_const", const="json", default="text",
@@ -324,6 +331,7 @@ def parser() -> argparse.ArgumentParser:
     go.add_argument("--workers", type=int, default=1, help="parallel games (processes, or Ray CPUs)")
     go.add_argument("--executor", choices=["local", "ray"], default="local",
                     help="local processes (default) or Ray tasks (RAY_ADDRESS joins a cluster)")
+    go.add_argument("--ray", metavar="ADDRESS", help=RAY_HELP + " (implies --executor ray)")
     go.add_argument("--out", help="output folder (default runs/NAME)")
     go.add_argument("--resume", action="store_true", help="continue the run in --out, playing only missing games")
     go.add_argument("--isolate", action="store_true", help="run each agent in a process of its own (see arena)")

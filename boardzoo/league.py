@@ -106,8 +106,10 @@ def check_specs(specs: Sequence[str]) -> list[str]:
 
 def run(env_spec: str, specs: Sequence[str], games: int, seed: int = 0, workers: int = 1,
         out: str | None = None, progress: bool | None = None, isolate: bool = False,
-        log: Callable[[str], None] = lambda line: print(line, file=sys.stderr)) -> LeagueResult:
-    """Play the round robin (games already in ``out`` are not played again) and rate it."""
+        log: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
+        ray: str | None = None) -> LeagueResult:
+    """Play the round robin (games already in ``out`` are not played again) and rate it;
+    ``ray`` as in :func:`boardzoo.arena.run`."""
     specs = check_specs(specs)
     arena.check_run("league", games, workers, seed)
     pairs = pairings(specs)
@@ -145,7 +147,7 @@ def run(env_spec: str, specs: Sequence[str], games: int, seed: int = 0, workers:
                 bar.update(status=f"{record['a']} vs {record['b']}")
 
         try:
-            arena.play_jobs(env_spec, todo, seed, workers, env, agents_for, isolate, ledger, finished)
+            arena.play_jobs(env_spec, todo, seed, workers, env, agents_for, isolate, ledger, finished, ray)
         finally:
             if bar:
                 bar.close()

@@ -2,7 +2,6 @@
 resuming, executors, and the command line."""
 
 import json
-import os
 import re
 import sys
 
@@ -296,19 +295,6 @@ def test_local_workers_give_the_same_games(tmp_path):
     serial = run(experiment, str(tmp_path / "serial"), games=1, log=quiet, progress=False)
     parallel = run(experiment, str(tmp_path / "parallel"), games=1, workers=2, log=quiet, progress=False)
     assert strip_timing(serial) == strip_timing(parallel)
-
-
-def test_ray_executor_gives_the_same_games(tmp_path):
-    ray = pytest.importorskip("ray", reason="Ray is an optional extra (pip install 'boardzoo[ray]')")
-    experiment = get("cantris-mcts")
-    local = run(experiment, str(tmp_path / "local"), games=1, log=quiet, progress=False)
-    os.environ.pop("RAY_ADDRESS", None)
-    try:
-        remote = run(experiment, str(tmp_path / "ray"), games=1, workers=2, executor="ray", log=quiet,
-                     progress=False)
-    finally:
-        ray.shutdown()
-    assert strip_timing(local) == strip_timing(remote)
 
 
 def test_bad_requests_are_refused_clearly(tmp_path):

@@ -29,7 +29,7 @@ from boardzoo.progress import ProgressBar
 from boardzoo.spec import parameters
 from boardzoo.strategy.engine import choose_engine
 from boardzoo.values import whole
-from boardzoo.workers import MAX_WORKERS, run_parallel
+from boardzoo.workers import MAX_WORKERS, run_on_ray, run_parallel
 
 
 class ExperimentError(BoardzooError):
@@ -138,7 +138,7 @@ def play_task(task: tuple) -> dict[str, Any]:
     return record
 
 
-def _local(tasks: list[tuple], workers: int) -> Iterator[dict]:
+def _local(tasks: list[tuple], workers: int, address: str | None) -> Iterator[dict]:
     if workers <= 1 or len(tasks) <= 1:
         try:
             for task in tasks:
@@ -149,28 +149,9 @@ def _local(tasks: list[tuple], workers: int) -> Iterator[dict]:
     yield from run_parallel(play_task, tasks, min(workers, len(tasks)))
 
 
-def _ray(tasks: list[tuple], workers: int) -> Iterator[dict]:
-    try:
-        import ray
-    except ImportError:
-        raise ExperimentError("--executor ray needs Ray: pip install 'boardzoo[ray]'") from None
-    if not ray.is_initialized():
-        # RAY_ADDRESS (Ray's usual setting) joins an existing cluster; unset, a local one starts.
-        address = os.environ.get("RAY_ADDRESS") or None
-        ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                 num_cpus=None if address else workers)
-    remote = ray.remote(max_retries=0)(play_task)
-    pending = [remote.remote(task) for task in tasks]
-    try:
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            try:
-                yield ray.get(done[0])
-            except ray.exceptions.WorkerCrashedError as error:
-                raise WorkerError(f"a Ray worker died: {error}") from None
-    finally:
-        for ref in pending:
-            ray.cancel(ref, force=True)
+def _ray(tasks: list[tuple], workers: int, address: str | None) -> Iterator[dict]:
+    # Without an address, RAY_ADDRESS (Ray's usual setting) joins a cluster; unset, Ray starts here.
+    yield from run_on_ray(play_task, tasks, address or os.environ.get("RAY_ADDRESS") or "local", workers)
 
 
 EXECUTORS = {"local": _local, "ray": _ray}
@@ -234,9 +215,13 @@ def open_ledger(path: str, jobs: list[Job]) -> Ledger:
 def run(experiment: Experiment, out: str, games: int | None = None, full: bool = False, workers: int = 1,
         executor: str = "local", resume: bool = False, progress: bool | None = None, isolate: bool = False,
         engine: str = "auto",
-        log: Callable[[str], None] = lambda line: print(line, file=sys.stderr)) -> dict[str, list[dict]]:
+        log: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
+        ray: str | None = None) -> dict[str, list[dict]]:
     """Run (or resume) ``experiment`` into folder ``out``; write its report; return the
-    records per job."""
+    records per job. ``ray``: the games are Ray tasks on the cluster at that address (the
+    ``ray`` executor; see boardzoo.workers)."""
+    if ray is not None:
+        executor = "ray"
     check_size(games)
     whole("--workers", workers, 1, MAX_WORKERS, error=ExperimentError)
     try:
@@ -276,7 +261,7 @@ def run(experiment: Experiment, out: str, games: int | None = None, full: bool =
         bar = None if progress is False or not tasks else ProgressBar(
             total, experiment.name, "games", initial=total - len(tasks), interactive=progress)
         try:
-            for record in EXECUTORS[executor](tasks, workers):
+            for record in EXECUTORS[executor](tasks, workers, ray):
                 done[(record["job"], record["game"])] = record
                 ledger.append(record)
                 if bar:

@@ -1,0 +1,86 @@
+"""Ray as the engine beyond one machine: the arena, the league and the experiments play
+as Ray tasks exactly the games they play locally, a task's error comes back as it was
+raised, and an address nothing answers on is refused at once.
+
+The cluster is the one in RAY_ADDRESS (.ci/run starts a head on loopback and sets it), or
+Ray started in this process. Without Ray these tests skip, unless BOARDZOO_REQUIRE_RAY=1
+(as .ci/run sets) makes that a failure."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from boardzoo import arena, league
+from boardzoo.errors import SpecError
+from boardzoo.experiments import get, run
+from boardzoo.workers import run_on_ray
+
+if os.environ.get("BOARDZOO_REQUIRE_RAY") == "1":
+    import ray
+else:
+    ray = pytest.importorskip("ray", reason="Ray is an optional extra (pip install 'boardzoo[ray]')")
+
+ADDRESS = os.environ.get("RAY_ADDRESS") or "local"
+TIMING = ("decision_seconds", "a_seconds", "b_seconds", "seconds")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def ray_session():
+    yield
+    ray.shutdown()
+
+
+def without_timing(records):
+    return [{k: v for k, v in record.items() if k not in TIMING and not k.endswith("_ms")} for record in records]
+
+
+def test_the_arena_plays_the_same_games_on_ray(tmp_path):
+    games = arena.run("connect_four_v0", "mcts:iterations=30", "greedy", games=6, seed=4, progress=False)
+    on_ray = arena.run("connect_four_v0", "mcts:iterations=30", "greedy", games=6, seed=4, progress=False,
+                       ray=ADDRESS, out=str(tmp_path / "games.jsonl"))
+    assert without_timing(on_ray) == without_timing(games)
+    resumed = arena.run("connect_four_v0", "mcts:iterations=30", "greedy", games=8, seed=4, progress=False,
+                        ray=ADDRESS, out=str(tmp_path / "games.jsonl"))  # the file is resumed: 2 more games
+    assert without_timing(resumed[:6]) == without_timing(games) and len(resumed) == 8
+
+
+def test_the_league_plays_the_same_games_on_ray(tmp_path):
+    agents = ["random", "greedy", "mcts:iterations=20"]
+    local = league.run("nim_v0", agents, games=4, seed=2, progress=False, out=str(tmp_path / "local.jsonl"))
+    on_ray = league.run("nim_v0", agents, games=4, seed=2, progress=False, ray=ADDRESS,
+                        out=str(tmp_path / "ray.jsonl"))
+    assert on_ray.ratings == local.ratings
+
+    def records(name):
+        rows = [json.loads(line) for line in (tmp_path / name).read_text().splitlines()]
+        return sorted(without_timing([row for row in rows if "game" in row]), key=lambda r: (r["a"], r["b"], r["game"]))
+
+    assert records("ray.jsonl") == records("local.jsonl") and len(records("ray.jsonl")) == 12
+
+
+def test_an_experiment_plays_the_same_games_on_ray(tmp_path):
+    experiment = get("cantris-mcts")
+    quiet = lambda line: None  # noqa: E731
+    local = run(experiment, str(tmp_path / "local"), games=1, log=quiet, progress=False)
+    remote = run(experiment, str(tmp_path / "ray"), games=1, workers=2, log=quiet, progress=False, ray=ADDRESS)
+    assert {k: without_timing(v) for k, v in local.items()} == {k: without_timing(v) for k, v in remote.items()}
+
+
+def test_a_tasks_error_comes_back_as_it_was_raised():
+    from boardzoo.arena import _play_in_worker
+
+    with pytest.raises(SpecError, match="unknown env 'no_such_env'"):
+        list(run_on_ray(_play_in_worker, [("no_such_env", "random", "random", 0, 0, False)], ADDRESS, 1))
+
+
+def test_an_address_nothing_answers_on_is_refused_at_once():
+    done = subprocess.run([sys.executable, "-m", "boardzoo", "arena", "nim_v0", "random", "random", "--games", "2",
+                           "--ray", "127.0.0.1:1"], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "RAY_ADDRESS": ""})
+    assert done.returncode == 2 and "--ray 127.0.0.1:1: nothing answers there" in done.stderr
+    assert "Traceback" not in done.stderr
