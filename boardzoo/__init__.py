@@ -5,8 +5,8 @@ Layers, each in its own place: ``boardzoo.games`` (rule cores = search models) -
 the ``boardzoo`` command line.
 
 Importing the package registers its envs with PettingZoo:
-``pettingzoo.make("aec", "boardzoo/connect_four-v0")`` (also ``nim-v0``, ``cantris-v0``,
-``cantris-v1``, ``geister-v0``, ``tic_tac_toe-v0``), and with Gymnasium under the same ids,
+``pettingzoo.make("aec", "boardzoo/connect_four-v0")`` (every env the same way: ``nim-v0``,
+``cantris-v1``...; ``boardzoo list`` shows them), and with Gymnasium under the same ids,
 as one learning seat against an opponent: ``gymnasium.make("boardzoo/connect_four-v0",
 opponent="greedy")``, and batched: ``gymnasium.make_vec("boardzoo/connect_four-v0",
 num_envs=1024, vectorization_mode="vector_entry_point", opponent="random")``.

@@ -46,3 +46,26 @@ def test_a_broken_layer_would_be_caught(tmp_path):
     (tmp_path / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text(encoding="utf-8"), encoding="utf-8")
     done = lint_imports(tmp_path)
     assert done.returncode != 0 and "boardzoo.games.nim -> boardzoo.agents" in done.stdout
+
+
+def loaded_extras(code: str) -> list[str]:
+    """The extras' packages loaded in a fresh process after running ``code``."""
+    extras = ["numba", "torch", "ray", "stable_baselines3", "sb3_contrib", "torchrl", "tensordict", "starlette",
+              "uvicorn", "matplotlib", "jax", "pgx", "tqdm"]
+    program = f"import sys\n{code}\nprint(sorted({{n.split('.')[0] for n in sys.modules}} & set({extras!r})))"
+    done = subprocess.run([sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return eval(done.stdout.strip())
+
+
+def test_the_core_imports_no_extra():
+    """Importing boardzoo and its core (envs, batched games and their Gymnasium face,
+    agents, arena, league, the CLI) loads none of the optional extras' packages; using the
+    batched games loads none but the compiled engine's (``engine="auto"`` takes it where
+    it is installed, as every agent does)."""
+    imports = ("import gymnasium, boardzoo, boardzoo.envs, boardzoo.vector, boardzoo.training.vector_env, "
+               "boardzoo.agents, boardzoo.arena, boardzoo.league, boardzoo.cli")
+    assert loaded_extras(imports) == []
+    use = (f"{imports}\ngymnasium.make_vec('boardzoo/nim-v0', num_envs=2, vectorization_mode='vector_entry_point')"
+           ".reset(seed=0)")
+    assert set(loaded_extras(use)) <= {"numba"}

@@ -73,9 +73,10 @@ def test_the_self_play_example_improves_against_random_on_ray():
     example = importlib.util.module_from_spec(spec)
     sys.modules["train_rllib_self_play"] = example
     spec.loader.exec_module(example)
-    before, after, league = example.main(["--env", "tic_tac_toe_v0", "--iterations", "12", "--threshold", "0.55",
+    before, after, league = example.main(["--env", "tic_tac_toe_v0", "--iterations", "20", "--threshold", "0.6",
                                           "--eval-games", "400"])
     # Random against random wins about 0.44 of the games, seats alternating (0.58 first,
-    # 0.29 second); the untrained module's best-rated moves fare about as well.
-    assert after >= max(before + 0.1, 0.75)
+    # 0.29 second); the untrained module's best-rated moves fare about as well or a
+    # little better. 0.08 more out of 400 games each is 2.5 standard errors.
+    assert after >= before + 0.08 and after >= 0.75
     assert league >= 3  # main passed the threshold: frozen copies joined and were played
