@@ -57,7 +57,9 @@ def run_parallel(function: Callable[[Any], Any], tasks: Iterable[Any], workers: 
                 break
         while in_flight:
             finished, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
-            for future in finished:
+            # The games that finished are handed over before a failed one's error: a worker
+            # that dies can take its pool down in the same wait as a finished game.
+            for future in sorted(finished, key=lambda done: done.exception() is not None):
                 yield future.result()
                 task = next(pending_tasks, _DONE)
                 if task is not _DONE:

@@ -68,6 +68,7 @@ def test_matches_put_main_in_both_seats_against_one_opponent():
     assert 0 < sum(seats) < 40
 
 
+@pytest.mark.slow
 def test_the_self_play_example_improves_against_random_on_ray():
     spec = importlib.util.spec_from_file_location("train_rllib_self_play", EXAMPLES / "train_rllib_self_play.py")
     example = importlib.util.module_from_spec(spec)

@@ -34,6 +34,7 @@ def test_the_env_passes_torchrls_spec_check_and_the_actor_plays_legal_moves(spec
     assert rollout["next", "done"].any()  # games ended and went on
 
 
+@pytest.mark.slow
 def test_the_ppo_example_improves_against_random():
     spec = importlib.util.spec_from_file_location("train_torchrl_ppo", EXAMPLES / "train_torchrl_ppo.py")
     example = importlib.util.module_from_spec(spec)

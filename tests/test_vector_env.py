@@ -25,6 +25,7 @@ def random_learner(infos: dict, rng: np.random.Generator) -> np.ndarray:
 
 
 @pytest.mark.parametrize("name", list(ENVS))
+@pytest.mark.filterwarnings("ignore:.*out of date:DeprecationWarning")  # Gymnasium's word on cantris-v0 (v1 exists)
 def test_every_env_is_registered_single_and_batched(name):
     env_id = pettingzoo_id(name)
     envs = gymnasium.make_vec(env_id, num_envs=4, vectorization_mode="vector_entry_point", opponent="random")
