@@ -2,7 +2,6 @@
 skipped without it): a short MaskablePPO training runs, saves, reloads as a boardzoo
 agent and plays legal moves only, in the arena and in the training example."""
 
-import importlib.util
 import pathlib
 import sys
 
@@ -16,18 +15,8 @@ from boardzoo import arena  # noqa: E402
 from boardzoo.agents import make  # noqa: E402
 from boardzoo.envs import cantris_v0  # noqa: E402
 
-EXAMPLES = pathlib.Path(__file__).parent.parent / "examples"
 
-
-def load_example(name):
-    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_training_saves_reloads_and_plays_legal_moves(tmp_path, capsys):
+def test_training_saves_reloads_and_plays_legal_moves(tmp_path, capsys, load_example):
     example = load_example("train_maskable_ppo")
     path = tmp_path / "ppo.zip"
     rate = example.main(["--steps", "4096", "--save", str(path), "--eval-games", "10"])
@@ -41,7 +30,7 @@ def test_training_saves_reloads_and_plays_legal_moves(tmp_path, capsys):
     assert agent.act(observation, None) == 5
 
 
-def test_training_works_on_other_games(tmp_path):
+def test_training_works_on_other_games(tmp_path, load_example):
     example = load_example("train_maskable_ppo")
     example.main(["--env", "cantris", "--steps", "1024", "--save", str(tmp_path / "c.zip"), "--eval-games", "4"])
     env = cantris_v0.env()
@@ -55,7 +44,7 @@ def test_training_works_on_other_games(tmp_path):
         env.step(action)
 
 
-def test_self_play_example_runs(tmp_path, capsys):
+def test_self_play_example_runs(tmp_path, capsys, load_example):
     example = load_example("train_self_play")
     results = example.main(["--generations", "2", "--steps", "1024", "--eval-games", "4", "--out", str(tmp_path)])
     assert set(results) == {"random", "greedy", "generation 1"}
@@ -72,7 +61,7 @@ def test_bad_model_paths_are_clear(tmp_path):
         make(f"sb3:path={tmp_path / 'junk.zip'}")
 
 
-def test_a_saved_model_guides_puct_as_prior_and_value(tmp_path):
+def test_a_saved_model_guides_puct_as_prior_and_value(tmp_path, load_example):
     example = load_example("train_maskable_ppo")
     path = tmp_path / "ppo.zip"
     example.main(["--steps", "2048", "--save", str(path), "--eval-games", "2"])
@@ -101,7 +90,7 @@ def test_a_saved_model_guides_puct_as_prior_and_value(tmp_path):
                                "--games", "2"), "takes observations of shape (6, 7, 2); nim gives (2,)")
 
 
-def test_training_shows_progress_and_leaves_no_log_folders(tmp_path, monkeypatch, capsys):
+def test_training_shows_progress_and_leaves_no_log_folders(tmp_path, monkeypatch, capsys, load_example):
     import io
     import tempfile
 
@@ -137,7 +126,7 @@ def test_the_mean_reward_status():
     assert mean_reward_status([1.0, -1.0, 1.0, 1.0]) == "mean reward +0.50 (last 4 episodes)"
 
 
-def test_training_on_the_batched_games_improves_against_random(tmp_path):
+def test_training_on_the_batched_games_improves_against_random(tmp_path, load_example):
     """MaskablePPO through SB3's face of the batched games: a short run on 32 Connect Four
     games beats random clearly more often than a random player does (about half)."""
     example = load_example("train_maskable_ppo")

@@ -4,10 +4,6 @@ trains on Ray and measurably improves against random while frozen copies join th
 
 from __future__ import annotations
 
-import importlib.util
-import pathlib
-import sys
-
 import numpy as np
 import pytest
 
@@ -17,8 +13,6 @@ pytest.importorskip("torch", reason="RLlib's modules need PyTorch")
 from boardzoo.envs import make as make_env  # noqa: E402
 from boardzoo.envs.aec import AGENTS  # noqa: E402
 from boardzoo.training.rllib import RLlibBoardEnv, against_copies, against_random  # noqa: E402
-
-EXAMPLES = pathlib.Path(__file__).parent.parent / "examples"
 
 
 @pytest.mark.parametrize("spec", ["connect_four_v0:rows=4,cols=5", "nim_v0:n=5..9,coin=true",
@@ -69,11 +63,8 @@ def test_matches_put_main_in_both_seats_against_one_opponent():
 
 
 @pytest.mark.slow
-def test_the_self_play_example_improves_against_random_on_ray():
-    spec = importlib.util.spec_from_file_location("train_rllib_self_play", EXAMPLES / "train_rllib_self_play.py")
-    example = importlib.util.module_from_spec(spec)
-    sys.modules["train_rllib_self_play"] = example
-    spec.loader.exec_module(example)
+def test_the_self_play_example_improves_against_random_on_ray(load_example):
+    example = load_example("train_rllib_self_play")
     before, after, league = example.main(["--env", "tic_tac_toe_v0", "--iterations", "20", "--threshold", "0.6",
                                           "--eval-games", "400"])
     # Random against random wins about 0.44 of the games, seats alternating (0.58 first,

@@ -4,10 +4,6 @@ the PPO example measurably improves against random."""
 
 from __future__ import annotations
 
-import importlib.util
-import pathlib
-import sys
-
 import pytest
 
 pytest.importorskip("torchrl", reason="the torchrl extra is not installed (pip install '.[torchrl]')")
@@ -16,8 +12,6 @@ import torch  # noqa: E402
 from torchrl.envs.utils import check_env_specs  # noqa: E402
 
 from boardzoo.training.torchrl import BoardzooTorchEnv, masked_actor_critic  # noqa: E402
-
-EXAMPLES = pathlib.Path(__file__).parent.parent / "examples"
 
 
 @pytest.mark.parametrize("spec", ["connect_four_v0", "nim_v0:n=5..9,coin=true", "cantris_v1:board=6x3",
@@ -35,10 +29,7 @@ def test_the_env_passes_torchrls_spec_check_and_the_actor_plays_legal_moves(spec
 
 
 @pytest.mark.slow
-def test_the_ppo_example_improves_against_random():
-    spec = importlib.util.spec_from_file_location("train_torchrl_ppo", EXAMPLES / "train_torchrl_ppo.py")
-    example = importlib.util.module_from_spec(spec)
-    sys.modules["train_torchrl_ppo"] = example
-    spec.loader.exec_module(example)
+def test_the_ppo_example_improves_against_random(load_example):
+    example = load_example("train_torchrl_ppo")
     before, after = example.main(["--iterations", "12", "--eval-games", "400"])
     assert after >= max(before + 0.1, 0.75)
