@@ -1,0 +1,125 @@
+"""Generate the Connect Four mistake-rate sets (bench/data/connect_four_mistake_sets.txt):
+six sets of positions built as Pascal Pons built his solver benchmarks, each position
+with the exact score of every legal move, so that a player's move can be judged a
+mistake (its score below the best move's) without solving anything again.
+
+Positions come from uniformly random games (seeded, one generator per sample number),
+cut at a ply drawn in the set's range, kept when the game is not over and the player to
+move cannot win at once. They are sorted by discs played and by moves left under
+perfect play (from the solver's score):
+
+    end-easy        28..41 discs played   fewer than 14 moves left
+    middle-easy     14..27                fewer than 14
+    middle-medium   14..27                14 to 27
+    begin-easy       0..13                fewer than 14
+    begin-medium     0..13                14 to 27
+    begin-hard       0..13                28 or more
+
+Each line is ``SET MOVES SCORE V1 .. V7``: the moves played (columns 1..7), the
+position's score and each column's score for the player to move ('.' where the column is
+full), in the solver's convention (positive: the mover wins; larger: sooner). Lines are
+appended one at a time and flushed, and the next sample number is kept beside the file,
+so an interrupted run goes on where it stopped (a torn last line is dropped):
+
+    python bench/make_mistake_sets.py [--count 1000] [--seed 2026] [--hours 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+import random
+import time
+
+from boardzoo.games import ConnectFourState
+from boardzoo.strategy.connect_four import make_solver, move_values
+from boardzoo.strategy.connect_four.solver import remaining_moves
+
+OUT = pathlib.Path(__file__).parent / "data" / "connect_four_mistake_sets.txt"
+#: Set -> (fewest discs played, most discs played, fewest moves left, most moves left).
+SETS = {"end-easy": (28, 41, 0, 13), "middle-easy": (14, 27, 0, 13), "middle-medium": (14, 27, 14, 27),
+        "begin-easy": (0, 13, 0, 13), "begin-medium": (0, 13, 14, 27), "begin-hard": (0, 13, 28, 42)}
+COLUMNS = 7
+
+
+def random_position(rng: random.Random, low: int, high: int) -> tuple[ConnectFourState, str] | None:
+    state, moves = ConnectFourState(), ""
+    target = rng.randint(low, high)
+    while state.plies < target and not state.is_terminal():
+        actions = state.legal_actions()
+        column = actions[rng.randrange(len(actions))]
+        state.apply(column)
+        moves += str(column + 1)
+    if state.is_terminal() or state.winning_columns(state.plies & 1):
+        return None
+    return state, moves
+
+
+def read_sets(path: pathlib.Path) -> dict[str, list[str]]:
+    """The lines already generated, by set; a torn last line (no newline) is cut off,
+    any other malformed line is an error naming it."""
+    found: dict[str, list[str]] = {name: [] for name in SETS}
+    if not path.exists():
+        return found
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        data = data[: data.rfind(b"\n") + 1]
+        path.write_bytes(data)
+    for number, line in enumerate(data.decode().splitlines(), 1):
+        fields = line.split()
+        if len(fields) != 3 + COLUMNS or fields[0] not in SETS:
+            raise SystemExit(f"{path}:{number}: not a mistake-set line: {line!r}")
+        found[fields[0]].append(line)
+    return found
+
+
+def describe(state: ConnectFourState, moves: str, name: str, score: int) -> str:
+    values = move_values(state, seconds=24 * 3600)
+    scores = " ".join(str(values[c]) if c in values else "." for c in range(COLUMNS))
+    return f"{name} {moves} {score} {scores}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--count", type=int, default=1000, help="positions a set")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--hours", type=float, default=24.0, help="stop (resumably) after this long")
+    parser.add_argument("--out", type=pathlib.Path, default=OUT)
+    args = parser.parse_args()
+    found = read_sets(args.out)
+    seen = {line.split()[1] for lines in found.values() for line in lines}
+    progress = args.out.with_suffix(".next")
+    sample = int(progress.read_text()) if progress.exists() else 0
+    solver, deadline = make_solver(), time.monotonic() + args.hours * 3600
+    args.out.parent.mkdir(exist_ok=True)
+    with open(args.out, "a") as handle:
+        while time.monotonic() < deadline:
+            short = [name for name in SETS if len(found[name]) < args.count]
+            if not short:
+                break
+            rng = random.Random(f"{args.seed}:{sample}")
+            name = short[sample % len(short)]
+            sample += 1
+            drawn = random_position(rng, *SETS[name][:2])
+            if drawn is not None and drawn[1] not in seen:
+                state, moves = drawn
+                score = solver.solve(state)
+                left = remaining_moves(score, state.plies)
+                for candidate, (low, high, fewest, most) in SETS.items():
+                    if low <= state.plies <= high and fewest <= left <= most and len(found[candidate]) < args.count:
+                        line = describe(state, moves, candidate, score)
+                        handle.write(line + "\n")
+                        handle.flush()
+                        os.fsync(handle.fileno())
+                        found[candidate].append(line)
+                        seen.add(moves)
+                        break
+            tmp = progress.with_suffix(".next.tmp")
+            tmp.write_text(str(sample))
+            os.replace(tmp, progress)
+    print(" ".join(f"{name}: {len(lines)}" for name, lines in found.items()) + f" (next sample {sample})")
+
+
+if __name__ == "__main__":
+    main()
