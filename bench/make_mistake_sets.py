@@ -11,9 +11,13 @@ perfect play (from the solver's score):
     end-easy        28..41 discs played   fewer than 14 moves left
     middle-easy     14..27                fewer than 14
     middle-medium   14..27                14 to 27
-    begin-easy       0..13                fewer than 14
-    begin-medium     0..13                14 to 27
-    begin-hard       0..13                28 or more
+    begin-easy       6..13                fewer than 14
+    begin-medium     6..13                14 to 27
+    begin-hard       6..13                28 or more
+
+(Pons' begin sets start at the empty board; here they start at 6 discs, since solving
+every move of a position with fewer discs takes the solver minutes on these machines and
+a thousand of them would take weeks.)
 
 Each line is ``SET MOVES SCORE V1 .. V7``: the moves played (columns 1..7), the
 position's score and each column's score for the player to move ('.' where the column is
@@ -39,7 +43,7 @@ from boardzoo.strategy.connect_four.solver import remaining_moves
 OUT = pathlib.Path(__file__).parent / "data" / "connect_four_mistake_sets.txt"
 #: Set -> (fewest discs played, most discs played, fewest moves left, most moves left).
 SETS = {"end-easy": (28, 41, 0, 13), "middle-easy": (14, 27, 0, 13), "middle-medium": (14, 27, 14, 27),
-        "begin-easy": (0, 13, 0, 13), "begin-medium": (0, 13, 14, 27), "begin-hard": (0, 13, 28, 42)}
+        "begin-easy": (6, 13, 0, 13), "begin-medium": (6, 13, 14, 27), "begin-hard": (6, 13, 28, 42)}
 COLUMNS = 7
 
 

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from boardzoo.cli import main
 from boardzoo.games import ConnectFourState
+from boardzoo.strategy.connect_four import make_solver
 from boardzoo.strategy.connect_four.solver import InvalidPosition, Solver, parse_moves, remaining_moves
 
 DATA = pathlib.Path(__file__).parent.parent / "bench" / "data" / "connect_four_positions.txt"
@@ -157,3 +158,29 @@ def test_the_empty_board_is_solved_like_any_position(rows, cols):
     # The empty board's key is 0: an empty table slot must not read as its entry.
     empty = parse_moves("", rows, cols)
     assert Solver(rows, cols).solve(empty) == exhaustive_score(empty)
+
+
+MISTAKE_SETS = pathlib.Path(__file__).parent.parent / "bench" / "data" / "connect_four_mistake_sets.txt"
+#: bench/make_mistake_sets.py's sets: (fewest discs, most discs, fewest moves left, most moves left).
+MISTAKE_SET_RANGES = {"end-easy": (28, 41, 0, 13), "middle-easy": (14, 27, 0, 13), "middle-medium": (14, 27, 14, 27),
+                      "begin-easy": (6, 13, 0, 13), "begin-medium": (6, 13, 14, 27), "begin-hard": (6, 13, 28, 42)}
+
+
+@pytest.mark.skipif(not MISTAKE_SETS.exists(), reason="the mistake-rate sets are not generated yet")
+def test_the_mistake_sets_hold_what_their_lines_say():
+    """Every line: a position of its set's range, its score the best of its moves' scores,
+    exactly the full columns marked '.'; a spread of the quicker positions re-solved."""
+    lines = [line.split() for line in MISTAKE_SETS.read_text().splitlines()]
+    assert lines and len({fields[1] for fields in lines}) == len(lines)  # no position twice
+    for name, moves, score, *values in lines:
+        state = parse_moves(moves)
+        low, high, fewest, most = MISTAKE_SET_RANGES[name]
+        assert low <= state.plies <= high and fewest <= remaining_moves(int(score), state.plies) <= most
+        assert [v == "." for v in values] == [not state.is_legal(c) for c in range(7)]
+        assert int(score) == max(int(v) for v in values if v != ".")
+    quick = [fields for fields in lines if len(fields[1]) >= 14]
+    solver = make_solver()  # compiled where installed: the scores are exact either way
+    for _name, moves, _score, *values in quick[:: max(1, len(quick) // 10)][:10]:
+        state = parse_moves(moves)
+        for column in state.legal_actions():
+            assert move_value(state, column, solver.solve) == int(values[column]), (moves, column)
