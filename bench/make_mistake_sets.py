@@ -22,15 +22,17 @@ a thousand of them would take weeks.)
 Each line is ``SET MOVES SCORE V1 .. V7``: the moves played (columns 1..7), the
 position's score and each column's score for the player to move ('.' where the column is
 full), in the solver's convention (positive: the mover wins; larger: sooner). Lines are
-appended one at a time and flushed, and the next sample number is kept beside the file,
-so an interrupted run goes on where it stopped (a torn last line is dropped):
+appended one at a time and flushed in sample order whatever the number of workers, and
+the next sample number is kept beside the file, so an interrupted run goes on where it
+stopped (a torn last line is dropped):
 
-    python bench/make_mistake_sets.py [--count 1000] [--seed 2026] [--hours 2]
+    python bench/make_mistake_sets.py [--count 1000] [--seed 2026] [--hours 2] [--workers 2]
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import pathlib
 import random
@@ -44,6 +46,7 @@ OUT = pathlib.Path(__file__).parent / "data" / "connect_four_mistake_sets.txt"
 #: Set -> (fewest discs played, most discs played, fewest moves left, most moves left).
 SETS = {"end-easy": (28, 41, 0, 13), "middle-easy": (14, 27, 0, 13), "middle-medium": (14, 27, 14, 27),
         "begin-easy": (6, 13, 0, 13), "begin-medium": (6, 13, 14, 27), "begin-hard": (6, 13, 28, 42)}
+NAMES = list(SETS)
 COLUMNS = 7
 
 
@@ -78,10 +81,32 @@ def read_sets(path: pathlib.Path) -> dict[str, list[str]]:
     return found
 
 
-def describe(state: ConnectFourState, moves: str, name: str, score: int) -> str:
-    values = move_values(state, seconds=24 * 3600)
-    scores = " ".join(str(values[c]) if c in values else "." for c in range(COLUMNS))
-    return f"{name} {moves} {score} {scores}"
+_SOLVER = None
+
+
+def judge(task: tuple[int, int, frozenset]) -> tuple[int, str | None]:
+    """Sample ``sample`` (a worker's task): its position, and the line describing it when
+    it belongs to a set not yet full. The set a sample aims at is fixed by its number, so
+    the lines do not depend on how many workers drew them."""
+    global _SOLVER
+    seed, sample, full = task
+    if _SOLVER is None:
+        _SOLVER = make_solver()
+    rng = random.Random(f"{seed}:{sample}")
+    drawn = random_position(rng, *SETS[NAMES[sample % len(NAMES)]][:2])
+    if drawn is None:
+        return sample, None
+    state, moves = drawn
+    score = _SOLVER.solve(state)
+    left = remaining_moves(score, state.plies)
+    for name, (low, high, fewest, most) in SETS.items():
+        if low <= state.plies <= high and fewest <= left <= most:
+            if name in full:
+                return sample, None
+            values = move_values(state, seconds=24 * 3600)
+            scores = " ".join(str(values[c]) if c in values else "." for c in range(COLUMNS))
+            return sample, f"{name} {moves} {score} {scores}"
+    return sample, None
 
 
 def main() -> None:
@@ -89,40 +114,39 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=1000, help="positions a set")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--hours", type=float, default=24.0, help="stop (resumably) after this long")
+    parser.add_argument("--workers", type=int, default=1, help="processes solving positions")
     parser.add_argument("--out", type=pathlib.Path, default=OUT)
     args = parser.parse_args()
     found = read_sets(args.out)
     seen = {line.split()[1] for lines in found.values() for line in lines}
     progress = args.out.with_suffix(".next")
-    sample = int(progress.read_text()) if progress.exists() else 0
-    solver, deadline = make_solver(), time.monotonic() + args.hours * 3600
+    start = int(progress.read_text()) if progress.exists() else 0
+    deadline = time.monotonic() + args.hours * 3600
     args.out.parent.mkdir(exist_ok=True)
-    with open(args.out, "a") as handle:
-        while time.monotonic() < deadline:
-            short = [name for name in SETS if len(found[name]) < args.count]
-            if not short:
-                break
-            rng = random.Random(f"{args.seed}:{sample}")
-            name = short[sample % len(short)]
+
+    def tasks():
+        sample = start
+        while True:
+            yield args.seed, sample, frozenset(name for name in SETS if len(found[name]) >= args.count)
             sample += 1
-            drawn = random_position(rng, *SETS[name][:2])
-            if drawn is not None and drawn[1] not in seen:
-                state, moves = drawn
-                score = solver.solve(state)
-                left = remaining_moves(score, state.plies)
-                for candidate, (low, high, fewest, most) in SETS.items():
-                    if low <= state.plies <= high and fewest <= left <= most and len(found[candidate]) < args.count:
-                        line = describe(state, moves, candidate, score)
-                        handle.write(line + "\n")
-                        handle.flush()
-                        os.fsync(handle.fileno())
-                        found[candidate].append(line)
-                        seen.add(moves)
-                        break
+
+    sample = start
+    with open(args.out, "a") as handle, \
+            multiprocessing.get_context("spawn").Pool(args.workers) as pool:
+        for sample, line in pool.imap(judge, tasks()):  # in sample order, whoever solved it
+            name = line.split()[0] if line else None
+            if line and len(found[name]) < args.count and line.split()[1] not in seen:
+                handle.write(line + "\n")
+                handle.flush()
+                os.fsync(handle.fileno())
+                found[name].append(line)
+                seen.add(line.split()[1])
             tmp = progress.with_suffix(".next.tmp")
-            tmp.write_text(str(sample))
+            tmp.write_text(str(sample + 1))
             os.replace(tmp, progress)
-    print(" ".join(f"{name}: {len(lines)}" for name, lines in found.items()) + f" (next sample {sample})")
+            if time.monotonic() > deadline or all(len(found[n]) >= args.count for n in SETS):
+                break
+    print(" ".join(f"{name}: {len(lines)}" for name, lines in found.items()) + f" (next sample {sample + 1})")
 
 
 if __name__ == "__main__":
