@@ -22,7 +22,9 @@ All randomness (Nim's piles and coin, Cantris' deals) is drawn from one generato
 seeded by ``reset(seed)``, game by game in order, so the same seed gives the same
 games. With ``auto_reset`` the games that end start afresh in the same step, after every
 game was stepped (the step's rewards and flags are the ended games', the observations
-and masks the new games'); without it stepping an ended game is an error.
+and masks the new games'); without it stepping an ended game is an error, and
+``restart(batch)`` deals the ended games afresh. ``step(batch, actions, playing)`` steps
+only the games where ``playing`` is true (the others stay as they were, no reward).
 
 The plain reference is one AEC env per game (:mod:`.reference`); Nim, Connect Four,
 Cantris and Geister also run compiled (:mod:`.compiled`, the ``fast`` extra), held to
