@@ -185,7 +185,7 @@ def test_a_finished_game_is_not_stepped_without_auto_reset(engine):
     batch = games_.step(games_.reset(seed=0), np.zeros(2, dtype=np.int64))  # one pawn: the first move wins
     assert batch.terminated.all() and batch.rewards.tolist() == [[1.0, -1.0], [1.0, -1.0]]
     assert (batch.current_player == -1).all() and not batch.legal_action_mask.any()
-    with pytest.raises(ValueError, match="game 0 is over; reset"):
+    with pytest.raises(ValueError, match="game 0 is over; restart\\(\\) it"):
         games_.step(batch, np.zeros(2, dtype=np.int64))
 
 

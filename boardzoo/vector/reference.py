@@ -89,7 +89,8 @@ def first_refused(batch: Batch, actions: np.ndarray, playing: np.ndarray) -> int
 def refusal(name: str, batch: Batch, game: int, action: int) -> ValueError:
     """The error for game ``game`` of ``batch`` refusing ``action`` (no game was stepped)."""
     if batch.current_player[game] < 0:
-        return ValueError(f"{name}: game {game} is over; reset() the batch or make it with auto_reset=True")
+        return ValueError(f"{name}: game {game} is over; restart() it (or reset() the batch, or make it with "
+                          "auto_reset=True)")
     inside = 0 <= action < batch.legal_action_mask.shape[1]
     reason = batch.state.explain_illegal(game, action) if inside else "no such action"
     return ValueError(f"{name}: game {game}: action {action} is not legal ({reason}); no game of the batch "
