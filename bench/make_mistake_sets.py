@@ -5,8 +5,10 @@ mistake (its score below the best move's) without solving anything again.
 
 Positions come from uniformly random games (seeded, one generator per sample number),
 cut at a ply drawn in the set's range, kept when the game is not over and the player to
-move cannot win at once. They are sorted by discs played and by moves left under
-perfect play (from the solver's score):
+move cannot win at once; the end set's games avoid moves that end the game or hand the
+opponent a win where they can (uniformly random games seldom last past 28 discs). They
+are sorted by discs played and by moves left under perfect play (from the solver's
+score):
 
     end-easy        28..41 discs played   fewer than 14 moves left
     middle-easy     14..27                fewer than 14
@@ -50,17 +52,30 @@ NAMES = list(SETS)
 COLUMNS = 7
 
 
-def random_position(rng: random.Random, low: int, high: int) -> tuple[ConnectFourState, str] | None:
+def random_position(rng: random.Random, low: int, high: int,
+                    careful: bool = False) -> tuple[ConnectFourState, str] | None:
+    """A uniformly random game cut at a ply drawn from ``low..high``, or None when it ended
+    first or the player to move can win at once. ``careful`` games (the end set's) draw
+    each move among those that neither win nor hand the opponent a win, where there are
+    any: uniformly random games seldom last past 28 discs."""
     state, moves = ConnectFourState(), ""
     target = rng.randint(low, high)
     while state.plies < target and not state.is_terminal():
         actions = state.legal_actions()
+        if careful:
+            actions = [a for a in actions if not _ends_or_gives_a_win(state, a)] or actions
         column = actions[rng.randrange(len(actions))]
         state.apply(column)
         moves += str(column + 1)
     if state.is_terminal() or state.winning_columns(state.plies & 1):
         return None
     return state, moves
+
+
+def _ends_or_gives_a_win(state: ConnectFourState, column: int) -> bool:
+    after = state.clone()
+    after.apply(column)
+    return after.is_terminal() or bool(after.winning_columns(after.plies & 1))
 
 
 def read_sets(path: pathlib.Path) -> dict[str, list[str]]:
@@ -93,7 +108,8 @@ def judge(task: tuple[int, int, frozenset]) -> tuple[int, str | None]:
     if _SOLVER is None:
         _SOLVER = make_solver()
     rng = random.Random(f"{seed}:{sample}")
-    drawn = random_position(rng, *SETS[NAMES[sample % len(NAMES)]][:2])
+    target = NAMES[sample % len(NAMES)]
+    drawn = random_position(rng, *SETS[target][:2], careful=target == "end-easy")
     if drawn is None:
         return sample, None
     state, moves = drawn
