@@ -27,17 +27,30 @@ from boardzoo.strategy.connect_four.solver import Solver, remaining_moves
 OUT = pathlib.Path(__file__).parent / "data" / "connect_four_positions.txt"
 
 
-def random_position(rng: random.Random, low: int, high: int) -> tuple[ConnectFourState, str] | None:
+def random_position(rng: random.Random, low: int, high: int,
+                    careful: bool = False) -> tuple[ConnectFourState, str] | None:
+    """A uniformly random game cut at a ply drawn from ``low..high``, or None when it ended
+    first or the player to move can win at once. ``careful`` games draw each move among
+    those that neither win nor hand the opponent a win, where there are any (uniformly
+    random games seldom last past 28 discs)."""
     state, moves = ConnectFourState(), ""
     target = rng.randint(low, high)
     while state.plies < target and not state.is_terminal():
         actions = state.legal_actions()
+        if careful:
+            actions = [a for a in actions if not _ends_or_gives_a_win(state, a)] or actions
         column = actions[rng.randrange(len(actions))]
         state.apply(column)
         moves += str(column + 1)
     if state.is_terminal() or state.winning_columns(state.plies & 1):
         return None
     return state, moves
+
+
+def _ends_or_gives_a_win(state: ConnectFourState, column: int) -> bool:
+    after = state.clone()
+    after.apply(column)
+    return after.is_terminal() or bool(after.winning_columns(after.plies & 1))
 
 
 def main() -> None:
