@@ -62,7 +62,8 @@ def read_sets(path: pathlib.Path) -> dict[str, list[str]]:
     data = path.read_bytes()
     if data and not data.endswith(b"\n"):
         data = data[: data.rfind(b"\n") + 1]
-        path.write_bytes(data)
+        with open(path, "r+b") as handle:  # cut in place: the whole lines are never rewritten
+            handle.truncate(len(data))
     for number, line in enumerate(data.decode().splitlines(), 1):
         fields = line.split()
         if len(fields) != 3 + COLUMNS or fields[0] not in SETS:
