@@ -64,6 +64,11 @@ class CompiledVectorGame:
         self.observation_shape: tuple[int, ...] = tuple(box.shape or ())
         self.observation_dtype = box.dtype
         self._legal = np.zeros(self.num_actions, dtype=np.int64)
+        # One generator object serves every step: each sets it to its batch's state first
+        # (a batch's draws are in its state, not in this object), so no step seeds one anew.
+        self._rng = np.random.Generator(np.random.PCG64(0))
+        if self.restart_kind == "cantris":
+            self.deal_values = np.array(column_values(self.template.rows, self.template.deal), dtype=np.int64)
 
     def reset(self, seed: int | None = None) -> Batch:
         """As :meth:`ReferenceVectorGame.reset <boardzoo.vector.reference.ReferenceVectorGame.reset>`."""
@@ -109,11 +114,10 @@ class CompiledVectorGame:
         return self._gather(states, rng, np.zeros((self.batch, 2), dtype=np.float32), zeros, zeros.copy())
 
     def _generator(self, state: Mapping[str, Any] | None) -> np.random.Generator:
-        """A generator in ``state`` (a fresh one, never drawn from, for games that draw nothing)."""
-        rng = np.random.Generator(np.random.PCG64())
+        """The generator set to ``state`` (as it is, never drawn from, for games that draw nothing)."""
         if state is not None:
-            rng.bit_generator.state = state
-        return rng
+            self._rng.bit_generator.state = state
+        return self._rng
 
     def _restart(self, states: np.ndarray, games: np.ndarray, rng: np.random.Generator) -> None:
         """Games ``games`` start afresh, in game order, drawing from ``rng`` as the env's reset does."""
@@ -123,9 +127,7 @@ class CompiledVectorGame:
             env = self.template
             restart_nim(states, games, rng, env.n_low, env.n_high, env.k, int(env.coin))
         else:
-            env = self.template
-            restart_cantris(states, games, self.fresh, np.array(column_values(env.rows, env.deal), dtype=np.int64),
-                            WHOLE_DEAL_ATTEMPTS, rng)
+            restart_cantris(states, games, self.fresh, self.deal_values, WHOLE_DEAL_ATTEMPTS, rng)
 
     def _gather(self, states: np.ndarray, rng: np.random.Generator, rewards: np.ndarray, terminated: np.ndarray,
                 truncated: np.ndarray) -> Batch:
