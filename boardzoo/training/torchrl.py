@@ -60,7 +60,7 @@ class BoardzooTorchEnv(EnvBase):
     def _reset(self, tensordict: TensorDict | None = None, **kwargs: Any) -> TensorDict:
         partial = tensordict is not None and "_reset" in tensordict.keys() and not bool(tensordict["_reset"].all())
         if partial and self._started:  # the games that ended were dealt again in the step
-            observations, masks = self.games._observations(), self.games.action_masks()
+            observations, masks = self.games.observations(), self.games.action_masks()
         else:
             observations, infos = self.games.reset(seed=self._seed)
             masks, self._started = infos["action_mask"], True

@@ -98,7 +98,7 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
             self.agents = [make_agent(self.agent_spec) for _ in range(self.num_envs)]
         starting = np.ones(self.num_envs, dtype=bool)
         self.batch = self._start(batch, starting)
-        return self._observations(), self._infos()
+        return self.observations(), self._infos()
 
     def step(self, actions: Any):
         if self.batch is None:
@@ -119,7 +119,7 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
             batch = self._start(self.games.restart(batch), ended)
         self.batch = batch
         infos.update(self._infos())
-        return self._observations(), rewards, ended & ~truncated, truncated, infos
+        return self.observations(), rewards, ended & ~truncated, truncated, infos
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every game, ``(B, actions)`` bool (MaskablePPO calls this)."""
@@ -174,8 +174,10 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
             actions[i] = self.agents[i].act(env.observe(agent), env.model(agent))
         return actions
 
-    def _observations(self) -> np.ndarray:
-        assert self.batch is not None
+    def observations(self) -> np.ndarray:
+        """The learning seat's observation in every game, as the last reset or step returned it."""
+        if self.batch is None:
+            raise ValueError("LearnerVectorEnv: call reset() before observations()")
         return self.batch.observation[self._games, self.seats]
 
     def _infos(self) -> dict[str, Any]:
