@@ -123,6 +123,8 @@ def test_bad_input_is_refused_and_leaves_the_games_as_they_were():
         envs.step(np.array([0]))
     again, *_ = envs.step(np.array([1, 1]))
     assert not np.array_equal(again, observations)
+    with pytest.raises(ValueError, match="num_envs must be an int from 1 to 65,536, got 0"):
+        gymnasium.make_vec("boardzoo/nim-v0", num_envs=0, vectorization_mode="vector_entry_point")
     with pytest.raises(ValueError, match="seat must be"):
         LearnerVectorEnv("nim_v0", seat="player_2")
     with pytest.raises(ValueError, match="opponent must be 'random', a boardzoo agent spec or a function"):

@@ -45,7 +45,8 @@ from gymnasium.vector.utils import batch_space
 from boardzoo.agents import Agent
 from boardzoo.agents import make as make_agent
 from boardzoo.envs.aec import AGENTS
-from boardzoo.vector import Batch, make, random_actions
+from boardzoo.values import whole
+from boardzoo.vector import MAX_BATCH, Batch, make, random_actions
 
 #: A batched opponent: (its observations (B, ...), the legal-action masks (B, actions)) -> actions (B,).
 BatchPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -61,6 +62,7 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
 
     def __init__(self, env: str = "connect_four_v0", num_envs: int = 1, opponent: str | BatchPolicy = "random",
                  seat: str = "random", engine: str = "auto", **params: Any):
+        whole("LearnerVectorEnv: num_envs", num_envs, 1, MAX_BATCH)  # in the caller's word, not the batch's
         if seat not in (*AGENTS, "random"):
             raise ValueError(f"LearnerVectorEnv: seat must be 'player_0', 'player_1' or 'random', got {seat!r}")
         self.agent_spec: str | None = None
