@@ -92,10 +92,15 @@ class RLlibBoardEnv(MultiAgentEnv):
 class MaskedRandomRLModule(RLModule):
     """Uniform over each observation's legal actions (never trained)."""
 
+    def setup(self) -> None:
+        super().setup()
+        # One generator for the module's life, seeded from NumPy's global state, which
+        # RLlib seeds per env runner from the config's seed (debugging(seed=...)).
+        self.rng = np.random.default_rng(np.random.randint(2**31))
+
     def _forward(self, batch: dict, **kwargs) -> dict:
         masks = np.asarray(batch[Columns.OBS]["action_mask"]) > 0
-        rng = np.random.default_rng()
-        return {Columns.ACTIONS: np.array([rng.choice(np.flatnonzero(mask)) for mask in masks])}
+        return {Columns.ACTIONS: np.array([self.rng.choice(np.flatnonzero(mask)) for mask in masks])}
 
     def _forward_train(self, *args, **kwargs):
         raise NotImplementedError("MaskedRandomRLModule is a fixed opponent: it is never trained")
