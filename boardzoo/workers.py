@@ -26,6 +26,7 @@ import socket
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from itertools import islice
 from typing import Any
 
 from boardzoo.errors import SpecError, WorkerError
@@ -138,7 +139,7 @@ def _check_reachable(address: str) -> None:
 def _ray_results(ray: Any, function: Callable[[Any], Any], tasks: Iterable[Any], cpus: int) -> Iterator[Any]:
     remote = ray.remote(num_cpus=1, max_retries=0)(function)
     pending_tasks = iter(tasks)
-    in_flight = [remote.remote(task) for task in _take(pending_tasks, 2 * cpus)]
+    in_flight = [remote.remote(task) for task in islice(pending_tasks, 2 * cpus)]
     try:
         while in_flight:
             finished, in_flight = ray.wait(in_flight, num_returns=1)
@@ -150,17 +151,9 @@ def _ray_results(ray: Any, function: Callable[[Any], Any], tasks: Iterable[Any],
             except (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError,
                     ray.exceptions.RaySystemError) as error:
                 raise WorkerError(f"a Ray worker died ({type(error).__name__}: {error})") from None
-            in_flight += [remote.remote(task) for task in _take(pending_tasks, 1)]
+            in_flight += [remote.remote(task) for task in islice(pending_tasks, 1)]
             yield result
     finally:
         for ref in in_flight:
             ray.cancel(ref, force=True)
 
-
-def _take(items: Iterator[Any], count: int) -> list[Any]:
-    taken = []
-    for item in items:
-        taken.append(item)
-        if len(taken) == count:
-            break
-    return taken
