@@ -1,4 +1,4 @@
-"""The ``boardzoo`` command line: list, play, arena, solve, serve, geister-client, experiment.
+"""The ``boardzoo`` command line: list, play, arena, solve, serve, geister-client, experiment, train.
 
 The top-level ``--help`` shows :data:`EXAMPLES`."""
 
@@ -150,6 +150,15 @@ def _experiment_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _train(args: argparse.Namespace) -> int:
+    try:
+        from boardzoo.training.alphazero.cli import train
+    except ImportError as error:
+        raise SpecError(f"training needs PyTorch and the fast extra: pip install 'boardzoo[rl,fast]' ({error})") \
+            from None
+    return train(args)
+
+
 def _serve(args: argparse.Namespace) -> int:
     try:
         from boardzoo.web.app import serve
@@ -179,6 +188,7 @@ examples:
   boardzoo serve                                         play and watch in the browser (web extra)
   boardzoo experiment list                               the studies of the source documents
   boardzoo experiment run nim-mcts --workers 2 --out runs/nim
+  boardzoo train connect_four --hours 2 --workers 2     self-play training, resumable (rl, fast)
 
 Each command has its own help: boardzoo COMMAND --help. Exit status 0 on success, 2 on a
 bad input (with a one-line message), 130 when interrupted."""
@@ -296,6 +306,22 @@ def parser() -> argparse.ArgumentParser:
                                       "file gets the new games after its own")
     client.add_argument("--verbose", action="store_true", help="log every line sent and received to stderr")
     client.set_defaults(run=_geister_client)
+
+    train = commands.add_parser(
+        "train", help="AlphaZero-style self-play training of a network for the alphazero agent (rl, fast extras)",
+        description="Trains a policy-value network by self-play (Gumbel AlphaZero on the compiled engine) in a run "
+                    "directory; run the same command again to resume after an interruption. The network is "
+                    "RUN/weights/latest.npz, played by alphazero:weights=FILE.")
+    train.add_argument("game", help="connect_four, nim or cantris (the preset of that game)")
+    train.add_argument("--run", dest="run_dir", metavar="DIR", help="run directory (default runs/train-GAME)")
+    train.add_argument("--generations", type=int, help="stop when the run has this many generations")
+    train.add_argument("--hours", type=float, help="stop after this many hours of this call (checked between phases)")
+    train.add_argument("--workers", type=int, default=1, help="self-play and evaluation processes (or Ray CPUs)")
+    train.add_argument("--ray", metavar="ADDRESS", help=RAY_HELP.replace("play the games", "run self-play and "
+                                                                                         "evaluation"))
+    train.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                       help="change one setting of the preset (repeatable; see docs/tutorials/alphazero.md)")
+    train.set_defaults(run=_train)
 
     web = commands.add_parser(
         "serve", help="the browser UI: play, watch arena runs, replay results files, look inside the search",

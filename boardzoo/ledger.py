@@ -367,19 +367,21 @@ def _lock(handle: IO[bytes], path: str) -> None:
 
 def write_atomic(path: str, text: str | bytes) -> None:
     """Replace ``path`` by ``text`` (or bytes) all at once (temporary file, fsync, rename)."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    write_atomic_with(path, lambda handle: handle.write(data))
+
+
+def write_atomic_with(path: str, write: Callable[[IO[bytes]], Any]) -> None:
+    """Replace ``path`` by what ``write(handle)`` writes to a binary file, all at once (a
+    temporary file beside it, fsynced, renamed over it): readers see the old file or the
+    new one, never part of one."""
     folder = os.path.dirname(os.path.abspath(path))
     descriptor, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
     try:
-        if isinstance(text, bytes):
-            with os.fdopen(descriptor, "wb") as binary:
-                binary.write(text)
-                binary.flush()
-                os.fsync(binary.fileno())
-        else:
-            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
+        with os.fdopen(descriptor, "wb") as handle:
+            write(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
         os.replace(temporary, path)
     except BaseException as error:
         try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from boardzoo.agents.alphazero import AlphaZeroAgent
 from boardzoo.agents.base import Agent, legal_from_mask
 from boardzoo.agents.flat_monte_carlo import FlatMonteCarloAgent
 from boardzoo.agents.mcts import MCTSAgent
@@ -24,7 +25,7 @@ from boardzoo.spec import build, describe, split_spec
 #: Registered agents: spec name -> class.
 AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (
     RandomAgent, GreedyAgent, HumanAgent, PolicyAgent, MCTSAgent, FlatMonteCarloAgent, MinimaxAgent, AlphaBetaAgent,
-    SolverAgent, SB3Agent, PurpleAgent)}
+    SolverAgent, SB3Agent, PurpleAgent, AlphaZeroAgent)}
 
 #: Constructor parameters that a spec string can't meaningfully set (left out of listings).
 SPEC_HIDDEN = ("seed", "stdin", "stdout", "evaluator")
@@ -97,7 +98,7 @@ def catalogue() -> list[tuple[str, str, str]]:
 
 
 __all__ = ["AGENTS", "PRESETS", "SPEC_HIDDEN", "Preset", "expand", "parse",
-           "AlphaBetaAgent", "Agent", "FlatMonteCarloAgent", "GreedyAgent", "HumanAgent", "MCTSAgent",
+           "AlphaBetaAgent", "AlphaZeroAgent", "Agent", "FlatMonteCarloAgent", "GreedyAgent", "HumanAgent", "MCTSAgent",
            "MinimaxAgent", "PolicyAgent",
            "RandomAgent", "SolverAgent", "catalogue",
            "legal_from_mask", "make", "register"]

@@ -1,0 +1,210 @@
+"""A player from a self-trained policy-value network and Gumbel AlphaZero's search.
+
+    make("alphazero")                                   # the shipped network, 800 simulations
+    make("alphazero:iterations=0")                      # the network's own move, no search
+    make("alphazero:time=0.1")                          # as many simulations as 0.1 s allows
+    make("alphazero:weights=runs/c4/weights/latest.npz,iterations=200")
+
+``weights`` is a network file written by ``boardzoo train`` (none: the network shipped
+with boardzoo for the game played: Connect Four 6x7, Nim with k=3, Cantris 8x4). The
+network is evaluated with NumPy; the search (:mod:`boardzoo.fast.gumbel`, the ``fast``
+extra) runs ``iterations`` simulations by sequential halving without noise, or, with
+``time``, in anytime mode until the time is spent (``iterations`` then caps it). The
+games it plays: perfect information without chance (Connect Four, Nim without the coin,
+Cantris), each as its network was trained (board size, Nim's k and largest pile).
+``stats`` holds the simulations, the root's value and improved policy; ``tree_json``
+gives the tree to the browser's tree view.
+"""
+
+from __future__ import annotations
+
+import heapq
+import os
+import time
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from boardzoo.agents.alphazero.network import Network
+from boardzoo.agents.base import MAX_SECONDS, Agent
+from boardzoo.fast import available
+from boardzoo.games.model import GameState
+from boardzoo.values import seconds, whole
+
+#: The most simulations a move may ask for (a tree of as many nodes).
+MAX_ITERATIONS = 1_000_000
+#: Networks shipped with boardzoo: game -> file in this package's ``weights`` folder.
+SHIPPED = {"connect_four": "connect_four.npz", "nim": "nim.npz", "cantris": "cantris.npz"}
+
+
+@lru_cache(maxsize=16)
+def _load(path: str, changed: float) -> Network:
+    """A network file read once per process (``changed``, its modification time, reads it
+    again after the file is replaced)."""
+    return Network.load(path)
+
+
+def load_network(path: str) -> Network:
+    try:
+        changed = os.stat(path).st_mtime
+    except OSError as error:
+        raise ValueError(f"alphazero: cannot read network file {path}: {error.strerror}") from None
+    return _load(path, changed)
+
+
+def shipped_path(game_name: str) -> str:
+    """The path of the network shipped for ``game_name``; ValueError when there is none."""
+    if game_name not in SHIPPED:
+        raise ValueError(f"alphazero: no network is shipped for {game_name} (networks are shipped for "
+                         f"{', '.join(SHIPPED)}); train one with boardzoo train and pass weights=FILE")
+    path = str(resources.files("boardzoo.agents.alphazero").joinpath("weights", SHIPPED[game_name]))
+    if not os.path.exists(path):
+        raise ValueError(f"alphazero: the network for {game_name} is not shipped in this version yet; "
+                         "train one with boardzoo train and pass weights=FILE")
+    return path
+
+
+class AlphaZeroAgent(Agent):
+    name = "alphazero"
+    summary = ("a self-trained policy-value network (boardzoo train; shipped for Connect Four, Nim, Cantris) "
+               "searched by Gumbel AlphaZero's sequential halving; iterations=0 plays the network's own move")
+    games = frozenset(SHIPPED)
+    default_notes = {"weights": "the network shipped for the game", "iterations": "800, or unbounded with time="}
+
+    def __init__(self, seed: int | None = None, weights: str | None = None, iterations: int | None = None,
+                 time: float | None = None, considered: int = 16):
+        super().__init__(seed)
+        if not available():
+            raise ValueError("alphazero: its search is compiled; install the fast extra: pip install 'boardzoo[fast]'")
+        self.iterations = 800 if iterations is None and time is None else iterations
+        if self.iterations is not None:
+            whole("alphazero: iterations", self.iterations, 0, MAX_ITERATIONS)
+        self.time_budget = None if time is None else seconds("alphazero: time", time, MAX_SECONDS)
+        self.considered = whole("alphazero: considered", considered, 1, 4096)
+        self.weights = weights
+        if weights is not None:
+            self.network = load_network(weights)
+        self._search: Any = None
+        self._shape: tuple | None = None
+
+    def network_for(self, model: GameState) -> Network:
+        if self.weights is None:
+            return load_network(shipped_path(model.game_name))
+        return self.network
+
+    def check(self, model: GameState) -> None:
+        super().check(model)
+        if getattr(model, "coin", False):
+            raise ValueError("alphazero: plays games without chance events, not Nim with the coin")
+        from boardzoo.fast.games import encode
+        from boardzoo.fast.network_input import input_shape
+        network = self.network_for(model)
+        trained = network.about.get("game")
+        if trained not in (None, model.game_name):
+            raise ValueError(f"alphazero: the network was trained for {trained}, not {model.game_name}")
+        actions = model.num_actions
+        state = encode(model)
+        expected = input_shape(model.game_name, state, network.input_shape[0] - 1)
+        if expected != network.input_shape or actions != network.num_actions:
+            raise ValueError(f"alphazero: the network was trained for {model.game_name} with input "
+                             f"{network.input_shape} and {network.num_actions} actions; this game has input "
+                             f"{expected} and {actions} actions (another board size or k)")
+
+    def warm_up(self, model: GameState) -> None:
+        if model.current_player() >= 0:
+            self._decide(model, time.perf_counter() + 0.001)
+
+    def act(self, observation: dict, model: GameState) -> int:
+        if model.current_player() < 0:
+            raise ValueError("alphazero: asked to move in a finished game or at a chance event")
+        start = time.perf_counter()
+        deadline = None if self.time_budget is None else start + self.time_budget
+        action = self._decide(model, deadline)
+        self.stats["time"] = time.perf_counter() - start
+        return action
+
+    def _decide(self, model: GameState, deadline: float | None) -> int:
+        from boardzoo.fast.games import GAME_IDS, encode
+        network = self.network_for(model)
+        state = encode(model)
+        if model.game_name == "nim" and state[0] >= network.input_shape[0]:
+            raise ValueError(f"alphazero: the network knows piles up to {network.input_shape[0] - 1}, "
+                             f"not {state[0]}")
+        if self.iterations == 0:
+            return self._network_move(network, state, model)
+        search = self._search_for(network, GAME_IDS[model.game_name], len(state))
+        budget = MAX_ITERATIONS if self.iterations is None else self.iterations
+        result = search.run(state[None, :], network, budget, deadline=deadline)
+        self._last = (search, model)
+        action = int(result.actions[0])
+        self.stats = {"iterations": result.simulations, "value": float(result.values[0]), "action": action,
+                      "policy": [round(float(p), 4) for p in result.policy[0]], "size": int(search.used[0])}
+        return action
+
+    def _network_move(self, network: Network, state: np.ndarray, model: GameState) -> int:
+        from boardzoo.fast.games import GAME_IDS
+        from boardzoo.fast.network_input import write_input
+        inputs = np.zeros(int(np.prod(network.input_shape)), dtype=np.float32)
+        write_input(GAME_IDS[model.game_name], state, inputs)
+        logits, values = network(inputs.reshape(1, *network.input_shape))
+        legal = model.legal_actions()
+        action = int(max(legal, key=lambda a: logits[0, a]))
+        self._last = None
+        self.stats = {"iterations": 0, "value": float(values[0]), "action": action}
+        return action
+
+    def _search_for(self, network: Network, game: int, state_length: int):
+        from boardzoo.fast.gumbel import BatchedGumbelSearch
+        key = (game, network.input_shape, network.num_actions, state_length)
+        if self._shape != key:
+            self._search = BatchedGumbelSearch(game, network.num_actions, network.input_shape, state_length, 1,
+                                               max_considered=self.considered, capacity=256)
+            self._shape = key
+        return self._search
+
+    def tree_json(self, max_nodes: int = 300) -> dict | None:
+        """The last search tree's most visited ``max_nodes`` nodes as nested dicts, in the
+        form of the MCTS agent's (``value`` the mover's mean, ``wins`` its share of the
+        way from -1 to 1), or None before a search."""
+        last = getattr(self, "_last", None)
+        if last is None:
+            return None
+        search, model = last
+        label = model.action_label
+        sign = {0: 1.0, 1: -1.0}
+
+        def view(node: int, parent: int, action: int) -> dict:
+            mover = int(search.to_move[0, parent]) if parent >= 0 else -1
+            visits = int(search.node_n[0, node])
+            value = sign.get(mover, 0.0) * (search.edge_w[0, parent, action] / max(search.edge_n[0, parent, action], 1)
+                                            if parent >= 0 else 0.0)
+            return {"label": "root" if parent < 0 else label(action), "mover": mover, "visits": visits,
+                    "value": round(float(value), 4), "wins": round(float(value + 1) / 2, 4), "proven": False,
+                    "chosen": False, "children": [], "hidden": int((search.children[0, node] >= 0).sum())}
+
+        top = view(0, -1, -1)
+        top["chosen"] = True
+        frontier: list[tuple[int, int, int, int, dict, bool]] = []
+        played = self.stats.get("action")
+
+        def offer(node: int, shown: dict, on_path: bool, pick: int | None) -> None:
+            actions = [a for a in range(search.num_actions) if search.children[0, node, a] >= 0]
+            if pick is None and actions:
+                pick = max(actions, key=lambda a: search.edge_n[0, node, a])
+            for a in actions:
+                child = int(search.children[0, node, a])
+                heapq.heappush(frontier, (-int(search.node_n[0, child]), child, node, a, shown, on_path and a == pick))
+
+        offer(0, top, True, played)
+        count = 1
+        while frontier and count < max_nodes:
+            _, child, parent, action, shown, chosen = heapq.heappop(frontier)
+            node = view(child, parent, action)
+            node["chosen"] = chosen
+            shown["children"].append(node)
+            shown["hidden"] -= 1
+            count += 1
+            offer(child, node, chosen, None)
+        return top

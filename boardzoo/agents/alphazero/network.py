@@ -1,0 +1,189 @@
+"""The policy-value network of the ``alphazero`` agent, evaluated with NumPy alone.
+
+A network file is a NumPy ``.npz`` archive: ``architecture`` (JSON, below), ``about``
+(JSON: the game, the env's parameters, how the weights were made) and one float32 array
+per parameter, named as PyTorch names them in the trainer's module
+(:mod:`boardzoo.training.alphazero.model`), so the trainer writes what this module reads
+and the tests hold the two to the same outputs.
+
+Architectures (``kind``):
+
+* ``conv``, for board games: a 3x3 convolution to ``channels`` planes, ``blocks``
+  residual blocks (two 3x3 convolutions, ReLU after each, the block's input added
+  before the second ReLU), then two heads: policy (1x1 convolution to 2 planes, a
+  linear layer to the action logits) and value (1x1 convolution to 1 plane, a hidden
+  linear layer of ``value_hidden`` with ReLU, a linear layer to one number, tanh).
+* ``mlp``, for inputs without a board: a linear layer to ``channels`` units and
+  ``blocks`` residual blocks of two linear layers, with the same two heads of linear
+  layers.
+
+No normalisation layers: the second layer of every residual block starts at zero (each
+block starts as the identity), which trains these small networks as well and keeps the
+network one set of arrays, the same in both libraries.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+#: Kinds of trunk, and bounds on what a file may ask for (a file is input like any other).
+KINDS = ("conv", "mlp")
+LIMITS = {"channels": 1024, "blocks": 64, "value_hidden": 4096, "actions": 4096, "input": 1 << 20}
+#: The largest network file read, in bytes.
+MAX_FILE = 256 << 20
+
+
+def parameter_shapes(architecture: Mapping[str, Any]) -> dict[str, tuple[int, ...]]:
+    """Every parameter's name and shape for ``architecture`` (the file's contents)."""
+    c, blocks, actions, hidden = (architecture[key] for key in ("channels", "blocks", "actions", "value_hidden"))
+    shape = tuple(architecture["input"])
+    shapes: dict[str, tuple[int, ...]] = {}
+    if architecture["kind"] == "conv":
+        planes, height, width = shape
+        cells = height * width
+        shapes["stem.weight"], shapes["stem.bias"] = (c, planes, 3, 3), (c,)
+        for i in range(blocks):
+            for layer in ("conv1", "conv2"):
+                shapes[f"blocks.{i}.{layer}.weight"], shapes[f"blocks.{i}.{layer}.bias"] = (c, c, 3, 3), (c,)
+        shapes["policy_conv.weight"], shapes["policy_conv.bias"] = (2, c, 1, 1), (2,)
+        shapes["policy_fc.weight"], shapes["policy_fc.bias"] = (actions, 2 * cells), (actions,)
+        shapes["value_conv.weight"], shapes["value_conv.bias"] = (1, c, 1, 1), (1,)
+        value_in = cells
+    else:
+        (size,) = shape
+        shapes["stem.weight"], shapes["stem.bias"] = (c, size), (c,)
+        for i in range(blocks):
+            for layer in ("fc1", "fc2"):
+                shapes[f"blocks.{i}.{layer}.weight"], shapes[f"blocks.{i}.{layer}.bias"] = (c, c), (c,)
+        shapes["policy_fc.weight"], shapes["policy_fc.bias"] = (actions, c), (actions,)
+        value_in = c
+    shapes["value_fc1.weight"], shapes["value_fc1.bias"] = (hidden, value_in), (hidden,)
+    shapes["value_fc2.weight"], shapes["value_fc2.bias"] = (1, hidden), (1,)
+    return shapes
+
+
+def check_architecture(architecture: Any, where: str) -> dict[str, Any]:
+    """``architecture`` when it is one this module can build; ValueError naming ``where``."""
+    if not isinstance(architecture, dict) or architecture.get("kind") not in KINDS:
+        raise ValueError(f"{where}: the architecture must name a kind ({', '.join(KINDS)}), got {architecture!r:.200}")
+    for key in ("channels", "blocks", "value_hidden", "actions"):
+        value = architecture.get(key)
+        if not isinstance(value, int) or isinstance(value, bool) or not (key == "blocks" or value >= 1) \
+                or not 0 <= value <= LIMITS[key]:
+            raise ValueError(f"{where}: architecture {key} must be an int up to {LIMITS[key]}, got {value!r:.50}")
+    shape = architecture.get("input")
+    rank = 3 if architecture["kind"] == "conv" else 1
+    if not isinstance(shape, list) or len(shape) != rank or not all(isinstance(n, int) and n >= 1 for n in shape) \
+            or int(np.prod(shape)) > LIMITS["input"]:
+        raise ValueError(f"{where}: a {architecture['kind']} network's input must be {rank} positive sizes, "
+                         f"got {shape!r:.100}")
+    return architecture
+
+
+class Network:
+    """A policy-value network's arrays and its forward pass in NumPy (float32)."""
+
+    def __init__(self, architecture: Mapping[str, Any], arrays: Mapping[str, np.ndarray],
+                 about: Mapping[str, Any] | None = None, where: str = "network"):
+        self.architecture = check_architecture(dict(architecture), where)
+        self.about = dict(about or {})
+        self.input_shape: tuple[int, ...] = tuple(self.architecture["input"])
+        self.num_actions = int(self.architecture["actions"])
+        shapes = parameter_shapes(self.architecture)
+        missing = sorted(set(shapes) - set(arrays))
+        if missing:
+            raise ValueError(f"{where}: parameter {missing[0]} is missing")
+        self.arrays: dict[str, np.ndarray] = {}
+        for name, shape in shapes.items():
+            array = np.asarray(arrays[name])
+            if array.shape != shape or array.dtype.kind != "f":
+                raise ValueError(f"{where}: parameter {name} must be floats of shape {shape}, got "
+                                 f"{array.dtype} {array.shape}")
+            if not np.isfinite(array).all():
+                raise ValueError(f"{where}: parameter {name} holds a value that is not finite")
+            self.arrays[name] = np.ascontiguousarray(array, dtype=np.float32)
+        # Convolutions as matrices over 3x3 windows (channels last), made once.
+        self._matrices = {name[:-len(".weight")]: array.reshape(array.shape[0], -1).T.copy()
+                          for name, array in self.arrays.items() if name.endswith(".weight")}
+
+    # --- files ---------------------------------------------------------------------------------------------
+    @classmethod
+    def load(cls, path: str) -> Network:
+        """The network in file ``path``; ValueError saying what is wrong with a bad file."""
+        try:
+            with open(path, "rb") as handle:
+                handle.seek(0, 2)
+                if handle.tell() > MAX_FILE:
+                    raise ValueError(f"{path}: a network file is at most {MAX_FILE >> 20} MB")
+                handle.seek(0)
+                with np.load(handle, allow_pickle=False) as archive:
+                    arrays = {name: archive[name] for name in archive.files}
+        except OSError as error:
+            raise ValueError(f"cannot read network file {path}: {error.strerror or error}") from None
+        except (zipfile.BadZipFile, EOFError, ValueError, KeyError) as error:
+            if str(error).startswith(path):
+                raise
+            raise ValueError(f"{path} is not a network file (a NumPy .npz archive): {error}") from None
+        texts = {}
+        for key in ("architecture", "about"):
+            if key not in arrays or arrays[key].dtype.kind != "U" or arrays[key].shape != ():
+                raise ValueError(f"{path}: the network file has no {key} (JSON text)")
+            try:
+                texts[key] = json.loads(str(arrays.pop(key)))
+            except json.JSONDecodeError as error:
+                raise ValueError(f"{path}: the {key} is not JSON ({error})") from None
+        if not isinstance(texts["about"], dict):
+            raise ValueError(f"{path}: the about entry must be a JSON object")
+        return cls(texts["architecture"], arrays, texts["about"], where=path)
+
+    def save(self, path: str) -> None:
+        """Write the network to ``path`` (the caller makes it atomic)."""
+        with open(path, "wb") as handle:
+            np.savez(handle, architecture=np.array(json.dumps(self.architecture)),
+                     about=np.array(json.dumps(self.about)), **self.arrays)
+
+    # --- the forward pass ---------------------------------------------------------------------------------
+    def __call__(self, inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Logits (n, actions) and values (n,) in [-1, 1] for the player to move, of
+        inputs (n, *input shape)."""
+        x = np.asarray(inputs, dtype=np.float32)
+        n = len(x)
+        if self.architecture["kind"] == "mlp":
+            x = self._relu(self._dense("stem", x.reshape(n, -1)))
+            for i in range(self.architecture["blocks"]):
+                y = self._relu(self._dense(f"blocks.{i}.fc1", x))
+                x = self._relu(x + self._dense(f"blocks.{i}.fc2", y))
+            logits = self._dense("policy_fc", x)
+            value_in = x
+        else:
+            x = self._relu(self._conv3(x.transpose(0, 2, 3, 1), "stem"))
+            for i in range(self.architecture["blocks"]):
+                y = self._relu(self._conv3(x, f"blocks.{i}.conv1"))
+                x = self._relu(x + self._conv3(y, f"blocks.{i}.conv2"))
+            policy = self._relu(self._dense("policy_conv", x))
+            logits = self._dense("policy_fc", policy.transpose(0, 3, 1, 2).reshape(n, -1))
+            value_in = self._relu(self._dense("value_conv", x)).reshape(n, -1)
+        hidden = self._relu(self._dense("value_fc1", value_in))
+        values = np.tanh(self._dense("value_fc2", hidden))[:, 0]
+        return logits, values
+
+    def _dense(self, name: str, x: np.ndarray) -> np.ndarray:
+        """A linear layer (or a 1x1 convolution on channels-last planes)."""
+        return x @ self._matrices[name] + self.arrays[f"{name}.bias"]
+
+    def _conv3(self, x: np.ndarray, name: str) -> np.ndarray:
+        n, height, width, channels = x.shape
+        padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+        windows = sliding_window_view(padded, (3, 3), axis=(1, 2))  # (n, h, w, channels, 3, 3)
+        out = windows.reshape(n * height * width, channels * 9) @ self._matrices[name] + self.arrays[f"{name}.bias"]
+        return out.reshape(n, height, width, -1)
+
+    @staticmethod
+    def _relu(x: np.ndarray) -> np.ndarray:
+        return np.maximum(x, 0.0, out=x)

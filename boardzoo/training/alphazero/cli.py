@@ -1,0 +1,54 @@
+"""``boardzoo train GAME``: start or resume a training run from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+
+from boardzoo.errors import SpecError
+from boardzoo.training.alphazero.config import PRESETS
+from boardzoo.training.alphazero.trainer import CHECKPOINT, Trainer
+from boardzoo.values import number, whole
+
+
+def _commit() -> str:
+    """The commit of the boardzoo source being run, when it is a git checkout."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        done = subprocess.run(["git", "-C", here, "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                              timeout=5, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
+def train(args: argparse.Namespace) -> int:
+    if args.game not in PRESETS:
+        raise SpecError(f"train: no preset for {args.game!r}; presets are {', '.join(PRESETS)}")
+    try:
+        if args.generations is not None:
+            whole("train: --generations", args.generations, 1, 100_000)
+        if args.hours is not None:
+            number("train: --hours", args.hours, 1e-6, 10_000)
+        whole("train: --workers", args.workers, 1, 1024)
+        settings = {}
+        for item in args.set:
+            name, eq, value = item.partition("=")
+            if not eq:
+                raise ValueError(f"train: --set takes NAME=VALUE, got {item!r}")
+            settings[name.strip()] = value.strip()
+        run_dir = args.run_dir or os.path.join("runs", f"train-{args.game}")
+        resuming = os.path.exists(os.path.join(run_dir, CHECKPOINT))
+        config = None if resuming and not settings else PRESETS[args.game].with_settings(settings)
+        command = shlex.join(["boardzoo", *sys.argv[1:]]) if sys.argv and sys.argv[0].endswith("boardzoo") else ""
+        trainer = Trainer(run_dir, config, workers=args.workers, ray=args.ray, commit=_commit(), command=command)
+        if trainer.config.game != args.game:
+            raise ValueError(f"train: {run_dir} trains {trainer.config.game}, not {args.game}")
+        trainer.run(generations=args.generations, hours=args.hours)
+    except ValueError as error:
+        raise SpecError(str(error)) from None
+    print(os.path.join(run_dir, "weights", "latest.npz"))
+    return 0

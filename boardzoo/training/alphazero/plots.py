@@ -1,0 +1,44 @@
+"""The training curves of a run as one figure (the ``plot`` extra): losses by
+generation, ratings with their intervals and mistake rates against training hours."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (after choosing the file backend)
+
+from boardzoo.ledger import write_atomic_with  # noqa: E402
+
+
+def plot_history(history: list[dict[str, Any]], path: str) -> None:
+    """Draw ``history`` (the run's ``history.jsonl`` records) into the PNG ``path``."""
+    figure, (losses, rating, mistakes) = plt.subplots(1, 3, figsize=(15, 4.2))
+    generations = [e["generation"] for e in history]
+    losses.plot(generations, [e["policy_loss"] for e in history], label="policy (cross-entropy)")
+    losses.plot(generations, [e["value_loss"] for e in history], label="value (squared error)")
+    losses.set_xlabel("generation")
+    losses.set_title("training losses")
+    losses.legend()
+    rated = [e for e in history if "elo" in e]
+    if rated:
+        hours = [e["hours"] for e in rated]
+        rating.plot(hours, [e["elo"] for e in rated], marker=".", label="network + search")
+        rating.fill_between(hours, [e["elo_low"] for e in rated], [e["elo_high"] for e in rated], alpha=0.3)
+    rating.set_xlabel("training hours")
+    rating.set_title("rating (Elo, random = 0; 95 % intervals)")
+    measured = [e for e in history if "mistakes" in e]
+    for label, style in (("search", "-"), ("network", ":")):
+        names = sorted({name for e in measured for name in e["mistakes"].get(label, {})})
+        for name in names:
+            points = [(e["hours"], e["mistakes"][label][name]) for e in measured if name in e["mistakes"][label]]
+            mistakes.plot(*zip(*points), style, label=f"{name} ({label})")
+    mistakes.set_xlabel("training hours")
+    mistakes.set_title("mistake rate on the solver-scored sets")
+    if measured:
+        mistakes.legend(fontsize=7)
+    figure.tight_layout()
+    write_atomic_with(path, lambda handle: figure.savefig(handle, format="png", dpi=90))
+    plt.close(figure)

@@ -1,0 +1,73 @@
+"""The solver as referee: mistake rates of a Connect Four player on benchmark sets of
+positions whose every move's exact score is known (``bench/make_mistake_sets.py`` makes
+them as Pascal Pons made his). A move is a *mistake* when its exact score is below the
+best move's. Training never reads these scores; they only judge."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from boardzoo.envs import make as make_env
+
+#: The sets, in the order reported: discs played and moves left under perfect play.
+SET_NAMES = ("end-easy", "middle-easy", "middle-medium", "begin-easy", "begin-medium", "begin-hard")
+#: The sets' board: the standard 6x7.
+COLS = 7
+#: The longest sets file read (a thousand lines a set are about 300 KB).
+MAX_FILE = 16 << 20
+
+
+@dataclass(frozen=True)
+class Position:
+    """A benchmark position: its moves from the empty board (columns 1..7) and each
+    column's exact score for the player to move (None where the column is full)."""
+
+    moves: str
+    values: tuple[int | None, ...]
+
+    def is_mistake(self, column: int) -> bool:
+        best = max(v for v in self.values if v is not None)
+        value = self.values[column]
+        return value is None or value < best
+
+
+def read_mistake_sets(path: str) -> dict[str, list[Position]]:
+    """Set name -> its positions in file order; ValueError naming the line of a bad one."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FILE + 1)
+    except OSError as error:
+        raise ValueError(f"cannot read mistake sets {path}: {error.strerror}") from None
+    if len(data) > MAX_FILE:
+        raise ValueError(f"{path}: a mistake-sets file is at most {MAX_FILE >> 20} MB")
+    sets: dict[str, list[Position]] = {}
+    for number, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), 1):
+        fields = line.split()
+        if len(fields) != 3 + COLS or fields[0] not in SET_NAMES or not fields[1].isdigit() \
+                or any(not (v == "." or v.lstrip("-").isdigit()) for v in fields[3:]) \
+                or any(not "1" <= move <= str(COLS) for move in fields[1]) \
+                or all(v == "." for v in fields[3:]):
+            raise ValueError(f"{path}, line {number}: not 'SET MOVES SCORE' and {COLS} column scores: {line[:80]!r}")
+        values = tuple(None if v == "." else int(v) for v in fields[3:])
+        sets.setdefault(fields[0], []).append(Position(fields[1], values))
+    return sets
+
+
+def mistake_counts(choose: Callable[[object, object], int], sets: Mapping[str, list[Position]],
+                   limit: int | None = None) -> dict[str, tuple[int, int]]:
+    """Set -> (mistakes, positions) of the player ``choose(observation, model) -> column``
+    on the first ``limit`` positions of each set."""
+    env = make_env("connect_four_v0", raw=True)
+    counts = {}
+    for name in SET_NAMES:
+        positions = sets.get(name, [])[:limit]
+        mistakes = 0
+        for position in positions:
+            env.reset(seed=0)
+            for move in position.moves:
+                env.step(int(move) - 1)
+            mover = env.agent_selection
+            mistakes += position.is_mistake(choose(env.observe(mover), env.model(mover)))
+        counts[name] = (mistakes, len(positions))
+    return counts

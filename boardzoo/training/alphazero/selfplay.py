@@ -1,0 +1,133 @@
+"""Self-play: many games of one network against itself at once, on the compiled batch
+(:mod:`boardzoo.vector`) and the batched Gumbel search, every game's leaf asked of the
+network in one call per simulation. A task is a picklable :class:`SelfPlayTask`; it
+runs the same in this process, in a worker process or as a Ray task, and the same seed
+plays the same games."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import torch
+
+from boardzoo.agents.alphazero.network import Network
+from boardzoo.fast.games import GAME_IDS
+from boardzoo.fast.gumbel import BatchedGumbelSearch
+from boardzoo.fast.network_input import write_inputs
+from boardzoo.training.alphazero.model import PolicyValueNet
+from boardzoo.vector import make as make_batch
+
+
+@dataclass(frozen=True)
+class SelfPlayTask:
+    """``games`` games of ``env`` (with ``params``), ``batch`` at a time, every move searched
+    by ``simulations`` simulations of sequential halving over Gumbel noise (scaled by
+    ``gumbel_scale``; 0 plays the network's best without exploration)."""
+
+    env: str
+    params: dict[str, Any]
+    game: str
+    network: Network
+    games: int
+    batch: int
+    simulations: int
+    max_considered: int
+    seed: int
+    gumbel_scale: float = 1.0
+    number: int = 0
+
+
+@dataclass
+class SelfPlayResult:
+    """What the games taught: per position the network input, the improved policy and the
+    final result for the player to move; and how the games went."""
+
+    number: int
+    inputs: np.ndarray
+    policies: np.ndarray
+    values: np.ndarray
+    games: int = 0
+    plies: int = 0
+    first_player_score: float = 0.0
+    seconds: float = 0.0
+    evaluations: int = 0
+    outcomes: dict[str, int] = field(default_factory=dict)
+
+
+def torch_evaluator(module: PolicyValueNet):
+    """An evaluator (:data:`boardzoo.fast.gumbel.Evaluator`) over a torch module, no gradients."""
+    def evaluate(inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        with torch.inference_mode():
+            logits, values = module(torch.from_numpy(inputs))
+        return logits.numpy(), values.numpy()
+    return evaluate
+
+
+def play(task: SelfPlayTask) -> SelfPlayResult:
+    """Play the task's games; positions of every game in the order played."""
+    torch.set_num_threads(1)
+    start = time.perf_counter()
+    module = PolicyValueNet.from_network(task.network).eval()
+    network_calls = 0
+    evaluate_module = torch_evaluator(module)
+
+    def evaluate(inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        nonlocal network_calls
+        network_calls += len(inputs)
+        return evaluate_module(inputs)
+
+    slots = min(task.batch, task.games)
+    games = make_batch(task.env, slots, engine="compiled", **task.params)
+    batch = games.reset(seed=task.seed)
+    game_id = GAME_IDS[task.game]
+    shape = task.network.input_shape
+    size = int(np.prod(shape))
+    actions_count = task.network.num_actions
+    search = BatchedGumbelSearch(game_id, actions_count, shape, batch.state.states.shape[1], slots,
+                                 max_considered=task.max_considered, capacity=task.simulations + 1)
+    rng = np.random.default_rng([task.seed, 1])
+    live = np.ones(slots, dtype=bool)
+    started = slots
+    trajectories: list[list[tuple[np.ndarray, np.ndarray, int]]] = [[] for _ in range(slots)]
+    inputs, policies, values = [], [], []
+    finished = plies = 0
+    first_score = 0.0
+    outcomes = {"first": 0, "second": 0, "draw": 0}
+    root_inputs = np.zeros((slots, size), dtype=np.float32)
+    while live.any():
+        playing = np.flatnonzero(live)
+        roots = np.ascontiguousarray(batch.state.states[playing])
+        noise = rng.gumbel(size=(len(playing), actions_count)) * task.gumbel_scale
+        result = search.run(roots, evaluate, task.simulations, gumbel=noise)
+        write_inputs(game_id, roots, root_inputs[:len(playing)])
+        for i, b in enumerate(playing):
+            trajectories[b].append((root_inputs[i].copy(), result.policy[i].astype(np.float32),
+                                    int(batch.current_player[b])))
+        actions = np.zeros(slots, dtype=np.int64)
+        actions[playing] = result.actions
+        batch = games.step(batch, actions, playing=live)
+        plies += len(playing)
+        ended = np.flatnonzero(live & (batch.terminated | batch.truncated))
+        for b in ended:
+            rewards = batch.rewards[b]
+            for position, policy, mover in trajectories[b]:
+                inputs.append(position)
+                policies.append(policy)
+                values.append(float(rewards[mover]))
+            trajectories[b] = []
+            finished += 1
+            first_score += (float(rewards[0]) + 1) / 2
+            outcomes["first" if rewards[0] > 0 else "second" if rewards[0] < 0 else "draw"] += 1
+            if started < task.games:
+                started += 1
+            else:
+                live[b] = False
+        if len(ended) and live[ended].any():
+            batch = games.restart(batch)
+    return SelfPlayResult(task.number, np.asarray(inputs, dtype=np.float16).reshape(-1, size),
+                          np.asarray(policies, dtype=np.float32).reshape(-1, actions_count),
+                          np.asarray(values, dtype=np.float32), finished, plies,
+                          first_score / max(finished, 1), time.perf_counter() - start, network_calls, outcomes)

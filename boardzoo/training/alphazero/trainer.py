@@ -1,0 +1,438 @@
+"""The AlphaZero loop: self-play, learning, evaluation, checkpoint, generation after
+generation, in a run directory that survives any interruption.
+
+A generation:
+
+1. **self-play**: ``games_per_generation`` games of the current network against itself,
+   in tasks of ``games_per_task`` games (:mod:`.selfplay`) run in ``workers`` processes
+   or on Ray; each finished task is written to ``staging/`` at once, so a killed run
+   plays only the unfinished tasks again;
+2. **learning**: the positions join the replay buffer (the newest ``replay_positions``),
+   and the network takes ``sample_reuse`` x new positions / ``batch_size`` steps of Adam
+   on minibatches drawn from the whole buffer (mirrored at random where the game is
+   symmetric), minimising cross-entropy to the improved policy plus the squared error
+   to the game's result;
+3. **checkpoint**: the network, the optimiser, the buffer and the generator states go
+   to ``checkpoint.pt`` (written whole beside the old one, then renamed over it);
+   the network also to ``weights/gen-NNNN.npz`` and ``weights/latest.npz`` (the files
+   ``alphazero:weights=`` reads). Only the newest ``keep_weights`` generations' files are
+   kept, so the directory's size is bounded;
+4. **evaluation** (every ``eval_every`` generations): arena games against the previous
+   generation and the anchors (results files in ``eval/``, resumable as any arena run),
+   mistake rates on the solver-scored Connect Four sets every ``mistakes_every``;
+   ratings with intervals over every result so far; ``history.jsonl`` gets a line per
+   generation and ``training.png`` the curves (with the ``plot`` extra).
+
+Everything random is seeded from ``seed`` and the generation number, so a resumed run
+goes on as if it had never stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import torch
+
+from boardzoo.agents.alphazero.network import Network
+from boardzoo.arena import run as run_arena
+from boardzoo.envs import make as make_env
+from boardzoo.fast.games import encode
+from boardzoo.fast.network_input import input_shape
+from boardzoo.ledger import write_atomic, write_atomic_with
+from boardzoo.stats import ratings
+from boardzoo.training.alphazero.config import TrainingConfig
+from boardzoo.training.alphazero.model import PolicyValueNet
+from boardzoo.training.alphazero.selfplay import SelfPlayResult, SelfPlayTask, play
+from boardzoo.workers import run_tasks
+
+#: The checkpoint's format; a checkpoint of another is refused, not guessed at.
+FORMAT = 1
+CHECKPOINT, CONFIG, HISTORY = "checkpoint.pt", "config.json", "history.jsonl"
+_STAGED = re.compile(r"gen-(\d+)-task-(\d+)\.npz")
+
+
+def env_spec(config: TrainingConfig) -> str:
+    """The env spec string of the configuration's games (as the arena takes it)."""
+    def text(value: Any) -> str:
+        return f"{value[0]}..{value[1]}" if isinstance(value, (list, tuple)) else str(value).lower() \
+            if isinstance(value, bool) else str(value)
+    params = ",".join(f"{key}={text(value)}" for key, value in config.params.items())
+    return f"{config.env}:{params}" if params else config.env
+
+
+def game_facts(config: TrainingConfig) -> tuple[tuple[int, ...], int]:
+    """The network input shape and the number of actions of the configuration's game."""
+    env = make_env(config.env, raw=True, **config.params)
+    env.reset(seed=0)
+    state = env.unwrapped.game
+    return input_shape(config.game, encode(state), config.largest_pile), int(state.num_actions)
+
+
+class ReplayBuffer:
+    """The newest ``capacity`` positions (a ring): inputs as float16 (exact for the 0/1
+    planes), improved policies and results."""
+
+    def __init__(self, capacity: int, input_size: int, actions: int):
+        self.capacity = capacity
+        self.inputs = np.zeros((capacity, input_size), dtype=np.float16)
+        self.policies = np.zeros((capacity, actions), dtype=np.float32)
+        self.values = np.zeros(capacity, dtype=np.float32)
+        self.size = self.cursor = 0
+
+    def add(self, inputs: np.ndarray, policies: np.ndarray, values: np.ndarray) -> None:
+        for start in range(0, len(values), self.capacity):
+            chunk = slice(start, start + self.capacity)
+            n = len(values[chunk])
+            rows = (self.cursor + np.arange(n)) % self.capacity
+            self.inputs[rows], self.policies[rows], self.values[rows] = inputs[chunk], policies[chunk], values[chunk]
+            self.cursor = int((self.cursor + n) % self.capacity)
+            self.size = min(self.capacity, self.size + n)
+
+    def sample(self, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        rows = rng.integers(0, self.size, size=n)
+        return self.inputs[rows].astype(np.float32), self.policies[rows], self.values[rows]
+
+    def state(self) -> dict[str, Any]:
+        n = self.size
+        order = (self.cursor - n + np.arange(n)) % self.capacity  # oldest first
+        return {"inputs": torch.from_numpy(self.inputs[order]), "policies": torch.from_numpy(self.policies[order]),
+                "values": torch.from_numpy(self.values[order])}
+
+    def load(self, state: dict[str, Any], where: str) -> None:
+        inputs, policies, values = (state.get(key) for key in ("inputs", "policies", "values"))
+        if not all(isinstance(t, torch.Tensor) for t in (inputs, policies, values)) \
+                or inputs.shape[1:] != self.inputs.shape[1:] or policies.shape[1:] != self.policies.shape[1:] \
+                or not len(inputs) == len(policies) == len(values):
+            raise ValueError(f"{where}: the replay buffer does not fit this run's game")
+        self.size = self.cursor = 0
+        self.add(inputs.numpy(), policies.numpy(), values.numpy())
+
+
+def mirrored(config: TrainingConfig, shape: tuple[int, ...]) -> bool:
+    """Whether the game is the same mirrored left to right, actions being columns."""
+    return config.mirror and config.game in ("connect_four", "cantris") and len(shape) == 3
+
+
+class Trainer:
+    """A training run in directory ``run_dir``: started with ``config``, or resumed from
+    the checkpoint there (``config`` None, or the same as the run's)."""
+
+    def __init__(self, run_dir: str, config: TrainingConfig | None = None, workers: int = 1, ray: str | None = None,
+                 log: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True),
+                 commit: str = "", command: str = ""):
+        self.run_dir, self.workers, self.ray, self.log = run_dir, workers, ray, log
+        self.commit, self.command = commit, command
+        path = os.path.join(run_dir, CHECKPOINT)
+        if os.path.exists(path):
+            saved = self._read_checkpoint(path)
+            stored = TrainingConfig.from_json(saved["config"], path)
+            if config is not None and config != stored:
+                changed = sorted(k for k, v in config.to_json().items() if stored.to_json().get(k) != v)
+                raise ValueError(f"{run_dir} holds a run with other settings ({', '.join(changed)}); resume it "
+                                 "without settings, or start another run directory")
+            self.config = stored
+        elif config is None:
+            raise ValueError(f"{run_dir} holds no training run (no {CHECKPOINT}); name a game to start one")
+        else:
+            self.config = config
+            saved = None
+        self.input_shape, self.actions = game_facts(self.config)
+        self.architecture = self.config.architecture(self.input_shape, self.actions)
+        torch.set_num_threads(1)
+        torch.manual_seed(self.config.seed)
+        self.model = PolicyValueNet(self.architecture)
+        self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=self.config.learning_rate,
+                                           weight_decay=self.config.weight_decay)
+        self.buffer = ReplayBuffer(self.config.replay_positions, int(np.prod(self.input_shape)), self.actions)
+        self.generation, self.evaluated, self.seconds = 0, 0, 0.0
+        self.history: list[dict[str, Any]] = []
+        if saved is None:
+            os.makedirs(os.path.join(run_dir, "weights"), exist_ok=True)
+            write_atomic(os.path.join(run_dir, CONFIG), json.dumps(self.config.to_json(), indent=1) + "\n")
+            self._write_weights()
+            self._checkpoint()
+        else:
+            self._restore(saved, path)
+
+    # --- the loop ----------------------------------------------------------------------------------------
+    def run(self, generations: int | None = None, hours: float | None = None) -> None:
+        """Train until the run has ``generations`` generations or this call has run
+        ``hours`` (checked between phases), whichever comes first."""
+        start = time.monotonic()
+
+        def time_left() -> bool:
+            return hours is None or time.monotonic() - start < hours * 3600
+
+        while (generations is None or self.generation < generations or self.evaluated < self.generation) \
+                and time_left():
+            if self.evaluated < self.generation:
+                self._evaluate()
+                continue
+            if generations is not None and self.generation >= generations:
+                break
+            self._generation()
+
+    def _generation(self) -> None:
+        began = time.monotonic()
+        g = self.generation + 1
+        results = self._self_play(g)
+        played = time.monotonic()
+        inputs = np.concatenate([r.inputs for r in results])
+        policies = np.concatenate([r.policies for r in results])
+        values = np.concatenate([r.values for r in results])
+        self.buffer.add(inputs, policies, values)
+        losses = self._learn(g, len(values))
+        learned = time.monotonic()
+        games = sum(r.games for r in results)
+        record = {
+            "generation": g, "games": games, "positions": len(values), "buffer": self.buffer.size,
+            "plies_per_game": round(sum(r.plies for r in results) / max(games, 1), 2),
+            "first_player_score": round(sum(r.first_player_score * r.games for r in results) / max(games, 1), 4),
+            "selfplay_seconds": round(played - began, 1), "learn_seconds": round(learned - played, 1),
+            "evaluations_per_second": round(sum(r.evaluations for r in results) / max(played - began, 1e-9)),
+            "learning_rate": self.config.learning_rate_at(g), **losses}
+        self.generation = g
+        self.seconds += learned - began
+        record["hours"] = round(self.seconds / 3600, 4)
+        self.history.append(record)
+        self._write_weights()
+        self._checkpoint()
+        shutil.rmtree(os.path.join(self.run_dir, "staging"), ignore_errors=True)
+        self.log(f"generation {g}: {games} games, {len(values)} positions in {record['selfplay_seconds']} s; "
+                 f"{losses['steps']} steps in {record['learn_seconds']} s, policy loss {losses['policy_loss']:.3f}, "
+                 f"value loss {losses['value_loss']:.3f}")
+
+    def _self_play(self, g: int) -> list[SelfPlayResult]:
+        config = self.config
+        staging = os.path.join(self.run_dir, "staging")
+        os.makedirs(staging, exist_ok=True)
+        tasks_count = math.ceil(config.games_per_generation / config.games_per_task)
+        network = self.model.to_network()
+        done: dict[int, SelfPlayResult] = {}
+        for name in os.listdir(staging):
+            match = _STAGED.fullmatch(name)
+            if match and int(match[1]) == g and int(match[2]) < tasks_count:
+                loaded = _read_staged(os.path.join(staging, name), int(match[2]))
+                if loaded is not None:
+                    done[loaded.number] = loaded
+        tasks = []
+        for i in range(tasks_count):
+            if i in done:
+                continue
+            games = min(config.games_per_task, config.games_per_generation - i * config.games_per_task)
+            tasks.append(SelfPlayTask(config.env, dict(config.params), config.game, network, games,
+                                      config.games_per_task, config.simulations, config.max_considered,
+                                      seed=_seed(config.seed, g, i), gumbel_scale=config.gumbel_scale, number=i))
+        if done:
+            self.log(f"generation {g}: {len(done)} of {tasks_count} self-play tasks found done in staging/")
+        for result in run_tasks(play, tasks, max(1, min(self.workers, len(tasks) or 1)), self.ray):
+            _write_staged(os.path.join(staging, f"gen-{g}-task-{result.number}.npz"), result)
+            done[result.number] = result
+            self.log(f"generation {g}: self-play task {result.number + 1} of {tasks_count}: {result.games} games "
+                     f"in {result.seconds:.0f} s")
+        return [done[i] for i in range(tasks_count)]
+
+    def _learn(self, g: int, new_positions: int) -> dict[str, Any]:
+        config = self.config
+        for group in self.optimizer.param_groups:
+            group["lr"] = config.learning_rate_at(g)
+        steps = max(1, math.ceil(config.sample_reuse * new_positions / config.batch_size))
+        rng = np.random.default_rng([config.seed, g, 2])
+        mirror = mirrored(config, self.input_shape)
+        self.model.train()
+        totals = np.zeros(2)
+        for _ in range(steps):
+            inputs, policies, values = self.buffer.sample(min(config.batch_size, self.buffer.size), rng)
+            x = torch.from_numpy(inputs).reshape(len(inputs), *self.input_shape)
+            target = torch.from_numpy(policies)
+            if mirror:
+                flip = torch.from_numpy(rng.random(len(inputs)) < 0.5)
+                x = torch.where(flip[:, None, None, None], x.flip(-1), x)
+                target = torch.where(flip[:, None], target.flip(-1), target)
+            logits, predicted = self.model(x)
+            policy_loss = -(target * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+            value_loss = torch.mean((predicted - torch.from_numpy(values)) ** 2)
+            self.optimizer.zero_grad()
+            (policy_loss + value_loss).backward()
+            self.optimizer.step()
+            totals += (policy_loss.item(), value_loss.item())
+        self.model.eval()
+        return {"steps": steps, "policy_loss": round(float(totals[0] / steps), 5),
+                "value_loss": round(float(totals[1] / steps), 5)}
+
+    # --- evaluation ----------------------------------------------------------------------------------------
+    def agent_spec(self, generation: int, simulations: int) -> str:
+        return f"alphazero:weights={self.weights_path(generation)},iterations={simulations}"
+
+    def weights_path(self, generation: int) -> str:
+        return os.path.join(self.run_dir, "weights", f"gen-{generation:04d}.npz")
+
+    def _evaluate(self) -> None:
+        g, config = self.generation, self.config
+        began = time.monotonic()
+        record: dict[str, Any] = {"generation": g}
+        if config.eval_games and g % config.eval_every == 0:
+            me = self.agent_spec(g, config.eval_simulations)
+            opponents = {f"gen-{g - 1}": self.agent_spec(g - 1, config.eval_simulations)} \
+                if os.path.exists(self.weights_path(g - 1)) else {}
+            opponents.update({anchor: anchor for anchor in config.anchors})
+            scores = {}
+            os.makedirs(os.path.join(self.run_dir, "eval"), exist_ok=True)
+            for name, spec in opponents.items():
+                out = os.path.join(self.run_dir, "eval", f"gen-{g}-vs-{_file_name(name)}.jsonl")
+                games = run_arena(env_spec(config), me, spec, config.eval_games, seed=_seed(config.seed, g, 3),
+                                  workers=self.workers, out=out, progress=False, log=self.log, ray=self.ray)
+                scores[name] = [1.0 if r["winner"] == "a" else 0.5 if r["winner"] is None else 0.0 for r in games]
+            record["scores"] = {name: round(float(np.mean(s)), 4) for name, s in scores.items()}
+            record["results"] = {name: [float(x) for x in s] for name, s in scores.items()}
+        if config.mistake_sets and config.mistakes_every and g % config.mistakes_every == 0:
+            record["mistakes"] = self._mistakes(g)
+        if config.game == "nim":
+            record["nim_theory"] = self._nim_theory(g)
+        record["eval_seconds"] = round(time.monotonic() - began, 1)
+        for entry in self.history:
+            if entry["generation"] == g:
+                entry.update(record)
+        self.evaluated = g
+        self._rate()
+        self._checkpoint()
+        self._plot()
+        summary = ", ".join(f"{name} {score:.2f}" for name, score in record.get("scores", {}).items())
+        rating = next((e.get("elo") for e in self.history if e["generation"] == g), None)
+        self.log(f"generation {g} evaluated in {record['eval_seconds']} s: {summary}"
+                 + (f"; rating {rating:+.0f}" if rating is not None else "")
+                 + (f"; mistakes {record['mistakes']}" if "mistakes" in record else "")
+                 + (f"; Nim theory {record['nim_theory']:.2f}" if "nim_theory" in record else ""))
+
+    def _mistakes(self, g: int) -> dict[str, dict[str, float]]:
+        from boardzoo.agents import make as make_agent
+        from boardzoo.training.alphazero.referee import mistake_counts, read_mistake_sets
+        sets = read_mistake_sets(self.config.mistake_sets)
+        rates = {}
+        for label, simulations in (("network", 0), ("search", self.config.mistake_simulations)):
+            agent = make_agent(self.agent_spec(g, simulations), seed=0)
+            counts = mistake_counts(agent.act, sets, self.config.mistake_positions)
+            rates[label] = {name: round(m / n, 4) for name, (m, n) in counts.items() if n}
+        return rates
+
+    def _nim_theory(self, g: int) -> float:
+        """The share of winning Nim piles (not a multiple of k+1) where the network alone
+        leaves a multiple of k+1, the known theory of the game."""
+        network = Network.load(self.weights_path(g))
+        k = int(self.config.params.get("k", 3))
+        piles = [n for n in range(1, self.input_shape[0]) if n % (k + 1)]
+        logits, _ = network(np.eye(self.input_shape[0], dtype=np.float32)[piles])
+        right = [int(np.argmax(logits[i, :min(k, n)])) + 1 == n % (k + 1) for i, n in enumerate(piles)]
+        return float(np.mean(right))
+
+    def _rate(self) -> None:
+        """Ratings of every generation (and anchor) from every evaluation game so far,
+        with 95 % bootstrap intervals; random (when an anchor) is 0."""
+        results: dict[tuple[str, str], list[float]] = {}
+        for entry in self.history:
+            for name, scores in entry.get("results", {}).items():
+                results.setdefault((f"gen-{entry['generation']}", name), []).extend(scores)
+        if not results:
+            return
+        rated = {r.name: r for r in ratings(results, resamples=500, seed=self.config.seed)}
+        zero = rated["random"].elo if "random" in rated else 0.0
+        for entry in self.history:
+            rating = rated.get(f"gen-{entry['generation']}")
+            if rating is not None:
+                entry["elo"], entry["elo_low"], entry["elo_high"] = (round(x - zero, 1) for x in
+                                                                     (rating.elo, rating.low, rating.high))
+        self.anchor_ratings = {name: round(r.elo - zero, 1) for name, r in rated.items() if not name.startswith("gen-")}
+
+    def _plot(self) -> None:
+        try:
+            from boardzoo.training.alphazero.plots import plot_history
+        except ImportError:
+            return
+        plot_history(self.history, os.path.join(self.run_dir, "training.png"))
+
+    # --- files -----------------------------------------------------------------------------------------------
+    def _write_weights(self) -> None:
+        about = {"game": self.config.game, "env": self.config.env, "params": self.config.params,
+                 "generation": self.generation, "training_hours": round(self.seconds / 3600, 3),
+                 "commit": self.commit, "command": self.command, "simulations": self.config.simulations}
+        network = self.model.to_network(about)
+        for path in (self.weights_path(self.generation), os.path.join(self.run_dir, "weights", "latest.npz")):
+            write_atomic_with(path, lambda handle: np.savez(
+                handle, architecture=np.array(json.dumps(network.architecture)),
+                about=np.array(json.dumps(network.about)), **network.arrays))
+        for old in range(self.generation - self.config.keep_weights, -1, -1):
+            try:
+                os.unlink(self.weights_path(old))
+            except FileNotFoundError:
+                break
+
+    def _checkpoint(self) -> None:
+        state = {"format": FORMAT, "config": self.config.to_json(), "generation": self.generation,
+                 "evaluated": self.evaluated, "seconds": self.seconds, "model": self.model.state_dict(),
+                 "optimizer": self.optimizer.state_dict(), "buffer": self.buffer.state(),
+                 "history": json.dumps(self.history)}
+        write_atomic_with(os.path.join(self.run_dir, CHECKPOINT), lambda handle: torch.save(state, handle))
+        write_atomic(os.path.join(self.run_dir, HISTORY), "".join(json.dumps(e) + "\n" for e in self.history))
+
+    def _read_checkpoint(self, path: str) -> dict[str, Any]:
+        try:
+            saved = torch.load(path, weights_only=True)
+        except Exception as error:  # torch raises many kinds for a damaged file
+            raise ValueError(f"{path} is not a readable checkpoint ({type(error).__name__}: {error})") from None
+        if not isinstance(saved, dict) or saved.get("format") != FORMAT:
+            raise ValueError(f"{path} is not a boardzoo training checkpoint of format {FORMAT}")
+        return saved
+
+    def _restore(self, saved: dict[str, Any], where: str) -> None:
+        try:
+            self.model.load_state_dict(saved["model"])
+            self.optimizer.load_state_dict(saved["optimizer"])
+            self.generation, self.evaluated = int(saved["generation"]), int(saved["evaluated"])
+            self.seconds = float(saved["seconds"])
+            self.history = json.loads(saved["history"])
+        except (KeyError, TypeError, ValueError, RuntimeError) as error:
+            raise ValueError(f"{where}: the checkpoint is damaged ({error})") from None
+        self.buffer.load(saved["buffer"], where)
+        self.model.eval()
+        self._rate()
+        self.log(f"resumed {self.run_dir} at generation {self.generation} ({self.seconds / 3600:.2f} h trained)")
+
+
+def _seed(base: int, generation: int, part: int) -> int:
+    return int(np.random.SeedSequence([base, generation, part]).generate_state(1, dtype=np.uint64)[0] >> 1)
+
+
+def _file_name(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.=-]+", "_", name)[:100]
+
+
+def _write_staged(path: str, result: SelfPlayResult) -> None:
+    meta = {key: getattr(result, key) for key in ("number", "games", "plies", "first_player_score", "seconds",
+                                                   "evaluations", "outcomes")}
+    write_atomic_with(path, lambda handle: np.savez(handle, inputs=result.inputs, policies=result.policies,
+                                                    values=result.values, meta=np.array(json.dumps(meta))))
+
+
+def _read_staged(path: str, number: int) -> SelfPlayResult | None:
+    """A staged task's result, or None (and the file removed) when it cannot be read:
+    the task is then played again."""
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            meta = json.loads(str(archive["meta"]))
+            result = SelfPlayResult(inputs=archive["inputs"], policies=archive["policies"], values=archive["values"],
+                                    **meta)
+        if result.number != number or not len(result.inputs) == len(result.policies) == len(result.values):
+            raise ValueError("inconsistent")
+        return result
+    except (OSError, ValueError, KeyError, TypeError, EOFError):
+        os.unlink(path)
+        return None
