@@ -1,0 +1,377 @@
+"""AlphaZero: the compiled Gumbel search against its plain reference and batched against
+one game at a time, the NumPy network against the PyTorch one, network files, the
+agent, and the trainer at a tiny size (a loop, a resume after a kill, the command line)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from boardzoo.agents import make as make_agent  # noqa: E402
+from boardzoo.agents.alphazero.network import Network  # noqa: E402
+from boardzoo.agents.alphazero.reference import gumbel_search, halving_schedule  # noqa: E402
+from boardzoo.arena import run as run_arena  # noqa: E402
+from boardzoo.cli import main as cli_main  # noqa: E402
+from boardzoo.errors import SpecError  # noqa: E402
+from boardzoo.fast.games import GAME_IDS, encode  # noqa: E402
+from boardzoo.fast.gumbel import BatchedGumbelSearch, considered_visits  # noqa: E402
+from boardzoo.fast.network_input import input_shape, write_input  # noqa: E402
+from boardzoo.games.registry import game  # noqa: E402
+
+GAMES = {"connect_four": {}, "cantris": {"rows": 6, "cols": 3, "bonus_turn": True}, "nim": {"k": 3}}
+LARGEST_PILE = 60
+
+
+def random_position(name: str, rng: random.Random):
+    """A position someone is to move in, a few random moves into a game."""
+    while True:
+        state = game(name).new_initial_state(rng, **GAMES[name], **({"n": rng.randint(5, 40)}
+                                                                      if name == "nim" else {}))
+        for _ in range(rng.randint(0, 12)):
+            if state.current_player() < 0:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if state.current_player() >= 0:
+            return state
+
+
+class RowEvaluator:
+    """A fixed random linear evaluator, row by row, so a row's output never depends on
+    the batch it is evaluated in (a matrix product over a batch may round differently)."""
+
+    def __init__(self, size: int, actions: int, seed: int):
+        rng = np.random.default_rng(seed)
+        self.weights = rng.normal(size=(size, actions)).astype(np.float32)
+        self.value = rng.normal(size=size).astype(np.float32) * 0.3
+
+    def __call__(self, inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        flat = inputs.reshape(len(inputs), -1)
+        logits = np.stack([row @ self.weights for row in flat]).astype(np.float32)
+        values = np.array([np.tanh(row @ self.value) for row in flat], dtype=np.float32)
+        return logits, values
+
+
+def shape_of(name: str, state) -> tuple[int, ...]:
+    return input_shape(name, encode(state), LARGEST_PILE)
+
+
+def test_the_halving_schedule_is_the_worked_example():
+    # Four actions, eight simulations: two rounds; each of the four once, then the best two twice each.
+    assert considered_visits(4, 8)[4].tolist() == [0, 0, 0, 0, 1, 1, 2, 2]
+    assert halving_schedule(4, 8) == [0, 0, 0, 0, 1, 1, 2, 2]
+    assert considered_visits(1, 5)[1].tolist() == [0, 1, 2, 3, 4]
+    for m in range(1, 9):
+        for n in (1, 7, 32, 100):
+            assert considered_visits(8, n)[m].tolist()[:n] == halving_schedule(m, n)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_compiled_search_is_the_reference_simulation_for_simulation(name):
+    rng = random.Random(7)
+    for trial in range(6):
+        state = random_position(name, rng)
+        shape = shape_of(name, state)
+        evaluate = RowEvaluator(int(np.prod(shape)), state.num_actions, trial)
+        gumbel = np.random.default_rng(trial).gumbel(size=state.num_actions)
+        simulations = [1, 5, 16, 40][trial % 4]
+
+        def of_state(position):
+            inputs = np.zeros(int(np.prod(shape)), dtype=np.float32)
+            write_input(GAME_IDS[name], encode(position), inputs)
+            logits, values = evaluate(inputs[None])
+            return logits[0], values[0]
+
+        action, policy, value = gumbel_search(state, of_state, simulations, gumbel, max_considered=4)
+        search = BatchedGumbelSearch(GAME_IDS[name], state.num_actions, shape, len(encode(state)), 1,
+                                     max_considered=4, capacity=4)
+        result = search.run(encode(state)[None], evaluate, simulations, gumbel=gumbel[None])
+        assert result.actions[0] == action
+        np.testing.assert_allclose(result.policy[0], policy, atol=1e-9)
+        assert result.values[0] == pytest.approx(value, abs=1e-9)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_batch_of_searches_is_each_search_alone(name):
+    rng = random.Random(3)
+    states = [random_position(name, rng) for _ in range(9)]
+    if name == "cantris":  # one board size a batch: the deals differ, the size does not
+        states = [s for s in states if (s.rows, s.cols) == (states[0].rows, states[0].cols)]
+    roots = np.stack([encode(s) for s in states])
+    shape = shape_of(name, states[0])
+    actions = states[0].num_actions
+    evaluate = RowEvaluator(int(np.prod(shape)), actions, 11)
+    noise = np.random.default_rng(5).gumbel(size=(len(states), actions))
+    batched = BatchedGumbelSearch(GAME_IDS[name], actions, shape, roots.shape[1], len(states), capacity=8)
+    together = batched.run(roots, evaluate, 24, gumbel=noise)
+    for i in range(len(states)):
+        alone = BatchedGumbelSearch(GAME_IDS[name], actions, shape, roots.shape[1], 1, capacity=2)
+        single = alone.run(roots[i:i + 1], evaluate, 24, gumbel=noise[i:i + 1])
+        assert single.actions[0] == together.actions[i]
+        np.testing.assert_array_equal(single.policy[0], together.policy[i])
+        assert single.values[0] == together.values[i]
+
+
+def test_the_search_finds_a_win_and_a_block_with_an_uninformed_network():
+    uninformed = lambda inputs: (np.zeros((len(inputs), 7), np.float32), np.zeros(len(inputs), np.float32))  # noqa: E731
+    connect_four = game("connect_four")
+    for moves, best in (("1212120", 1), ("0103030", 0)):  # player 0 wins in column 1 / must block column 0
+        state = connect_four.new_initial_state()
+        for move in moves[:-1]:
+            state.apply(int(move))
+        search = BatchedGumbelSearch(GAME_IDS["connect_four"], 7, (2, 6, 7), len(encode(state)), 1)
+        result = search.run(encode(state)[None], uninformed, 200)
+        assert result.actions[0] == best, moves
+
+
+# --- networks --------------------------------------------------------------------------------------------
+torch = pytest.importorskip("torch")
+from boardzoo.training.alphazero.model import PolicyValueNet  # noqa: E402
+
+ARCHITECTURES = [
+    {"kind": "conv", "input": [2, 6, 7], "channels": 16, "blocks": 2, "value_hidden": 8, "actions": 7},
+    {"kind": "conv", "input": [8, 6, 3], "channels": 8, "blocks": 0, "value_hidden": 4, "actions": 3},
+    {"kind": "mlp", "input": [61], "channels": 32, "blocks": 2, "value_hidden": 16, "actions": 3},
+]
+
+
+def random_module(architecture: dict, seed: int) -> PolicyValueNet:
+    torch.manual_seed(seed)
+    module = PolicyValueNet(architecture)
+    with torch.no_grad():
+        for parameter in module.parameters():  # the zero-started layers too, so every weight matters
+            parameter.normal_(0, 0.2)
+    return module.eval()
+
+
+@pytest.mark.parametrize("architecture", ARCHITECTURES, ids=lambda a: f"{a['kind']}-{a['blocks']}")
+def test_the_numpy_network_computes_what_the_torch_network_does(architecture):
+    module = random_module(architecture, 0)
+    network = module.to_network()
+    inputs = np.random.default_rng(1).random((13, *architecture["input"])).astype(np.float32)
+    logits, values = network(inputs)
+    with torch.no_grad():
+        expected_logits, expected_values = module(torch.from_numpy(inputs))
+    np.testing.assert_allclose(logits, expected_logits.numpy(), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(values, expected_values.numpy(), rtol=1e-4, atol=1e-5)
+    again = PolicyValueNet.from_network(network)
+    with torch.no_grad():
+        np.testing.assert_array_equal(again(torch.from_numpy(inputs))[0].numpy(), expected_logits.numpy())
+
+
+def test_a_network_file_round_trips_and_bad_files_are_refused(tmp_path):
+    network = random_module(ARCHITECTURES[0], 2).to_network({"game": "connect_four"})
+    path = str(tmp_path / "net.npz")
+    network.save(path)
+    loaded = Network.load(path)
+    assert loaded.about == {"game": "connect_four"}
+    inputs = np.zeros((1, 2, 6, 7), np.float32)
+    np.testing.assert_array_equal(loaded(inputs)[0], network(inputs)[0])
+    (tmp_path / "text.npz").write_text("not a network")
+    with pytest.raises(ValueError, match="is not a network file"):
+        Network.load(str(tmp_path / "text.npz"))
+    arrays = dict(network.arrays)
+    arrays["stem.weight"] = arrays["stem.weight"][:, :1]
+    with pytest.raises(ValueError, match="stem.weight must be floats of shape"):
+        Network(network.architecture, arrays)
+    arrays = dict(network.arrays)
+    arrays["policy_fc.bias"] = np.full_like(arrays["policy_fc.bias"], np.nan)
+    with pytest.raises(ValueError, match="not finite"):
+        Network(network.architecture, arrays)
+    with pytest.raises(ValueError, match="channels must be an int"):
+        Network({**network.architecture, "channels": -3}, network.arrays)
+    with pytest.raises(ValueError, match="cannot read network file"):
+        Network.load(str(tmp_path / "missing.npz"))
+
+
+# --- the agent ---------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def connect_four_weights(tmp_path_factory):
+    path = str(tmp_path_factory.mktemp("weights") / "c4.npz")
+    random_module(ARCHITECTURES[0], 4).to_network({"game": "connect_four"}).save(path)
+    return path
+
+
+def test_the_agent_plays_legal_moves_in_the_arena_and_shows_its_tree(connect_four_weights):
+    records = run_arena("connect_four_v0", f"alphazero:weights={connect_four_weights},iterations=16", "random", 2,
+                        progress=False)
+    assert len(records) == 2 and all(r["plies"] >= 7 for r in records)
+    agent = make_agent(f"alphazero:weights={connect_four_weights},iterations=50", seed=0)
+    state = game("connect_four").new_initial_state()
+    env_model = state
+    action = agent.act({"action_mask": np.ones(7, np.int8)}, env_model)
+    assert agent.stats["iterations"] == 50 and agent.stats["action"] == action
+    tree = agent.tree_json(1000)
+    assert tree["visits"] == 51
+    assert sum(child["visits"] for child in tree["children"]) == 50
+
+    def count(node):
+        return 1 + sum(count(child) for child in node["children"])
+
+    assert count(tree) == agent.stats["size"] == 51  # a node a simulation and the root
+    assert count(agent.tree_json(10)) == 10
+    assert any(child["chosen"] and child["label"] == state.action_label(action) for child in tree["children"])
+    quick = make_agent(f"alphazero:weights={connect_four_weights},time=0.05", seed=0)
+    quick.warm_up(state)
+    began = time.perf_counter()
+    quick.act({}, state)
+    assert time.perf_counter() - began < 1.0 and quick.stats["iterations"] >= 1
+
+
+def test_the_network_alone_plays_its_highest_legal_logit(connect_four_weights):
+    network = Network.load(connect_four_weights)
+    agent = make_agent(f"alphazero:weights={connect_four_weights},iterations=0")
+    state = game("connect_four").new_initial_state()
+    for move in (3, 3, 3, 3, 3, 3):  # column 3 full: never played however high its logit
+        state.apply(move)
+    inputs = np.zeros(84, np.float32)
+    write_input(GAME_IDS["connect_four"], encode(state), inputs)
+    logits = network(inputs.reshape(1, 2, 6, 7))[0][0]
+    assert agent.act({}, state) == max(state.legal_actions(), key=lambda a: logits[a])
+
+
+def test_the_agent_refuses_what_its_network_does_not_fit(connect_four_weights, tmp_path):
+    with pytest.raises(SpecError, match="cannot read network file"):
+        make_agent(f"alphazero:weights={tmp_path}/none.npz")
+    with pytest.raises(SpecError, match="iterations"):
+        make_agent("alphazero:iterations=-1")
+    agent = make_agent(f"alphazero:weights={connect_four_weights}")
+    with pytest.raises(ValueError, match="trained for connect_four, not nim"):
+        agent.check(game("nim").new_initial_state(n=10))
+    small = game("connect_four").new_initial_state(rows=5, cols=6)
+    with pytest.raises(ValueError, match="another board size"):
+        agent.check(small)
+    with pytest.raises(ValueError, match="plays connect_four|plays cantris"):
+        agent.check(game("tic_tac_toe").new_initial_state())
+
+
+# --- the trainer -------------------------------------------------------------------------------------------
+from boardzoo.training.alphazero import PRESETS, Trainer  # noqa: E402
+from boardzoo.training.alphazero.referee import read_mistake_sets  # noqa: E402
+
+SETS_FILE = os.path.join(os.path.dirname(__file__), "..", "bench", "data", "connect_four_mistake_sets.txt")
+TINY = dataclasses.replace(
+    PRESETS["connect_four"], channels=4, blocks=1, value_hidden=4, simulations=4, games_per_generation=6,
+    games_per_task=3, replay_positions=1000, batch_size=32, eval_games=2, eval_simulations=2,
+    anchors=("random",), mistake_sets=SETS_FILE, mistakes_every=2, mistake_positions=2, mistake_simulations=2,
+    keep_weights=2)
+
+
+def weights_of(run_dir: str, generation: int) -> dict[str, np.ndarray]:
+    return Network.load(os.path.join(run_dir, "weights", f"gen-{generation:04d}.npz")).arrays
+
+
+def test_the_loop_at_a_tiny_size_learns_rates_and_keeps_its_files_bounded(tmp_path):
+    run_dir = str(tmp_path / "run")
+    lines: list[str] = []
+    trainer = Trainer(run_dir, TINY, log=lines.append)
+    trainer.run(generations=3)
+    history = [json.loads(line) for line in open(os.path.join(run_dir, "history.jsonl"))]
+    assert [entry["generation"] for entry in history] == [1, 2, 3]
+    for entry in history:
+        assert entry["games"] == 6 and entry["positions"] >= 6 * 7 and entry["steps"] >= 1
+        assert set(entry["scores"]) == ({"random", f"gen-{entry['generation'] - 1}"})
+        assert entry["elo_low"] <= entry["elo"] <= entry["elo_high"]
+    assert set(history[1]["mistakes"]) == {"network", "search"}
+    assert "mistakes" not in history[0] and "mistakes" not in history[2]
+    assert history[-1]["buffer"] == sum(entry["positions"] for entry in history)
+    # Only the newest keep_weights generations' files stay (and latest.npz).
+    assert sorted(os.listdir(os.path.join(run_dir, "weights"))) == ["gen-0002.npz", "gen-0003.npz", "latest.npz"]
+    assert not os.path.exists(os.path.join(run_dir, "staging"))
+    about = Network.load(os.path.join(run_dir, "weights", "latest.npz")).about
+    assert about["game"] == "connect_four" and about["generation"] == 3
+    assert any("generation 3 evaluated" in line for line in lines)
+    # The run's own network plays as an agent.
+    records = run_arena("connect_four_v0", f"alphazero:weights={run_dir}/weights/latest.npz,iterations=4",
+                        "random", 2, progress=False)
+    assert len(records) == 2
+
+
+def test_a_run_resumed_goes_on_as_if_it_never_stopped(tmp_path):
+    straight = str(tmp_path / "straight")
+    Trainer(straight, TINY, log=lambda line: None).run(generations=2)
+    parts = str(tmp_path / "parts")
+    Trainer(parts, TINY, log=lambda line: None).run(generations=1)
+    resumed = Trainer(parts, None, log=lambda line: None)
+    assert resumed.generation == 1 and resumed.buffer.size > 0
+    resumed.run(generations=2)
+    for name, array in weights_of(straight, 2).items():
+        np.testing.assert_array_equal(weights_of(parts, 2)[name], array, err_msg=name)
+    with pytest.raises(ValueError, match="other settings"):
+        Trainer(parts, dataclasses.replace(TINY, simulations=5))
+
+
+KILLED_RUN = """
+import sys
+from boardzoo.training.alphazero import Trainer, TrainingConfig
+import json
+config = TrainingConfig.from_json(json.loads(sys.argv[2]), "test")
+Trainer(sys.argv[1], config, log=lambda line: print(line, flush=True)).run(generations=3)
+"""
+
+
+@pytest.mark.slow
+def test_a_run_killed_anywhere_resumes_and_ends_as_the_uninterrupted_one(tmp_path):
+    config = dataclasses.replace(TINY, games_per_generation=12, games_per_task=2, mistakes_every=0)
+    straight = str(tmp_path / "straight")
+    Trainer(straight, config, log=lambda line: None).run(generations=3)
+    rng = random.Random(0)
+    for attempt in range(3):
+        run_dir = str(tmp_path / f"killed-{attempt}")
+        process = subprocess.Popen([sys.executable, "-c", KILLED_RUN, run_dir, json.dumps(config.to_json())],
+                                   stdout=subprocess.PIPE, text=True)
+        wanted = rng.choice(["self-play task 3", "generation 1:", "evaluated", "generation 2: self-play task 1"])
+        for line in process.stdout:
+            if wanted in line:
+                break
+        time.sleep(rng.random() * 0.3)
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        Trainer(run_dir, None, log=lambda line: None).run(generations=3)
+        for name, array in weights_of(straight, 3).items():
+            np.testing.assert_array_equal(weights_of(run_dir, 3)[name], array, err_msg=f"{wanted}: {name}")
+        history = [json.loads(line) for line in open(os.path.join(run_dir, "history.jsonl"))]
+        assert [entry["generation"] for entry in history] == [1, 2, 3]
+
+
+def test_the_mistake_sets_are_read_and_a_bad_line_is_named(tmp_path):
+    sets = read_mistake_sets(SETS_FILE)
+    assert set(sets) <= {"end-easy", "middle-easy", "middle-medium", "begin-easy", "begin-medium", "begin-hard"}
+    bad = tmp_path / "sets.txt"
+    bad.write_text("begin-easy 4455 0 1 2 3 4 5 6 7\nbegin-easy 44x5 0 1 2 3 4 5 6 7\n")
+    with pytest.raises(ValueError, match="line 2"):
+        read_mistake_sets(str(bad))
+
+
+def test_train_on_the_command_line_refuses_bad_input_with_a_message(tmp_path, capsys):
+    run_dir = str(tmp_path / "run")
+    assert cli_main(["train", "go", "--run", run_dir]) == 2
+    assert "no preset for 'go'" in capsys.readouterr().err
+    assert cli_main(["train", "nim", "--run", run_dir, "--set", "simulations=lots"]) == 2
+    assert "simulations must be a int" in capsys.readouterr().err
+    assert cli_main(["train", "nim", "--run", run_dir, "--set", "colour=blue"]) == 2
+    assert "unknown setting 'colour'" in capsys.readouterr().err
+    assert cli_main(["train", "nim", "--run", run_dir, "--set", "simulations=0"]) == 2
+    assert "simulations must be an int from 1" in capsys.readouterr().err
+    tiny = ["--set", "games_per_generation=8", "--set", "eval_games=2", "--set", "channels=4"]
+    assert cli_main(["train", "nim", "--run", run_dir, "--generations", "1", *tiny]) == 0
+    assert capsys.readouterr().out.strip() == os.path.join(run_dir, "weights", "latest.npz")
+    assert cli_main(["train", "nim", "--run", run_dir, "--generations", "2", "--set", "channels=8"]) == 2
+    assert "other settings (channels" in capsys.readouterr().err
+    assert cli_main(["train", "cantris", "--run", run_dir, "--generations", "2"]) == 2
+    assert "trains nim, not cantris" in capsys.readouterr().err
+    assert cli_main(["train", "nim", "--run", run_dir, "--generations", "2"]) == 0  # resumed as it was
+    with open(os.path.join(run_dir, "checkpoint.pt"), "wb") as handle:
+        handle.write(b"garbage")
+    assert cli_main(["train", "nim", "--run", run_dir, "--generations", "3"]) == 2
+    assert "not a readable checkpoint" in capsys.readouterr().err
