@@ -86,7 +86,7 @@ def test_the_compiled_search_is_the_reference_simulation_for_simulation(name):
         gumbel = np.random.default_rng(trial).gumbel(size=state.num_actions)
         simulations = [1, 5, 16, 40][trial % 4]
 
-        def of_state(position):
+        def of_state(position, shape=shape, evaluate=evaluate):
             inputs = np.zeros(int(np.prod(shape)), dtype=np.float32)
             write_input(GAME_IDS[name], encode(position), inputs)
             logits, values = evaluate(inputs[None])

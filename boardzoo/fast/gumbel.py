@@ -323,6 +323,15 @@ class BatchedGumbelSearch:
         self.batch, self.max_considered = batch, max_considered
         self.state_length, self.max_depth = state_length, max_depth
         self.capacity = 0
+        self.states: np.ndarray
+        self.children: np.ndarray
+        self.logits: np.ndarray
+        self.legal: np.ndarray
+        self.edge_n: np.ndarray
+        self.edge_w: np.ndarray
+        self.value0: np.ndarray
+        self.node_n: np.ndarray
+        self.to_move: np.ndarray
         self._allocate(capacity)
         self.inputs = np.zeros((batch, int(np.prod(self.input_shape))), dtype=np.float32)
         self.pending = np.full(batch, -1, dtype=np.int64)
@@ -340,18 +349,24 @@ class BatchedGumbelSearch:
         self._moves = np.zeros(num_actions, dtype=np.int64)
 
     def _allocate(self, capacity: int) -> None:
-        old = self.capacity
-        shape = (self.batch, capacity)
-        fields = {"states": ((*shape, self.state_length), np.int64, 0), "children": ((*shape, self.num_actions),
-                  np.int64, -1), "logits": ((*shape, self.num_actions), np.float32, 0),
-                  "legal": ((*shape, self.num_actions), np.bool_, False), "edge_n": ((*shape, self.num_actions),
-                  np.int64, 0), "edge_w": ((*shape, self.num_actions), np.float64, 0), "value0": (shape, np.float64, 0),
-                  "node_n": (shape, np.int64, 0), "to_move": (shape, np.int64, TERMINAL)}
-        for name, (full, dtype, fill) in fields.items():
-            grown = np.full(full, fill, dtype=dtype)
-            if old:
-                grown[:, :old] = getattr(self, name)
-            setattr(self, name, grown)
+        """Room for ``capacity`` nodes a game, keeping the nodes there are."""
+        def grown(old: np.ndarray | None, width: tuple[int, ...], dtype: type, fill: float) -> np.ndarray:
+            array: np.ndarray = np.full((self.batch, capacity, *width), fill, dtype=dtype)
+            if old is not None:
+                array[:, :old.shape[1]] = old
+            return array
+
+        first = self.capacity == 0
+        a = (self.num_actions,)
+        self.states = grown(None if first else self.states, (self.state_length,), np.int64, 0)
+        self.children = grown(None if first else self.children, a, np.int64, -1)
+        self.logits = grown(None if first else self.logits, a, np.float32, 0)
+        self.legal = grown(None if first else self.legal, a, np.bool_, False)
+        self.edge_n = grown(None if first else self.edge_n, a, np.int64, 0)
+        self.edge_w = grown(None if first else self.edge_w, a, np.float64, 0)
+        self.value0 = grown(None if first else self.value0, (), np.float64, 0)
+        self.node_n = grown(None if first else self.node_n, (), np.int64, 0)
+        self.to_move = grown(None if first else self.to_move, (), np.int64, TERMINAL)
         self.capacity = capacity
 
     def run(self, roots: np.ndarray, evaluate: Evaluator, simulations: int, gumbel: np.ndarray | None = None,

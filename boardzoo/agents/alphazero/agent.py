@@ -67,7 +67,7 @@ def shipped_path(game_name: str) -> str:
     if game_name not in SHIPPED:
         raise ValueError(f"alphazero: no network is shipped for {game_name} (networks are shipped for "
                          f"{', '.join(SHIPPED)}); train one with boardzoo train and pass weights=FILE")
-    path = str(resources.files("boardzoo.agents.alphazero").joinpath("weights", SHIPPED[game_name]))
+    path = str(resources.files("boardzoo.agents.alphazero") / "weights" / SHIPPED[game_name])
     if not os.path.exists(path):
         raise ValueError(f"alphazero: the network for {game_name} is not shipped in this version yet; "
                          "train one with boardzoo train and pass weights=FILE")
@@ -96,6 +96,7 @@ class AlphaZeroAgent(Agent):
             self.network = load_network(weights)
         self._search: Any = None
         self._shape: tuple | None = None
+        self._last: tuple[Any, GameState] | None = None
 
     def network_for(self, model: GameState) -> Network:
         if self.weights is None:
@@ -182,10 +183,9 @@ class AlphaZeroAgent(Agent):
         """The last search tree's most visited ``max_nodes`` nodes as nested dicts, in the
         form of the MCTS agent's (``value`` the mover's mean, ``wins`` its share of the
         way from -1 to 1), or None before a search."""
-        last = getattr(self, "_last", None)
-        if last is None:
+        if self._last is None:
             return None
-        search, model = last
+        search, model = self._last
         label = model.action_label
         sign = {0: 1.0, 1: -1.0}
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import zipfile
 from collections.abc import Mapping
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -143,10 +143,15 @@ class Network:
         return cls(texts["architecture"], arrays, texts["about"], where=path)
 
     def save(self, path: str) -> None:
-        """Write the network to ``path`` (the caller makes it atomic)."""
+        """Write the network to file ``path`` (:meth:`write`)."""
         with open(path, "wb") as handle:
-            np.savez(handle, architecture=np.array(json.dumps(self.architecture)),
-                     about=np.array(json.dumps(self.about)), **self.arrays)
+            self.write(handle)
+
+    def write(self, handle: IO[bytes]) -> None:
+        """Write the network to an open binary file, as :meth:`load` reads it."""
+        entries: dict[str, Any] = {"architecture": np.array(json.dumps(self.architecture)),
+                                   "about": np.array(json.dumps(self.about)), **self.arrays}
+        np.savez(handle, **entries)
 
     # --- the forward pass ---------------------------------------------------------------------------------
     def __call__(self, inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

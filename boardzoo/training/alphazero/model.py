@@ -15,13 +15,20 @@ from torch import nn
 from boardzoo.agents.alphazero.network import Network, check_architecture, parameter_shapes
 
 
+def _start_at_zero(layer: nn.Conv2d | nn.Linear) -> None:
+    """A block's last layer starts at zero: the block starts as the identity."""
+    with torch.no_grad():
+        layer.weight.zero_()
+        if layer.bias is not None:
+            layer.bias.zero_()
+
+
 class _ConvBlock(nn.Module):
     def __init__(self, channels: int):
         super().__init__()
         self.conv1 = nn.Conv2d(channels, channels, 3, padding=1)
         self.conv2 = nn.Conv2d(channels, channels, 3, padding=1)
-        nn.init.zeros_(self.conv2.weight)
-        nn.init.zeros_(self.conv2.bias)
+        _start_at_zero(self.conv2)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return torch.relu(x + self.conv2(torch.relu(self.conv1(x))))
@@ -32,8 +39,7 @@ class _DenseBlock(nn.Module):
         super().__init__()
         self.fc1 = nn.Linear(width, width)
         self.fc2 = nn.Linear(width, width)
-        nn.init.zeros_(self.fc2.weight)
-        nn.init.zeros_(self.fc2.bias)
+        _start_at_zero(self.fc2)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return torch.relu(x + self.fc2(torch.relu(self.fc1(x))))

@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from boardzoo.envs import make as make_env
+from boardzoo.games.model import GameState
 
 #: The sets, in the order reported: discs played and moves left under perfect play.
 SET_NAMES = ("end-easy", "middle-easy", "middle-medium", "begin-easy", "begin-medium", "begin-hard")
@@ -54,7 +55,7 @@ def read_mistake_sets(path: str) -> dict[str, list[Position]]:
     return sets
 
 
-def mistake_counts(choose: Callable[[object, object], int], sets: Mapping[str, list[Position]],
+def mistake_counts(choose: Callable[[dict, GameState], int], sets: Mapping[str, list[Position]],
                    limit: int | None = None) -> dict[str, tuple[int, int]]:
     """Set -> (mistakes, positions) of the player ``choose(observation, model) -> column``
     on the first ``limit`` positions of each set."""

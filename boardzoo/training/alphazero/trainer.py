@@ -109,7 +109,8 @@ class ReplayBuffer:
 
     def load(self, state: dict[str, Any], where: str) -> None:
         inputs, policies, values = (state.get(key) for key in ("inputs", "policies", "values"))
-        if not all(isinstance(t, torch.Tensor) for t in (inputs, policies, values)) \
+        if not (isinstance(inputs, torch.Tensor) and isinstance(policies, torch.Tensor)
+                and isinstance(values, torch.Tensor)) \
                 or inputs.shape[1:] != self.inputs.shape[1:] or policies.shape[1:] != self.policies.shape[1:] \
                 or not len(inputs) == len(policies) == len(values):
             raise ValueError(f"{where}: the replay buffer does not fit this run's game")
@@ -366,9 +367,7 @@ class Trainer:
                  "commit": self.commit, "command": self.command, "simulations": self.config.simulations}
         network = self.model.to_network(about)
         for path in (self.weights_path(self.generation), os.path.join(self.run_dir, "weights", "latest.npz")):
-            write_atomic_with(path, lambda handle: np.savez(
-                handle, architecture=np.array(json.dumps(network.architecture)),
-                about=np.array(json.dumps(network.about)), **network.arrays))
+            write_atomic_with(path, network.write)
         for old in range(self.generation - self.config.keep_weights, -1, -1):
             try:
                 os.unlink(self.weights_path(old))
