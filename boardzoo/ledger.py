@@ -53,6 +53,10 @@ FSYNC_SECONDS = 1.0
 RECORD_START = b'{"game": '
 
 _NONE = type(None)
+#: The mode a new file gets from ``open``: 0666 less the process's umask (read once).
+_UMASK = os.umask(0o022)
+os.umask(_UMASK)
+_NEW_FILE_MODE = 0o666 & ~_UMASK
 #: field -> accepted types of a game record (see :mod:`boardzoo.arena`).
 RECORD_SCHEMA: dict[str, tuple[type, ...]] = {
     "game": (int,), "env": (str,), "a": (str,), "b": (str,), "base_seed": (int,), "seed": (int,),
@@ -382,6 +386,13 @@ def write_atomic_with(path: str, write: Callable[[IO[bytes]], Any]) -> None:
             write(handle)
             handle.flush()
             os.fsync(handle.fileno())
+        # A temporary file is private (0600); the file it becomes gets the mode a plain
+        # write would give it: the old file's, else the umask's.
+        try:
+            mode = os.stat(path).st_mode & 0o777
+        except FileNotFoundError:
+            mode = _NEW_FILE_MODE
+        os.chmod(temporary, mode)
         os.replace(temporary, path)
     except BaseException as error:
         try:

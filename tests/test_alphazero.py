@@ -375,3 +375,20 @@ def test_train_on_the_command_line_refuses_bad_input_with_a_message(tmp_path, ca
         handle.write(b"garbage")
     assert cli_main(["train", "nim", "--run", run_dir, "--generations", "3"]) == 2
     assert "not a readable checkpoint" in capsys.readouterr().err
+
+
+# --- the shipped networks ------------------------------------------------------------------------------------
+def test_the_shipped_nim_network_leaves_a_multiple_of_k_plus_1_from_every_winning_pile():
+    alone, searching = make_agent("alphazero:iterations=0"), make_agent("alphazero:iterations=64")
+    nim = game("nim")
+    for pile in range(1, 61):
+        state = nim.new_initial_state(n=pile, k=3)
+        alone.check(state)
+        for agent in (alone, searching):
+            taken = agent.act({}, state) + 1
+            if pile % 4:
+                assert (pile - taken) % 4 == 0, (pile, taken, agent.spec)
+    about = alone.network_for(state).about
+    assert about["game"] == "nim" and about["command"].startswith("boardzoo train nim") and about["commit"]
+    with pytest.raises(ValueError, match="piles up to 60"):
+        alone.act({}, nim.new_initial_state(n=61, k=3))

@@ -84,3 +84,23 @@ def test_an_address_nothing_answers_on_is_refused_at_once():
                           env={**os.environ, "RAY_ADDRESS": ""})
     assert done.returncode == 2 and "--ray 127.0.0.1:1: nothing answers there" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_training_on_ray_learns_what_it_learns_here(tmp_path):
+    pytest.importorskip("torch")
+    pytest.importorskip("numba")
+    import dataclasses
+
+    from boardzoo.agents.alphazero.network import Network
+    from boardzoo.training.alphazero import PRESETS, Trainer
+
+    config = dataclasses.replace(PRESETS["nim"], channels=4, blocks=1, value_hidden=4, simulations=4,
+                                 games_per_generation=12, games_per_task=4, replay_positions=1000, batch_size=32,
+                                 eval_games=2, eval_simulations=2)
+    runs = {}
+    for where, address in (("here", None), ("ray", ADDRESS)):
+        run_dir = str(tmp_path / where)
+        Trainer(run_dir, config, workers=2, ray=address, log=lambda line: None).run(generations=2)
+        runs[where] = Network.load(os.path.join(run_dir, "weights", "latest.npz")).arrays
+    for name, array in runs["here"].items():
+        assert (runs["ray"][name] == array).all(), name

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from contextlib import contextmanager
 from typing import Any
 
-from boardzoo.agents import Agent, AlphaBetaAgent, MCTSAgent, MinimaxAgent
+from boardzoo.agents import Agent, AlphaBetaAgent, AlphaZeroAgent, MCTSAgent, MinimaxAgent
 from boardzoo.errors import AgentError, BoardzooError, MoveTimeLimitError, ServerBusyError
 from boardzoo.isolation import carry_out, leave_with_parent
 
@@ -66,6 +66,12 @@ def search_view(agent: Agent) -> dict | None:
                 "seconds": stats.get("seconds"), "children": stats.get("children", []),
                 # only PUCT reads priors; the others' are a uniform placeholder
                 "priors": agent.policy_name == "puct"}
+    if isinstance(agent, AlphaZeroAgent):
+        tree = agent.tree_json(MAX_TREE_NODES)
+        if tree is None:
+            return None
+        return {"kind": "tree", "tree": tree, "iterations": stats.get("iterations"), "seconds": stats.get("time"),
+                "children": stats.get("children", []), "priors": True}
     if isinstance(agent, (MinimaxAgent, AlphaBetaAgent)) and stats:
         return {"kind": "line", "line": agent.principal_variation(), "value": stats.get("value"),
                 "depth": stats.get("depth"), "nodes": stats.get("nodes"), "seconds": stats.get("seconds")}

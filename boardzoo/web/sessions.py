@@ -32,13 +32,14 @@ from boardzoo.values import whole
 from boardzoo.web.searches import Cancelled, HostedAgent, SearchPool
 
 SEATS = arena.SEATS
-#: Agents a browser may choose: none loads a file (``sb3``, ``mcts:model=``) or needs a terminal.
-WEB_AGENTS = ("random", "greedy", "policy", "mcts", "flatmc", "minimax", "alphabeta", "solver")
+#: Agents a browser may choose: none loads a file (``sb3``, ``mcts:model=``) or needs a terminal
+#: (``alphazero`` plays the network shipped with boardzoo: its ``weights=`` is refused).
+WEB_AGENTS = ("random", "greedy", "policy", "mcts", "flatmc", "minimax", "alphabeta", "solver", "alphazero")
 #: The largest budgets a browser may ask for (a move of the server's agent stays within seconds;
 #: ``time`` below the default move limit of 10 s, leaving room for a process's overhead).
 WEB_BUDGETS = {"iterations": 50_000, "playouts": 200_000, "depth": 10, "time": 8.0}
 #: Parameters a browser may not set: they name files.
-WEB_REFUSED = ("model", "path")
+WEB_REFUSED = ("model", "path", "weights")
 #: The largest games a browser may ask for, by the env's attribute: boards a page can
 #: show, piles of pawns a person can count.
 WEB_ENV_LIMITS = {"rows": 16, "cols": 16, "n_high": 10_000, "k": 100, "max_turns": 2_000}

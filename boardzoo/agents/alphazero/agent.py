@@ -155,8 +155,26 @@ class AlphaZeroAgent(Agent):
         self._last = (search, model)
         action = int(result.actions[0])
         self.stats = {"iterations": result.simulations, "value": float(result.values[0]), "action": action,
-                      "policy": [round(float(p), 4) for p in result.policy[0]], "size": int(search.used[0])}
+                      "policy": [round(float(p), 4) for p in result.policy[0]], "size": int(search.used[0]),
+                      "children": self._root_children(search, model)}
         return action
+
+    @staticmethod
+    def _root_children(search: Any, model: GameState) -> list[dict[str, Any]]:
+        """The root's moves as the browser's table of children shows them: visits, the
+        mover's mean value and its share of the way from -1 to 1, the network's prior."""
+        legal = search.legal[0, 0]
+        logits = search.logits[0, 0][legal].astype(np.float64)
+        priors = np.exp(logits - logits.max())
+        priors /= priors.sum()
+        sign = 1.0 if search.to_move[0, 0] == 0 else -1.0
+        rows = []
+        for action, prior in zip(np.flatnonzero(legal), priors):
+            visits = int(search.edge_n[0, 0, action])
+            value = sign * search.edge_w[0, 0, action] / visits if visits else 0.0
+            rows.append({"label": model.action_label(int(action)), "visits": visits, "value": round(value, 4),
+                         "win_ratio": round((value + 1) / 2, 4), "prior": round(float(prior), 4), "proven": None})
+        return sorted(rows, key=lambda row: -row["visits"])
 
     def _network_move(self, network: Network, state: np.ndarray, model: GameState) -> int:
         from boardzoo.fast.games import GAME_IDS

@@ -1,0 +1,70 @@
+"""Self-play's search, batched across games against one game at a time: Connect Four
+positions searched per second by Gumbel AlphaZero (32 simulations a move, the shipped
+network's architecture, 64 channels x 4 blocks), the network asked about every game's
+leaf in one PyTorch call (``--batch`` games) or about one leaf per call, one thread.
+
+    python bench/bench_selfplay.py [--batch 256] [--seconds 20] [--rounds 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+import torch
+from common import compare, machine, table
+
+from boardzoo.fast.games import GAME_IDS, encode
+from boardzoo.fast.gumbel import BatchedGumbelSearch
+from boardzoo.games.registry import game
+from boardzoo.training.alphazero.config import PRESETS
+from boardzoo.training.alphazero.model import PolicyValueNet
+from boardzoo.training.alphazero.selfplay import torch_evaluator
+
+
+def positions(batch: int, simulations: int, evaluate, seed: int):
+    """A function searching ``batch`` mid-game positions once; returns how many."""
+    rng = np.random.default_rng(seed)
+    roots = []
+    while len(roots) < batch:
+        state = game("connect_four").new_initial_state()
+        for _ in range(rng.integers(0, 12)):
+            if state.current_player() >= 0:
+                state.apply(int(rng.choice(state.legal_actions())))
+        if state.current_player() >= 0:
+            roots.append(encode(state))
+    roots_array = np.stack(roots)
+    search = BatchedGumbelSearch(GAME_IDS["connect_four"], 7, (2, 6, 7), roots_array.shape[1], batch,
+                                 capacity=simulations + 1)
+
+    def run_once() -> int:
+        search.run(roots_array, evaluate, simulations, gumbel=rng.gumbel(size=(batch, 7)))
+        return batch
+    return run_once
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--simulations", type=int, default=32)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    torch.manual_seed(0)
+    config = PRESETS["connect_four"]
+    module = PolicyValueNet(config.architecture((2, 6, 7), 7)).eval()
+    evaluate = torch_evaluator(module)
+    rates = compare({"batched": positions(args.batch, args.simulations, evaluate, 1),
+                     "one game a call": positions(1, args.simulations, evaluate, 1)}, args.seconds, args.rounds)
+    base = rates["one game a call"]
+    print(f"Self-play search, Connect Four, {args.simulations} simulations a move ({machine()}, one torch thread; "
+          f"medians of {args.rounds} interleaved rounds)\n")
+    print(table(["search", "positions searched / s", "network evaluations / s", "vs one game a call"],
+                [[f"{args.batch} games, one network call a simulation" if name == "batched" else name,
+                  f"{rate:,.0f}", f"{rate * (args.simulations + 1):,.0f}", f"{rate / base:.1f}x"]
+                 for name, rate in rates.items()]))
+
+
+if __name__ == "__main__":
+    main()
