@@ -98,6 +98,7 @@ def test_an_illegal_move_is_explained_in_the_players_terms(client):
 @pytest.mark.parametrize("body, status, words", [
     ({"env": "connect_four_v0", "opponent": "sb3:path=/tmp/x.zip"}, 400, "cannot play in the browser"),
     ({"env": "connect_four_v0", "opponent": "mcts:model=x.npz"}, 400, "names a file"),
+    ({"env": "connect_four_v0", "opponent": "alphazero:weights=/tmp/x.npz"}, 400, "names a file"),
     ({"env": "connect_four_v0", "opponent": "mcts:iterations=90000000"}, 400, "at most 50000"),
     ({"env": "connect_four_v0", "opponent": "mcts:time=9"}, 400, "time may be at most 8"),
     ({"env": "connect_four_v0", "opponent": "human"}, 400, "cannot play in the browser"),
@@ -109,6 +110,18 @@ def test_an_illegal_move_is_explained_in_the_players_terms(client):
 def test_bad_requests_get_specific_4xx_json_errors(client, body, status, words):
     answer = client.post("/api/play", json=body)
     assert answer.status_code == status and words in answer.json()["error"]
+
+
+def test_the_alphazero_agent_plays_in_the_browser_and_shows_its_tree(client):
+    pytest.importorskip("numba")
+    game = client.post("/api/play", json={"env": "nim_v0:n=21", "opponent": "alphazero:iterations=60",
+                                          "seat": "player_1", "seed": 0}).json()
+    search = game["search"]
+    assert search["kind"] == "tree" and search["priors"] and search["iterations"] == 60
+    assert search["tree"]["visits"] == 61 and {row["label"] for row in search["children"]} == {"take 1", "take 2", "take 3"}
+    assert sum(row["visits"] for row in search["children"]) == 60
+    assert abs(sum(row["prior"] for row in search["children"]) - 1) < 1e-3
+    assert game["log"][-1].endswith("takes 1")  # 21 - 1 = 20, a multiple of 4
 
 
 def test_the_server_refuses_malformed_bodies_unknown_sessions_and_paths_outside_its_folder(client, tmp_path):
