@@ -30,7 +30,6 @@ from collections.abc import Mapping
 from typing import IO, Any
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 #: Kinds of trunk, and bounds on what a file may ask for (a file is input like any other).
 KINDS = ("conv", "mlp")
@@ -86,6 +85,18 @@ def check_architecture(architecture: Any, where: str) -> dict[str, Any]:
     return architecture
 
 
+def _window_cells(height: int, width: int) -> np.ndarray:
+    """For each cell of a board, the cells of its 3x3 window row by row (``height *
+    width``, the zero cell, where the window leaves the board)."""
+    cells = np.full((height * width, 9), height * width, dtype=np.intp)
+    for row in range(height):
+        for column in range(width):
+            for k, (dr, dc) in enumerate((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)):
+                if 0 <= row + dr < height and 0 <= column + dc < width:
+                    cells[row * width + column, k] = (row + dr) * width + column + dc
+    return cells
+
+
 class Network:
     """A policy-value network's arrays and its forward pass in NumPy (float32)."""
 
@@ -108,9 +119,16 @@ class Network:
             if not np.isfinite(array).all():
                 raise ValueError(f"{where}: parameter {name} holds a value that is not finite")
             self.arrays[name] = np.ascontiguousarray(array, dtype=np.float32)
-        # Convolutions as matrices over 3x3 windows (channels last), made once.
-        self._matrices = {name[:-len(".weight")]: array.reshape(array.shape[0], -1).T.copy()
-                          for name, array in self.arrays.items() if name.endswith(".weight")}
+        # Every layer as one matrix product, channels last: a 3x3 convolution's weights
+        # ordered (row, column, channel) to match the windows gathered by ``_windows``.
+        self._matrices = {}
+        for name, array in self.arrays.items():
+            if name.endswith(".weight"):
+                if array.ndim == 4 and array.shape[2:] == (3, 3):
+                    array = array.transpose(0, 2, 3, 1)
+                self._matrices[name[:-len(".weight")]] = array.reshape(array.shape[0], -1).T.copy()
+        if self.architecture["kind"] == "conv":
+            self._windows = _window_cells(*self.input_shape[1:])
 
     # --- files ---------------------------------------------------------------------------------------------
     @classmethod
@@ -183,10 +201,13 @@ class Network:
         return x @ self._matrices[name] + self.arrays[f"{name}.bias"]
 
     def _conv3(self, x: np.ndarray, name: str) -> np.ndarray:
+        """A 3x3 convolution (zero padding) of channels-last planes: each cell's window
+        gathered in one indexing (a cell off the board reads the zero row appended),
+        then one matrix product."""
         n, height, width, channels = x.shape
-        padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
-        windows = sliding_window_view(padded, (3, 3), axis=(1, 2))  # (n, h, w, channels, 3, 3)
-        out = windows.reshape(n * height * width, channels * 9) @ self._matrices[name] + self.arrays[f"{name}.bias"]
+        cells = np.concatenate([x.reshape(n, height * width, channels), np.zeros((n, 1, channels), x.dtype)], axis=1)
+        windows = cells[:, self._windows]  # (n, cells, 9, channels)
+        out = windows.reshape(n * height * width, 9 * channels) @ self._matrices[name] + self.arrays[f"{name}.bias"]
         return out.reshape(n, height, width, -1)
 
     @staticmethod
