@@ -240,6 +240,33 @@ def test_the_network_alone_plays_its_highest_legal_logit(connect_four_weights):
     assert agent.act({}, state) == max(state.legal_actions(), key=lambda a: logits[a])
 
 
+def test_a_network_file_guides_puct_as_an_mcts_evaluator(connect_four_weights):
+    from boardzoo.agents.alphazero.evaluator import NetworkEvaluator
+
+    evaluator = NetworkEvaluator(connect_four_weights)
+    state = game("connect_four").new_initial_state()
+    for move in (3, 3, 3, 3, 3, 3, 2):
+        state.apply(move)
+    logits = evaluator.network(np.asarray(_input_of(state)))[0][0]
+    prior = dict(evaluator.prior(state))
+    assert set(prior) == set(state.legal_actions()) and 3 not in prior
+    expected = np.exp(logits[list(prior)] - logits[list(prior)].max())
+    np.testing.assert_allclose(list(prior.values()), expected / expected.sum(), rtol=1e-6)
+    value = evaluator.evaluate(state)
+    assert value[0] == -value[1] and abs(value[0]) <= 1
+    records = run_arena("connect_four_v0", f"mcts:policy=puct,model={connect_four_weights},iterations=20", "random",
+                        2, progress=False)
+    assert len(records) == 2
+    with pytest.raises(ValueError, match="trained for connect_four, not nim"):
+        make_agent(f"mcts:policy=puct,model={connect_four_weights}").check(game("nim").new_initial_state(n=9))
+
+
+def _input_of(state):
+    inputs = np.zeros(84, np.float32)
+    write_input(GAME_IDS["connect_four"], encode(state), inputs)
+    return inputs.reshape(1, 2, 6, 7)
+
+
 def test_the_agent_refuses_what_its_network_does_not_fit(connect_four_weights, tmp_path):
     with pytest.raises(SpecError, match="cannot read network file"):
         make_agent(f"alphazero:weights={tmp_path}/none.npz")

@@ -19,14 +19,19 @@ gives the tree to the browser's tree view.
 from __future__ import annotations
 
 import heapq
-import os
 import time
-from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 import numpy as np
 
+from boardzoo.agents.alphazero.evaluator import (
+    SHIPPED,
+    check_fits,
+    load_network,
+    network_input,
+    one_blas_thread,
+    shipped_path,
+)
 from boardzoo.agents.alphazero.network import Network
 from boardzoo.agents.base import MAX_SECONDS, Agent
 from boardzoo.fast import available
@@ -35,43 +40,6 @@ from boardzoo.values import seconds, whole
 
 #: The most simulations a move may ask for (a tree of as many nodes).
 MAX_ITERATIONS = 1_000_000
-#: Networks shipped with boardzoo: game -> file in this package's ``weights`` folder.
-SHIPPED = {"connect_four": "connect_four.npz", "nim": "nim.npz", "cantris": "cantris.npz"}
-
-
-@lru_cache(maxsize=16)
-def _load(path: str, changed: float) -> Network:
-    """A network file read once per process (``changed``, its modification time, reads it
-    again after the file is replaced)."""
-    return Network.load(path)
-
-
-@lru_cache(maxsize=1)
-def _blas_threads() -> Any:
-    """The process's BLAS thread pools, found once (finding them walks every loaded library)."""
-    from threadpoolctl import ThreadpoolController
-
-    return ThreadpoolController()
-
-
-def load_network(path: str) -> Network:
-    try:
-        changed = os.stat(path).st_mtime
-    except OSError as error:
-        raise ValueError(f"alphazero: cannot read network file {path}: {error.strerror}") from None
-    return _load(path, changed)
-
-
-def shipped_path(game_name: str) -> str:
-    """The path of the network shipped for ``game_name``; ValueError when there is none."""
-    if game_name not in SHIPPED:
-        raise ValueError(f"alphazero: no network is shipped for {game_name} (networks are shipped for "
-                         f"{', '.join(SHIPPED)}); train one with boardzoo train and pass weights=FILE")
-    path = str(resources.files("boardzoo.agents.alphazero") / "weights" / SHIPPED[game_name])
-    if not os.path.exists(path):
-        raise ValueError(f"alphazero: the network for {game_name} is not shipped in this version yet; "
-                         "train one with boardzoo train and pass weights=FILE")
-    return path
 
 
 class AlphaZeroAgent(Agent):
@@ -105,21 +73,7 @@ class AlphaZeroAgent(Agent):
 
     def check(self, model: GameState) -> None:
         super().check(model)
-        if getattr(model, "coin", False):
-            raise ValueError("alphazero: plays games without chance events, not Nim with the coin")
-        from boardzoo.fast.games import encode
-        from boardzoo.fast.network_input import input_shape
-        network = self.network_for(model)
-        trained = network.about.get("game")
-        if trained not in (None, model.game_name):
-            raise ValueError(f"alphazero: the network was trained for {trained}, not {model.game_name}")
-        actions = model.num_actions
-        state = encode(model)
-        expected = input_shape(model.game_name, state, network.input_shape[0] - 1)
-        if expected != network.input_shape or actions != network.num_actions:
-            raise ValueError(f"alphazero: the network was trained for {model.game_name} with input "
-                             f"{network.input_shape} and {network.num_actions} actions; this game has input "
-                             f"{expected} and {actions} actions (another board size or k)")
+        check_fits("alphazero", self.network_for(model), model)
 
     def warm_up(self, model: GameState) -> None:
         if model.current_player() >= 0:
@@ -135,20 +89,15 @@ class AlphaZeroAgent(Agent):
         return action
 
     def _decide(self, model: GameState, deadline: float | None) -> int:
-        # One position at a time the network's matrices are small: BLAS threads only
-        # wait on each other (five times slower on a busy two-core machine).
-        with _blas_threads().limit(limits=1, user_api="blas"):
+        with one_blas_thread():
             return self._decide_in_one_thread(model, deadline)
 
     def _decide_in_one_thread(self, model: GameState, deadline: float | None) -> int:
         from boardzoo.fast.games import GAME_IDS, encode
         network = self.network_for(model)
         state = encode(model)
-        if model.game_name == "nim" and state[0] >= network.input_shape[0]:
-            raise ValueError(f"alphazero: the network knows piles up to {network.input_shape[0] - 1}, "
-                             f"not {state[0]}")
         if self.iterations == 0:
-            return self._network_move(network, state, model)
+            return self._network_move(network, model)
         search = self._search_for(network, GAME_IDS[model.game_name], len(state))
         budget = MAX_ITERATIONS if self.iterations is None else self.iterations
         result = search.run(state[None, :], network, budget, deadline=deadline)
@@ -176,12 +125,8 @@ class AlphaZeroAgent(Agent):
                          "win_ratio": round((value + 1) / 2, 4), "prior": round(float(prior), 4), "proven": None})
         return sorted(rows, key=lambda row: -row["visits"])
 
-    def _network_move(self, network: Network, state: np.ndarray, model: GameState) -> int:
-        from boardzoo.fast.games import GAME_IDS
-        from boardzoo.fast.network_input import write_input
-        inputs = np.zeros(int(np.prod(network.input_shape)), dtype=np.float32)
-        write_input(GAME_IDS[model.game_name], state, inputs)
-        logits, values = network(inputs.reshape(1, *network.input_shape))
+    def _network_move(self, network: Network, model: GameState) -> int:
+        logits, values = network(network_input("alphazero", network, model))
         legal = model.legal_actions()
         action = int(max(legal, key=lambda a: logits[0, a]))
         self._last = None

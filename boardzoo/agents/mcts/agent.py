@@ -13,6 +13,7 @@
     make("mcts:belief=learned,rollout=tactical")        # ... with the learned colour model
     make("mcts:iterations=800,time=0.17,rollout=tactical,max_rollout=80,belief=learned")  # the first Geister expert
     make("mcts:policy=puct,model=runs/ppo_connect_four.zip")   # a trained policy and value
+    make("mcts:policy=puct,model=runs/train-connect_four/weights/latest.npz")  # ... or network
     make("mcts:policy=puct", evaluator=my_evaluator)    # any evaluate()/prior() object
     make("mcts:engine=compiled,iterations=15000")       # the compiled engine (fast extra)
 
@@ -156,9 +157,14 @@ class MCTSAgent(Agent):
         if model is not None:
             if evaluator is not None:
                 raise ValueError("mcts: give an evaluator object or model=PATH, not both")
-            from boardzoo.agents.sb3 import SB3Evaluator
+            if model.endswith(".npz"):  # a network trained by boardzoo train
+                from boardzoo.agents.alphazero.evaluator import NetworkEvaluator
 
-            evaluator = SB3Evaluator(model)
+                evaluator = NetworkEvaluator(model)
+            else:
+                from boardzoo.agents.sb3 import SB3Evaluator
+
+                evaluator = SB3Evaluator(model)
         if evaluator is None:
             return None
         if not isinstance(evaluator, (ValueEvaluator, PriorEvaluator)):

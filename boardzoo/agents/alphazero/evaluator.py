@@ -1,0 +1,135 @@
+"""A network file as what a search needs of it: loaded once per process, checked against
+the game it is asked to play, its input written from a position, and as an MCTS
+evaluator (``mcts:policy=puct,model=FILE.npz``), so that the same network can be
+searched by PUCT as well as by the ``alphazero`` agent's Gumbel search."""
+
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from boardzoo.agents.alphazero.network import Network
+from boardzoo.games.model import GameState
+
+#: Networks shipped with boardzoo: game -> file in this package's ``weights`` folder.
+SHIPPED = {"connect_four": "connect_four.npz", "nim": "nim.npz", "cantris": "cantris.npz"}
+
+
+@lru_cache(maxsize=16)
+def _load(path: str, changed: float) -> Network:
+    """A network file read once per process (``changed``, its modification time, reads it
+    again after the file is replaced)."""
+    return Network.load(path)
+
+
+def load_network(path: str) -> Network:
+    try:
+        changed = os.stat(path).st_mtime
+    except OSError as error:
+        raise ValueError(f"cannot read network file {path}: {error.strerror}") from None
+    return _load(path, changed)
+
+
+def shipped_path(game_name: str) -> str:
+    """The path of the network shipped for ``game_name``; ValueError when there is none."""
+    if game_name not in SHIPPED:
+        raise ValueError(f"alphazero: no network is shipped for {game_name} (networks are shipped for "
+                         f"{', '.join(SHIPPED)}); train one with boardzoo train and pass weights=FILE")
+    path = str(resources.files("boardzoo.agents.alphazero") / "weights" / SHIPPED[game_name])
+    if not os.path.exists(path):
+        raise ValueError(f"alphazero: the network for {game_name} is not shipped in this version yet; "
+                         "train one with boardzoo train and pass weights=FILE")
+    return path
+
+
+@lru_cache(maxsize=1)
+def _blas_pools() -> Any:
+    """The process's BLAS thread pools, found once (finding them walks every loaded library)."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
+
+
+def one_blas_thread() -> Any:
+    """A context in which NumPy's BLAS runs on one thread: one position at a time, the
+    network's matrices are small, and BLAS threads only wait on each other (five times
+    slower on a busy two-core machine)."""
+    return _blas_pools().limit(limits=1, user_api="blas")
+
+
+def check_fits(where: str, network: Network, model: GameState) -> None:
+    """ValueError, before play, when ``network`` was not trained for the game of ``model``
+    (another game, board size, k), or the game has chance events."""
+    if getattr(model, "coin", False):
+        raise ValueError(f"{where}: the network plays games without chance events, not Nim with the coin")
+    from boardzoo.fast.games import encode
+    from boardzoo.fast.network_input import input_shape
+
+    trained = network.about.get("game")
+    if trained not in (None, model.game_name):
+        raise ValueError(f"{where}: the network was trained for {trained}, not {model.game_name}")
+    try:
+        expected = input_shape(model.game_name, encode(model), network.input_shape[0] - 1)
+    except ValueError as error:
+        raise ValueError(f"{where}: {error}") from None
+    if expected != network.input_shape or model.num_actions != network.num_actions:
+        raise ValueError(f"{where}: the network was trained for {model.game_name} with input "
+                         f"{network.input_shape} and {network.num_actions} actions; this game has input "
+                         f"{expected} and {model.num_actions} actions (another board size or k)")
+
+
+def network_input(where: str, network: Network, model: GameState) -> np.ndarray:
+    """The network's input (1, *input shape) for position ``model``."""
+    from boardzoo.fast.games import GAME_IDS, encode
+    from boardzoo.fast.network_input import write_input
+
+    state = encode(model)
+    if model.game_name == "nim" and state[0] >= network.input_shape[0]:
+        raise ValueError(f"{where}: the network knows piles up to {network.input_shape[0] - 1}, not {state[0]}")
+    inputs = np.zeros(int(np.prod(network.input_shape)), dtype=np.float32)
+    write_input(GAME_IDS[model.game_name], state, inputs)
+    return inputs.reshape(1, *network.input_shape)
+
+
+class NetworkEvaluator:
+    """A network file as an MCTS evaluator: its policy head's move probabilities (over
+    the legal moves) are the priors, its value head the leaf value of the player to
+    move. The answers for the last ``cache`` positions are kept (by position key)."""
+
+    def __init__(self, path: str, cache: int = 50_000):
+        self.network = load_network(path)
+        self._cache: OrderedDict = OrderedDict()
+        self._cache_size = cache
+
+    def check(self, model: GameState) -> None:
+        check_fits("mcts", self.network, model)
+
+    def _answer(self, state: GameState) -> tuple[np.ndarray, float]:
+        key = state.key() if state.capabilities.key else None
+        if key is not None and key in self._cache:
+            self._cache.move_to_end(key)
+            return self._cache[key]
+        with one_blas_thread():
+            logits, values = self.network(network_input("mcts", self.network, state))
+        answer = (logits[0], float(values[0]))
+        if key is not None:
+            self._cache[key] = answer
+            if len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+        return answer
+
+    def evaluate(self, state: GameState) -> tuple[float, float]:
+        _, value = self._answer(state)
+        return (value, -value) if state.current_player() == 0 else (-value, value)
+
+    def prior(self, state: GameState) -> list[tuple[int, float]]:
+        logits, _ = self._answer(state)
+        legal = state.legal_actions()
+        chosen = logits[legal].astype(np.float64)
+        weights = np.exp(chosen - chosen.max())
+        return list(zip(legal, (weights / weights.sum()).tolist()))
