@@ -34,7 +34,7 @@ def positions(batch: int, simulations: int, evaluate, seed: int):
         if state.current_player() >= 0:
             roots.append(encode(state))
     roots_array = np.stack(roots)
-    search = BatchedGumbelSearch(GAME_IDS["connect_four"], 7, (2, 6, 7), roots_array.shape[1], batch,
+    search = BatchedGumbelSearch(GAME_IDS["connect_four"], 7, (3, 6, 7), roots_array.shape[1], batch,
                                  capacity=simulations + 1)
 
     def run_once() -> int:
@@ -53,7 +53,7 @@ def main() -> None:
     torch.set_num_threads(1)
     torch.manual_seed(0)
     config = PRESETS["connect_four"]
-    module = PolicyValueNet(config.architecture((2, 6, 7), 7)).eval()
+    module = PolicyValueNet(config.architecture((3, 6, 7), 7)).eval()
     evaluate = torch_evaluator(module)
     rates = compare({"batched": positions(args.batch, args.simulations, evaluate, 1),
                      "one game a call": positions(1, args.simulations, evaluate, 1)}, args.seconds, args.rounds)

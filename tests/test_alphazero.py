@@ -129,7 +129,7 @@ def test_the_search_finds_a_win_and_a_block_with_an_uninformed_network():
         state = connect_four.new_initial_state()
         for move in moves[:-1]:
             state.apply(int(move))
-        search = BatchedGumbelSearch(GAME_IDS["connect_four"], 7, (2, 6, 7), len(encode(state)), 1)
+        search = BatchedGumbelSearch(GAME_IDS["connect_four"], 7, (3, 6, 7), len(encode(state)), 1)
         result = search.run(encode(state)[None], uninformed, 200)
         assert result.actions[0] == best, moves
 
@@ -139,7 +139,7 @@ torch = pytest.importorskip("torch")
 from boardzoo.training.alphazero.model import PolicyValueNet  # noqa: E402
 
 ARCHITECTURES = [
-    {"kind": "conv", "input": [2, 6, 7], "channels": 16, "blocks": 2, "value_hidden": 8, "actions": 7},
+    {"kind": "conv", "input": [3, 6, 7], "channels": 16, "blocks": 2, "value_hidden": 8, "actions": 7},
     {"kind": "conv", "input": [8, 6, 3], "channels": 8, "blocks": 0, "value_hidden": 4, "actions": 3},
     {"kind": "mlp", "input": [61], "channels": 32, "blocks": 2, "value_hidden": 16, "actions": 3},
 ]
@@ -175,7 +175,7 @@ def test_a_network_file_round_trips_and_bad_files_are_refused(tmp_path):
     network.save(path)
     loaded = Network.load(path)
     assert loaded.about == {"game": "connect_four"}
-    inputs = np.zeros((1, 2, 6, 7), np.float32)
+    inputs = np.zeros((1, 3, 6, 7), np.float32)
     np.testing.assert_array_equal(loaded(inputs)[0], network(inputs)[0])
     (tmp_path / "text.npz").write_text("not a network")
     with pytest.raises(ValueError, match="is not a network file"):
@@ -234,9 +234,9 @@ def test_the_network_alone_plays_its_highest_legal_logit(connect_four_weights):
     state = game("connect_four").new_initial_state()
     for move in (3, 3, 3, 3, 3, 3):  # column 3 full: never played however high its logit
         state.apply(move)
-    inputs = np.zeros(84, np.float32)
+    inputs = np.zeros(126, np.float32)
     write_input(GAME_IDS["connect_four"], encode(state), inputs)
-    logits = network(inputs.reshape(1, 2, 6, 7))[0][0]
+    logits = network(inputs.reshape(1, 3, 6, 7))[0][0]
     assert agent.act({}, state) == max(state.legal_actions(), key=lambda a: logits[a])
 
 
@@ -262,9 +262,9 @@ def test_a_network_file_guides_puct_as_an_mcts_evaluator(connect_four_weights):
 
 
 def _input_of(state):
-    inputs = np.zeros(84, np.float32)
+    inputs = np.zeros(126, np.float32)
     write_input(GAME_IDS["connect_four"], encode(state), inputs)
-    return inputs.reshape(1, 2, 6, 7)
+    return inputs.reshape(1, 3, 6, 7)
 
 
 def test_the_agent_refuses_what_its_network_does_not_fit(connect_four_weights, tmp_path):

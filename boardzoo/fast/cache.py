@@ -7,13 +7,23 @@ nor the cure. Here such a failure is reported (once a process) as a
 :class:`BoardzooWarning`, the damaged entries are deleted, and the function is compiled
 again (and cached anew).
 
+A cached function is also compiled again when any source it may have taken in changed.
+numba checks only the file that defines the function, but a compiled function inlines
+the functions it calls from other modules and the constants it reads there (the
+network input of :mod:`.network_input` inside :mod:`.gumbel`'s search, Geister's move
+tables inside every Geister kernel): an edit or an upgrade of those would otherwise
+leave the old code running. So the stamp of every boardzoo function is the hash of all
+the sources compiled code can read (``fast``, ``strategy`` and ``games``).
+
 The first compiling of a process is also announced on a terminal, since it takes tens of
-seconds in which nothing else is said. Importing this module installs both (every
+seconds in which nothing else is said. Importing this module installs all three (every
 compiled module imports it before it defines anything).
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import os
 import sys
 import warnings
@@ -26,6 +36,28 @@ from boardzoo.errors import BoardzooWarning
 _load = caching.Cache.load_overload
 _told = False
 _damage_told = False
+_own_stamp = caching._SourceFileBackedLocatorMixin.get_source_stamp
+#: The package, and its folders whose sources compiled code may read.
+_PACKAGE = Path(__file__).resolve().parent.parent
+_COMPILED_READS = ("fast", "strategy", "games")
+
+
+@functools.cache
+def _sources_hash() -> str:
+    """One hash of every source file compiled code may read (once per process)."""
+    digest = hashlib.sha256()
+    for folder in _COMPILED_READS:
+        for path in sorted((_PACKAGE / folder).rglob("*.py")):
+            digest.update(str(path.relative_to(_PACKAGE)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _stamp(self):
+    """The cache stamp: for boardzoo's functions, every source they may read."""
+    if Path(self._py_file).resolve().is_relative_to(_PACKAGE):
+        return _sources_hash()
+    return _own_stamp(self)
 
 
 def _load_or_compile_again(self, sig, target_context):
@@ -63,3 +95,4 @@ def _forget(cache) -> int:
 
 
 caching.Cache.load_overload = _load_or_compile_again  # type: ignore[method-assign]
+caching._SourceFileBackedLocatorMixin.get_source_stamp = _stamp  # type: ignore[method-assign]

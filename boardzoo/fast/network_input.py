@@ -8,7 +8,9 @@ pass from the position's array, in a shape a network learns from easily:
 =============  ===========================  ====================================================
 game           shape                        contents
 =============  ===========================  ====================================================
-connect_four   (2, rows, cols)              the mover's discs, the opponent's; row 0 the top
+connect_four   (3, rows, cols)              the mover's discs, the opponent's (row 0 the top),
+                                            then ones if the mover moved first (Connect
+                                            Four's threats depend on the parity of a row)
 cantris        (rows + 2, rows, cols)       one plane per tile value 1..rows+1 (a half-unit
                                             deal uses 2..rows+1), row 0 the bottom; then the
                                             mover's lead in points, scaled by the board's total
@@ -50,7 +52,7 @@ def input_shape(game_name: str, state: np.ndarray, largest_pile: int = 0) -> tup
     """The input's shape for positions like ``state`` (a compiled array of ``game_name``);
     ``largest_pile`` sizes Nim's one-hot."""
     if game_name == "connect_four":
-        return (2, int(state[C4_ROWS]), int(state[C4_COLS]))
+        return (3, int(state[C4_ROWS]), int(state[C4_COLS]))
     if game_name == "cantris":
         rows = int(state[CT_ROWS])
         return (rows + 2, rows, int(state[CT_COLS]))
@@ -75,6 +77,8 @@ def write_input(game, s, out):
                     out[r * cols + c] = 1.0
                 elif other & bit:
                     out[cells + r * cols + c] = 1.0
+        if mover == 0:
+            out[2 * cells:] = 1.0
     elif game == CANTRIS:
         rows, cols = s[CT_ROWS], s[CT_COLS]
         cells = rows * cols
