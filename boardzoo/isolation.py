@@ -24,24 +24,15 @@ import multiprocessing
 import os
 import signal
 import threading
-import time
 import traceback
 from typing import Any
 
 from boardzoo.agents.base import Agent
 from boardzoo.errors import AgentError, SpecError
+from boardzoo.workers import leave_with_parent
 
 #: Seconds to wait for an agent process to leave (it may be in the middle of a move) before it is killed.
 _GRACE = 2.0
-
-
-def leave_with_parent(parent: int) -> None:
-    """End this process as soon as its parent is gone (killed mid-move, the pipe can't
-    tell us until the move is done)."""
-    while True:
-        if os.getppid() != parent:
-            os._exit(0)
-        time.sleep(0.5)
 
 
 def _serve(connection, spec: str, seed: int | None, cls: type[Agent] | None) -> None:

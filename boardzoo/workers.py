@@ -9,7 +9,8 @@ seconds and whatever finished is already in its results file.
 
 Workers are started with ``spawn`` on every platform: the same behaviour on Linux, macOS
 and Windows, and no copy of the parent's memory (the parent may hold a game's true state).
-Workers ignore Ctrl-C; the parent handles it and stops them.
+Workers ignore Ctrl-C; the parent handles it and stops them. A worker whose parent is
+killed outright (no chance to stop anything) ends within a second, not after its task.
 
 :func:`run_on_ray` runs the same tasks as Ray tasks: on a running cluster (its address,
 ``auto`` for the one on this machine) or on Ray started here (``local``). Only the task
@@ -21,8 +22,11 @@ same path. Results come back to the caller, which alone writes the results file.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import socket
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -36,8 +40,18 @@ MAX_WORKERS = 1024
 _DONE = object()  # the end of the task list (a task may be anything, None included)
 
 
-def _ignore_interrupts() -> None:
+def leave_with_parent(parent: int) -> None:
+    """End this process as soon as its parent is gone (killed mid-task: nothing else
+    would tell us until the task is done)."""
+    while True:
+        if os.getppid() != parent:
+            os._exit(0)
+        time.sleep(0.5)
+
+
+def _start_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=leave_with_parent, args=(os.getppid(),), daemon=True).start()
 
 
 def run_parallel(function: Callable[[Any], Any], tasks: Iterable[Any], workers: int) -> Iterator[Any]:
@@ -49,7 +63,7 @@ def run_parallel(function: Callable[[Any], Any], tasks: Iterable[Any], workers: 
     """
     pending_tasks = iter(tasks)
     executor = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_ignore_interrupts)
+                                   initializer=_start_worker)
     in_flight: set[Future] = set()
     try:
         for task in pending_tasks:

@@ -347,6 +347,23 @@ Trainer(sys.argv[1], config, log=lambda line: print(line, flush=True)).run(gener
 """
 
 
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` started (Linux's /proc; none elsewhere)."""
+    found = []
+    for task in os.listdir(f"/proc/{pid}/task") if os.path.exists(f"/proc/{pid}/task") else []:
+        with open(f"/proc/{pid}/task/{task}/children") as handle:
+            found += [int(child) for child in handle.read().split()]
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
 @pytest.mark.slow
 def test_a_run_killed_anywhere_resumes_and_ends_as_the_uninterrupted_one(tmp_path):
     config = dataclasses.replace(TINY, games_per_generation=12, games_per_task=2, mistakes_every=0)
@@ -362,8 +379,13 @@ def test_a_run_killed_anywhere_resumes_and_ends_as_the_uninterrupted_one(tmp_pat
             if wanted in line:
                 break
         time.sleep(rng.random() * 0.3)
+        workers = _children(process.pid)
         process.send_signal(signal.SIGKILL)
         process.wait()
+        deadline = time.monotonic() + 5
+        while any(os.path.exists(f"/proc/{pid}") for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [pid for pid in workers if _alive(pid)], "worker processes outlived the killed run"
         Trainer(run_dir, None, log=lambda line: None).run(generations=3)
         for name, array in weights_of(straight, 3).items():
             np.testing.assert_array_equal(weights_of(run_dir, 3)[name], array, err_msg=f"{wanted}: {name}")

@@ -34,7 +34,8 @@ from typing import Any
 
 from boardzoo.agents import Agent, AlphaBetaAgent, AlphaZeroAgent, MCTSAgent, MinimaxAgent
 from boardzoo.errors import AgentError, BoardzooError, MoveTimeLimitError, ServerBusyError
-from boardzoo.isolation import carry_out, leave_with_parent
+from boardzoo.isolation import carry_out
+from boardzoo.workers import leave_with_parent
 
 #: The wall-clock limit on one move of an agent, in seconds, whatever its spec.
 MOVE_SECONDS = 10.0
