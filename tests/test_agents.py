@@ -128,8 +128,12 @@ def test_every_registered_agent_plays_legal_moves_on_every_env():
                 continue
             try:
                 agent.check(env.unwrapped.model(env.agent_selection))
-            except ValueError:
-                assert name in ("solver", "policy") and env.unwrapped.metadata["name"] != "connect_four_v0"
+            except ValueError as refusal:
+                env_name = env.unwrapped.metadata["name"]
+                # alphazero's shipped networks play Connect Four 6x7, Nim without the coin, Cantris 8x4
+                assert name in ("solver", "policy") and env_name != "connect_four_v0" or \
+                    name == "alphazero" and env_name != "connect_four_v0" and ("coin" in str(refusal)
+                                                                               or "board size" in str(refusal))
                 continue
             for seat in env.agent_iter():
                 observation, _, termination, truncation, info = env.last()

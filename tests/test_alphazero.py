@@ -19,6 +19,7 @@ import pytest
 pytest.importorskip("numba")
 
 from boardzoo.agents import make as make_agent  # noqa: E402
+from boardzoo.agents.alphazero.evaluator import shipped_path  # noqa: E402
 from boardzoo.agents.alphazero.network import Network  # noqa: E402
 from boardzoo.agents.alphazero.reference import gumbel_search, halving_schedule  # noqa: E402
 from boardzoo.arena import run as run_arena  # noqa: E402
@@ -437,7 +438,9 @@ def test_the_shipped_nim_network_leaves_a_multiple_of_k_plus_1_from_every_winnin
             taken = agent.act({}, state) + 1
             if pile % 4:
                 assert (pile - taken) % 4 == 0, (pile, taken, agent.spec)
-    about = alone.network_for(state).about
-    assert about["game"] == "nim" and about["command"].startswith("boardzoo train nim") and about["commit"]
+    for name in ("nim", "connect_four", "cantris"):
+        made = Network.load(shipped_path(name)).about
+        assert made["game"] == name and made["commands"][0]["command"].startswith(f"boardzoo train {name}")
+        assert all(entry["commit"] for entry in made["commands"])
     with pytest.raises(ValueError, match="piles up to 60"):
         alone.act({}, nim.new_initial_state(n=61, k=3))

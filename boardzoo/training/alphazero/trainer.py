@@ -131,7 +131,9 @@ class Trainer:
                  log: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True),
                  commit: str = "", command: str = ""):
         self.run_dir, self.workers, self.ray, self.log = run_dir, workers, ray, log
-        self.commit, self.command = commit, command
+        #: The commands (with the commit each ran) that made the run so far, in order.
+        self.commands: list[dict[str, str]] = []
+        self._started = {"command": command, "commit": commit}
         path = os.path.join(run_dir, CHECKPOINT)
         if os.path.exists(path):
             saved = self._read_checkpoint(path)
@@ -157,6 +159,7 @@ class Trainer:
         self.generation, self.evaluated, self.seconds = 0, 0, 0.0
         self.history: list[dict[str, Any]] = []
         if saved is None:
+            self.commands.append(self._started)
             os.makedirs(os.path.join(run_dir, "weights"), exist_ok=True)
             write_atomic(os.path.join(run_dir, CONFIG), json.dumps(self.config.to_json(), indent=1) + "\n")
             self._write_weights()
@@ -364,7 +367,7 @@ class Trainer:
     def _write_weights(self) -> None:
         about = {"game": self.config.game, "env": self.config.env, "params": self.config.params,
                  "generation": self.generation, "training_hours": round(self.seconds / 3600, 3),
-                 "commit": self.commit, "command": self.command, "simulations": self.config.simulations}
+                 "commands": self.commands, "simulations": self.config.simulations}
         network = self.model.to_network(about)
         for path in (self.weights_path(self.generation), os.path.join(self.run_dir, "weights", "latest.npz")):
             write_atomic_with(path, network.write)
@@ -378,7 +381,7 @@ class Trainer:
         state = {"format": FORMAT, "config": self.config.to_json(), "generation": self.generation,
                  "evaluated": self.evaluated, "seconds": self.seconds, "model": self.model.state_dict(),
                  "optimizer": self.optimizer.state_dict(), "buffer": self.buffer.state(),
-                 "history": json.dumps(self.history)}
+                 "history": json.dumps(self.history), "commands": json.dumps(self.commands)}
         write_atomic_with(os.path.join(self.run_dir, CHECKPOINT), lambda handle: torch.save(state, handle))
         write_atomic(os.path.join(self.run_dir, HISTORY), "".join(json.dumps(e) + "\n" for e in self.history))
 
@@ -398,6 +401,7 @@ class Trainer:
             self.generation, self.evaluated = int(saved["generation"]), int(saved["evaluated"])
             self.seconds = float(saved["seconds"])
             self.history = json.loads(saved["history"])
+            self.commands = json.loads(saved.get("commands", "[]")) + [self._started]
         except (KeyError, TypeError, ValueError, RuntimeError) as error:
             raise ValueError(f"{where}: the checkpoint is damaged ({error})") from None
         self.buffer.load(saved["buffer"], where)
