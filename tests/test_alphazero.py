@@ -413,6 +413,8 @@ def test_train_on_the_command_line_refuses_bad_input_with_a_message(tmp_path, ca
     assert "unknown setting 'colour'" in capsys.readouterr().err
     assert cli_main(["train", "nim", "--run", run_dir, "--set", "simulations=0"]) == 2
     assert "simulations must be an int from 1" in capsys.readouterr().err
+    assert cli_main(["train", "connect_four", "--run", run_dir, "--set", "mistake_sets=nowhere.txt"]) == 2
+    assert "cannot read mistake sets nowhere.txt" in capsys.readouterr().err
     tiny = ["--set", "games_per_generation=8", "--set", "eval_games=2", "--set", "channels=4"]
     assert cli_main(["train", "nim", "--run", run_dir, "--generations", "1", *tiny]) == 0
     assert capsys.readouterr().out.strip() == os.path.join(run_dir, "weights", "latest.npz")

@@ -148,6 +148,10 @@ class Trainer:
         else:
             self.config = config
             saved = None
+        if self.config.mistake_sets:  # a file that cannot be read fails now, not after a generation
+            from boardzoo.training.alphazero.referee import read_mistake_sets
+
+            read_mistake_sets(self.config.mistake_sets)
         self.input_shape, self.actions = game_facts(self.config)
         self.architecture = self.config.architecture(self.input_shape, self.actions)
         torch.set_num_threads(1)
