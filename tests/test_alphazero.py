@@ -135,6 +135,20 @@ def test_the_search_finds_a_win_and_a_block_with_an_uninformed_network():
         assert result.actions[0] == best, moves
 
 
+def test_a_search_deeper_than_its_first_paths_grows_them():
+    # Nim with a pile of 900: a simulation may walk 900 plies (one pawn a move), past the
+    # paths first allocated; the paths grow before the search, whatever the pile.
+    state = game("nim").new_initial_state(n=900, k=1)
+    greedy = lambda inputs: (np.zeros((len(inputs), 1), np.float32), np.zeros(len(inputs), np.float32))  # noqa: E731
+    search = BatchedGumbelSearch(GAME_IDS["nim"], 1, (901,), len(encode(state)), 1)
+    result = search.run(encode(state)[None], greedy, 950)
+    assert search.path_nodes.shape[1] >= 901 and search.node_n[0, 0] == 951
+    # One line of 900 moves: the 900th simulation reaches the end (the second player takes
+    # the last pawn), and so do the 50 after it; the 899 before it back up the network's 0.
+    assert search.used[0] == 901 and search.edge_w[0, 0, 0] == -51
+    assert result.values[0] == pytest.approx(-51 / 950)  # the mover, player 0, loses
+
+
 # --- networks --------------------------------------------------------------------------------------------
 torch = pytest.importorskip("torch")
 from boardzoo.training.alphazero.model import PolicyValueNet  # noqa: E402

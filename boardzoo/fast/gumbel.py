@@ -42,7 +42,20 @@ import numpy as np
 from numba import njit
 
 import boardzoo.fast.cache  # noqa: F401  (guards numba's disk cache; before any njit)
-from boardzoo.fast.games import TERMINAL, apply, current_player, legal_actions, returns0
+from boardzoo.fast.games import (
+    C4_CELLS,
+    C4_PLIES,
+    CANTRIS,
+    CONNECT_FOUR,
+    CT_LEFT,
+    NIM,
+    NIM_PAWNS,
+    TERMINAL,
+    apply,
+    current_player,
+    legal_actions,
+    returns0,
+)
 from boardzoo.fast.network_input import write_input
 
 #: sigma's constants, as the paper's (c_visit, c_scale).
@@ -301,6 +314,19 @@ def results(halving, logits, legal, edge_n, edge_w, value0, to_move, gumbel, con
 
 
 # --- the driver ------------------------------------------------------------------------------------------
+def remaining_moves(game: int, roots: np.ndarray) -> np.ndarray:
+    """The most moves left in each position (every move takes a pawn, fills a cell or
+    takes a tile): the longest path a search from it can walk."""
+    if game == NIM:
+        return roots[:, NIM_PAWNS]
+    if game == CONNECT_FOUR:
+        return roots[:, C4_CELLS] - roots[:, C4_PLIES]
+    if game == CANTRIS:
+        return roots[:, CT_LEFT]
+    raise ValueError(f"the Gumbel search plays Nim, Connect Four and Cantris, not compiled game {game}")
+
+
+
 @dataclass(frozen=True)
 class SearchResult:
     """Per game: the move chosen, the improved policy over the actions, the root's value
@@ -318,10 +344,10 @@ class BatchedGumbelSearch:
     do (a time budget has no simulation count to size it by)."""
 
     def __init__(self, game: int, num_actions: int, input_shape: tuple[int, ...], state_length: int, batch: int,
-                 max_considered: int = 16, capacity: int = 64, max_depth: int = 512):
+                 max_considered: int = 16, capacity: int = 64):
         self.game, self.num_actions, self.input_shape = game, num_actions, tuple(input_shape)
         self.batch, self.max_considered = batch, max_considered
-        self.state_length, self.max_depth = state_length, max_depth
+        self.state_length = state_length
         self.capacity = 0
         self.states: np.ndarray
         self.children: np.ndarray
@@ -337,8 +363,8 @@ class BatchedGumbelSearch:
         self.pending = np.full(batch, -1, dtype=np.int64)
         self.depth = np.zeros(batch, dtype=np.int64)
         self.used = np.zeros(batch, dtype=np.int64)
-        self.path_nodes = np.zeros((batch, max_depth), dtype=np.int64)
-        self.path_actions = np.zeros((batch, max_depth), dtype=np.int64)
+        self.path_nodes = np.zeros((batch, 64), dtype=np.int64)  # grown to the longest game searched
+        self.path_actions = np.zeros((batch, 64), dtype=np.int64)
         self.considered = np.zeros((batch, num_actions), dtype=np.bool_)
         self.n_considered = np.zeros(batch, dtype=np.int64)
         self.gumbel = np.zeros((batch, num_actions), dtype=np.float64)
@@ -378,6 +404,10 @@ class BatchedGumbelSearch:
         n = len(roots)
         if roots.ndim != 2 or not 1 <= n <= self.batch or roots.shape[1] != self.state_length:
             raise ValueError(f"roots must have shape (1..{self.batch}, {self.state_length}), got {roots.shape}")
+        longest = int(remaining_moves(self.game, roots).max()) + 1  # a path never outlasts the game
+        if longest > self.path_nodes.shape[1]:
+            self.path_nodes = np.zeros((self.batch, longest), dtype=np.int64)
+            self.path_actions = np.zeros((self.batch, longest), dtype=np.int64)
         halving = deadline is None
         self.gumbel[:n] = 0.0 if gumbel is None else gumbel
         table = considered_visits(self.max_considered, simulations if halving else 1)

@@ -38,8 +38,8 @@ from boardzoo.fast import available
 from boardzoo.games.model import GameState
 from boardzoo.values import seconds, whole
 
-#: The most simulations a move may ask for (a tree of as many nodes).
-MAX_ITERATIONS = 1_000_000
+#: The most simulations a move may ask for (a tree of as many nodes, about 350 bytes each).
+MAX_ITERATIONS = 200_000
 
 
 class AlphaZeroAgent(Agent):
