@@ -256,9 +256,9 @@ def test_the_network_alone_plays_its_highest_legal_logit(connect_four_weights):
 
 
 def test_a_network_file_guides_puct_as_an_mcts_evaluator(connect_four_weights):
-    from boardzoo.agents.alphazero.evaluator import NetworkEvaluator
+    from boardzoo.agents.alphazero.evaluator import FileNetworkEvaluator
 
-    evaluator = NetworkEvaluator(connect_four_weights)
+    evaluator = FileNetworkEvaluator(connect_four_weights)
     state = game("connect_four").new_initial_state()
     for move in (3, 3, 3, 3, 3, 3, 2):
         state.apply(move)

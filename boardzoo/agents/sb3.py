@@ -13,13 +13,13 @@ highest. Stable-Baselines3 is imported only when such an agent is built.
 from __future__ import annotations
 
 import os
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import ClassVar
 
 import numpy as np
 
 from boardzoo.agents.base import Agent, legal_from_mask
+from boardzoo.agents.network_evaluator import NetworkEvaluator
 from boardzoo.games.model import GameState
 
 _LOADED: dict[tuple[str, float], object] = {}  # path, mtime -> model: arenas build agents per worker
@@ -81,7 +81,7 @@ class SB3Agent(Agent):
         return int(legal[np.argmax(probabilities[legal])])
 
 
-class SB3Evaluator:
+class SB3Evaluator(NetworkEvaluator):
     """A saved Stable-Baselines3 actor-critic as an MCTS evaluator (``mcts:model=PATH``):
     its policy's move probabilities are the priors, its value head the leaf value.
 
@@ -94,10 +94,9 @@ class SB3Evaluator:
     def __init__(self, path: str, cache: int = 50_000):
         import torch
 
+        super().__init__(cache)
         self.model = load_policy(path)
         self.path = path
-        self._cache: OrderedDict = OrderedDict()
-        self._cache_size = cache
         self._observe: dict[str, Callable] = {}
         self._torch = torch
         torch.set_num_threads(1)  # one small network per position: threads only add overhead
@@ -119,28 +118,10 @@ class SB3Evaluator:
         """Refuse, before play, a game whose observations this network was not trained on."""
         self._observation(model, max(model.current_player(), 0))
 
-    def _answer(self, state: GameState) -> tuple[float, np.ndarray]:
-        key = state.key() if state.capabilities.key else None
-        if key is not None and key in self._cache:
-            self._cache.move_to_end(key)
-            return self._cache[key]
-        player = state.current_player()
+    def answer(self, state: GameState) -> tuple[float, list[tuple[int, float]]]:
         policy = self.model.policy
         with self._torch.no_grad():
-            tensor, _ = policy.obs_to_tensor(self._observation(state, player))
+            tensor, _ = policy.obs_to_tensor(self._observation(state, state.current_player()))
             probabilities = policy.get_distribution(tensor).distribution.probs[0].numpy()
             value = float(policy.predict_values(tensor)[0, 0])
-        answer = (max(-1.0, min(1.0, value)), probabilities)
-        if key is not None:
-            self._cache[key] = answer
-            if len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
-        return answer
-
-    def evaluate(self, state: GameState) -> tuple[float, float]:
-        value, _ = self._answer(state)
-        return (value, -value) if state.current_player() == 0 else (-value, value)
-
-    def prior(self, state: GameState) -> list[tuple[int, float]]:
-        _, probabilities = self._answer(state)
-        return [(action, float(probabilities[action])) for action in state.legal_actions()]
+        return max(-1.0, min(1.0, value)), [(a, float(probabilities[a])) for a in state.legal_actions()]

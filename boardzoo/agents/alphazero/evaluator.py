@@ -6,7 +6,6 @@ searched by PUCT as well as by the ``alphazero`` agent's Gumbel search."""
 from __future__ import annotations
 
 import os
-from collections import OrderedDict
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -14,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from boardzoo.agents.alphazero.network import Network
+from boardzoo.agents.network_evaluator import NetworkEvaluator
 from boardzoo.games.model import GameState
 
 #: Networks shipped with boardzoo: game -> file in this package's ``weights`` folder.
@@ -96,40 +96,22 @@ def network_input(where: str, network: Network, model: GameState) -> np.ndarray:
     return inputs.reshape(1, *network.input_shape)
 
 
-class NetworkEvaluator:
-    """A network file as an MCTS evaluator: its policy head's move probabilities (over
-    the legal moves) are the priors, its value head the leaf value of the player to
-    move. The answers for the last ``cache`` positions are kept (by position key)."""
+class FileNetworkEvaluator(NetworkEvaluator):
+    """A network file as an MCTS evaluator (``mcts:model=FILE.npz``): its policy head's
+    move probabilities over the legal moves are the priors, its value head the leaf
+    value of the player to move."""
 
     def __init__(self, path: str, cache: int = 50_000):
+        super().__init__(cache)
         self.network = load_network(path)
-        self._cache: OrderedDict = OrderedDict()
-        self._cache_size = cache
 
     def check(self, model: GameState) -> None:
         check_fits("mcts", self.network, model)
 
-    def _answer(self, state: GameState) -> tuple[np.ndarray, float]:
-        key = state.key() if state.capabilities.key else None
-        if key is not None and key in self._cache:
-            self._cache.move_to_end(key)
-            return self._cache[key]
+    def answer(self, state: GameState) -> tuple[float, list[tuple[int, float]]]:
         with one_blas_thread():
             logits, values = self.network(network_input("mcts", self.network, state))
-        answer = (logits[0], float(values[0]))
-        if key is not None:
-            self._cache[key] = answer
-            if len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
-        return answer
-
-    def evaluate(self, state: GameState) -> tuple[float, float]:
-        _, value = self._answer(state)
-        return (value, -value) if state.current_player() == 0 else (-value, value)
-
-    def prior(self, state: GameState) -> list[tuple[int, float]]:
-        logits, _ = self._answer(state)
         legal = state.legal_actions()
-        chosen = logits[legal].astype(np.float64)
+        chosen = logits[0, legal].astype(np.float64)
         weights = np.exp(chosen - chosen.max())
-        return list(zip(legal, (weights / weights.sum()).tolist()))
+        return float(values[0]), list(zip(legal, (weights / weights.sum()).tolist()))

@@ -158,9 +158,9 @@ class MCTSAgent(Agent):
             if evaluator is not None:
                 raise ValueError("mcts: give an evaluator object or model=PATH, not both")
             if model.endswith(".npz"):  # a network trained by boardzoo train
-                from boardzoo.agents.alphazero.evaluator import NetworkEvaluator
+                from boardzoo.agents.alphazero.evaluator import FileNetworkEvaluator
 
-                evaluator = NetworkEvaluator(model)
+                evaluator = FileNetworkEvaluator(model)
             else:
                 from boardzoo.agents.sb3 import SB3Evaluator
 
