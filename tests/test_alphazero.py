@@ -282,6 +282,16 @@ def _input_of(state):
     return inputs.reshape(1, 3, 6, 7)
 
 
+def test_sampled_opening_moves_vary_the_games_and_follow_the_seed(connect_four_weights):
+    spec = f"alphazero:weights={connect_four_weights},iterations=8"
+    plain = run_arena("connect_four_v0", spec, "alphabeta:depth=1", 4, progress=False)
+    assert len({str(r["moves"]) for r in plain}) == 2  # two deterministic players: one game a seating
+    sampled = run_arena("connect_four_v0", f"{spec},sample_moves=3", "alphabeta:depth=1", 6, progress=False)
+    assert len({str(r["moves"]) for r in sampled}) > 2
+    again = run_arena("connect_four_v0", f"{spec},sample_moves=3", "alphabeta:depth=1", 6, progress=False)
+    assert [r["moves"] for r in again] == [r["moves"] for r in sampled]
+
+
 def test_the_agent_refuses_what_its_network_does_not_fit(connect_four_weights, tmp_path):
     with pytest.raises(SpecError, match="cannot read network file"):
         make_agent(f"alphazero:weights={tmp_path}/none.npz")

@@ -12,8 +12,12 @@ extra) runs ``iterations`` simulations by sequential halving without noise, or, 
 ``time``, in anytime mode until the time is spent (``iterations`` then caps it). The
 games it plays: perfect information without chance (Connect Four, Nim without the coin,
 Cantris), each as its network was trained (board size, Nim's k and largest pile).
-``stats`` holds the simulations, the root's value and improved policy; ``tree_json``
-gives the tree to the browser's tree view.
+``sample_moves=N`` draws the agent's first N moves of each game from its improved policy
+(the network's own with ``iterations=0``) with its seeded generator, instead of playing
+the best: otherwise the agent plays the same game every time against a player that does
+the same (alpha-beta), and four hundred games are two. ``stats`` holds the simulations,
+the root's value and improved policy; ``tree_json`` gives the tree to the browser's tree
+view.
 """
 
 from __future__ import annotations
@@ -50,7 +54,7 @@ class AlphaZeroAgent(Agent):
     default_notes = {"weights": "the network shipped for the game", "iterations": "800, or unbounded with time="}
 
     def __init__(self, seed: int | None = None, weights: str | None = None, iterations: int | None = None,
-                 time: float | None = None, considered: int = 16):
+                 time: float | None = None, considered: int = 16, sample_moves: int = 0):
         super().__init__(seed)
         if not available():
             raise ValueError("alphazero: its search is compiled; install the fast extra: pip install 'boardzoo[fast]'")
@@ -59,6 +63,8 @@ class AlphaZeroAgent(Agent):
             whole("alphazero: iterations", self.iterations, 0, MAX_ITERATIONS)
         self.time_budget = None if time is None else seconds("alphazero: time", time, MAX_SECONDS)
         self.considered = whole("alphazero: considered", considered, 1, 4096)
+        self.sample_moves = whole("alphazero: sample_moves", sample_moves, 0, 10_000)
+        self._moves_played = 0
         self.weights = weights
         if weights is not None:
             self.network = load_network(weights)
@@ -79,30 +85,35 @@ class AlphaZeroAgent(Agent):
         if model.current_player() >= 0:
             self._decide(model, time.perf_counter() + 0.001)
 
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self._moves_played = 0
+
     def act(self, observation: dict, model: GameState) -> int:
         if model.current_player() < 0:
             raise ValueError("alphazero: asked to move in a finished game or at a chance event")
         start = time.perf_counter()
         deadline = None if self.time_budget is None else start + self.time_budget
-        action = self._decide(model, deadline)
+        action = self._decide(model, deadline, sample=self._moves_played < self.sample_moves)
+        self._moves_played += 1
         self.stats["time"] = time.perf_counter() - start
         return action
 
-    def _decide(self, model: GameState, deadline: float | None) -> int:
+    def _decide(self, model: GameState, deadline: float | None, sample: bool = False) -> int:
         with one_blas_thread():
-            return self._decide_in_one_thread(model, deadline)
+            return self._decide_in_one_thread(model, deadline, sample)
 
-    def _decide_in_one_thread(self, model: GameState, deadline: float | None) -> int:
+    def _decide_in_one_thread(self, model: GameState, deadline: float | None, sample: bool) -> int:
         from boardzoo.fast.games import GAME_IDS, encode
         network = self.network_for(model)
         state = encode(model)
         if self.iterations == 0:
-            return self._network_move(network, model)
+            return self._network_move(network, model, sample)
         search = self._search_for(network, GAME_IDS[model.game_name], len(state))
         budget = MAX_ITERATIONS if self.iterations is None else self.iterations
         result = search.run(state[None, :], network, budget, deadline=deadline)
         self._last = (search, model)
-        action = int(result.actions[0])
+        action = self._drawn(result.policy[0]) if sample else int(result.actions[0])
         self.stats = {"iterations": result.simulations, "value": float(result.values[0]), "action": action,
                       "policy": [round(float(p), 4) for p in result.policy[0]], "size": int(search.used[0]),
                       "children": self._root_children(search, model)}
@@ -125,10 +136,20 @@ class AlphaZeroAgent(Agent):
                          "win_ratio": round((value + 1) / 2, 4), "prior": round(float(prior), 4), "proven": None})
         return sorted(rows, key=lambda row: -row["visits"])
 
-    def _network_move(self, network: Network, model: GameState) -> int:
+    def _drawn(self, policy: np.ndarray) -> int:
+        """A move drawn from ``policy`` by the agent's seeded generator."""
+        return self.rng.choices(range(len(policy)), weights=policy.tolist())[0]
+
+    def _network_move(self, network: Network, model: GameState, sample: bool) -> int:
         logits, values = network(network_input("alphazero", network, model))
         legal = model.legal_actions()
-        action = int(max(legal, key=lambda a: logits[0, a]))
+        if sample:
+            chosen = np.full(len(logits[0]), -np.inf)
+            chosen[legal] = logits[0, legal]
+            policy = np.exp(chosen - chosen.max())
+            action = self._drawn(policy / policy.sum())
+        else:
+            action = int(max(legal, key=lambda a: logits[0, a]))
         self._last = None
         self.stats = {"iterations": 0, "value": float(values[0]), "action": action}
         return action
