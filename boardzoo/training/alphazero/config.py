@@ -18,8 +18,8 @@ LIMITS: dict[str, tuple[float, float]] = {
     "games_per_task": (1, 65_536), "replay_positions": (1_000, 20_000_000), "sample_reuse": (0.01, 100.0),
     "batch_size": (1, 65_536), "learning_rate": (1e-7, 1.0), "weight_decay": (0.0, 1.0),
     "lr_halving_generations": (0, 100_000), "min_learning_rate": (0.0, 1.0), "eval_games": (0, 10_000),
-    "eval_simulations": (0, 100_000), "eval_every": (1, 1_000), "mistakes_every": (0, 1_000),
-    "mistake_positions": (1, 1_000), "mistake_simulations": (0, 100_000), "keep_weights": (1, 10_000),
+    "eval_simulations": (0, 100_000), "eval_sample_moves": (0, 10_000), "eval_every": (1, 1_000),
+    "mistakes_every": (0, 1_000), "mistake_positions": (1, 1_000), "mistake_simulations": (0, 100_000), "keep_weights": (1, 10_000),
     "seed": (0, 2**63 - 1), "largest_pile": (0, 10_000),
 }
 
@@ -56,6 +56,7 @@ class TrainingConfig:
     anchors: tuple[str, ...] = ()
     eval_games: int = 20
     eval_simulations: int = 32
+    eval_sample_moves: int = 4
     eval_every: int = 1
     mistake_sets: str = ""
     mistakes_every: int = 5

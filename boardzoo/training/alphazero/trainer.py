@@ -278,8 +278,9 @@ class Trainer:
                 "value_loss": round(float(totals[1] / steps), 5)}
 
     # --- evaluation ----------------------------------------------------------------------------------------
-    def agent_spec(self, generation: int, simulations: int) -> str:
-        return f"alphazero:weights={self.weights_path(generation)},iterations={simulations}"
+    def agent_spec(self, generation: int, simulations: int, sample_moves: int = 0) -> str:
+        spec = f"alphazero:weights={self.weights_path(generation)},iterations={simulations}"
+        return f"{spec},sample_moves={sample_moves}" if sample_moves else spec
 
     def weights_path(self, generation: int) -> str:
         return os.path.join(self.run_dir, "weights", f"gen-{generation:04d}.npz")
@@ -289,8 +290,10 @@ class Trainer:
         began = time.monotonic()
         record: dict[str, Any] = {"generation": g}
         if config.eval_games and g % config.eval_every == 0:
-            me = self.agent_spec(g, config.eval_simulations)
-            opponents = {f"gen-{g - 1}": self.agent_spec(g - 1, config.eval_simulations)} \
+            # The first moves drawn from the improved policy: two deterministic players
+            # would play one game a seating, however many games are asked for.
+            me = self.agent_spec(g, config.eval_simulations, config.eval_sample_moves)
+            opponents = {f"gen-{g - 1}": self.agent_spec(g - 1, config.eval_simulations, config.eval_sample_moves)} \
                 if os.path.exists(self.weights_path(g - 1)) else {}
             opponents.update({anchor: anchor for anchor in config.anchors})
             scores = {}
