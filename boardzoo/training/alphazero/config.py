@@ -19,8 +19,8 @@ LIMITS: dict[str, tuple[float, float]] = {
     "batch_size": (1, 65_536), "learning_rate": (1e-7, 1.0), "weight_decay": (0.0, 1.0),
     "lr_halving_generations": (0, 100_000), "min_learning_rate": (0.0, 1.0), "eval_games": (0, 10_000),
     "eval_simulations": (0, 100_000), "eval_sample_moves": (0, 10_000), "eval_every": (1, 1_000),
-    "mistakes_every": (0, 1_000), "mistake_positions": (1, 1_000), "mistake_simulations": (0, 100_000), "keep_weights": (1, 10_000),
-    "seed": (0, 2**63 - 1), "largest_pile": (0, 10_000),
+    "mistakes_every": (0, 1_000), "mistake_positions": (1, 1_000), "mistake_simulations": (0, 100_000),
+    "keep_weights": (1, 10_000), "seed": (0, 2**63 - 1), "largest_pile": (0, 10_000),
 }
 
 
