@@ -4,7 +4,7 @@ a mistake when its exact score is below the best move's. The rate per set, with 
 Wilson interval, for each agent spec given.
 
     python bench/bench_mistakes.py "alphabeta:depth=5,eval=three2" "mcts:iterations=800,engine=compiled"
-    python bench/bench_mistakes.py greedy --limit 200 --sets begin-hard,middle-medium
+    python bench/bench_mistakes.py alphazero alphazero:iterations=0 --limit 200 --sets begin-hard,middle-medium
 """
 
 from __future__ import annotations
@@ -13,34 +13,12 @@ import argparse
 import pathlib
 
 from common import machine, table
-from make_mistake_sets import SETS
 
 from boardzoo.agents import make as make_agent
-from boardzoo.envs import make as make_env
 from boardzoo.stats import wilson
+from boardzoo.training.alphazero.referee import SET_NAMES, mistake_counts, read_mistake_sets
 
 SETS_FILE = pathlib.Path(__file__).parent / "data" / "connect_four_mistake_sets.txt"
-
-
-def read_positions(path: pathlib.Path) -> dict[str, list[tuple[str, list[int | None]]]]:
-    """Set -> [(moves, each column's exact score or None when full)], in file order."""
-    sets: dict[str, list[tuple[str, list[int | None]]]] = {}
-    for line in path.read_text().splitlines():
-        name, moves, _score, *values = line.split()
-        sets.setdefault(name, []).append((moves, [None if v == "." else int(v) for v in values]))
-    return sets
-
-
-def is_mistake(agent_spec: str, moves: str, values: list[int | None], seed: int) -> bool:
-    env = make_env("connect_four_v0", raw=True)
-    env.reset(seed=seed)
-    for move in moves:
-        env.step(int(move) - 1)
-    agent = make_agent(agent_spec, seed=seed)
-    mover = env.agent_selection
-    column = agent.act(env.observe(mover), env.model(mover))
-    best = max(v for v in values if v is not None)
-    return values[column] is None or values[column] < best
 
 
 def main() -> None:
@@ -50,16 +28,17 @@ def main() -> None:
     parser.add_argument("--sets", help="comma-separated set names (default: all six)")
     parser.add_argument("--file", type=pathlib.Path, default=SETS_FILE)
     args = parser.parse_args()
-    sets = read_positions(args.file)
-    names = args.sets.split(",") if args.sets else [name for name in SETS if name in sets]
+    sets = read_mistake_sets(str(args.file))
+    names = args.sets.split(",") if args.sets else [name for name in SET_NAMES if name in sets]
     rows = []
     for spec in args.agents:
+        agent = make_agent(spec, seed=0)
+        counts = mistake_counts(agent.act, {name: sets.get(name, []) for name in names}, args.limit)
         row = [spec]
         for name in names:
-            positions = sets.get(name, [])[: args.limit]
-            mistakes = sum(is_mistake(spec, moves, values, seed) for seed, (moves, values) in enumerate(positions))
-            low, high = wilson(mistakes, len(positions)) if positions else (0.0, 0.0)
-            row.append(f"{mistakes / max(1, len(positions)):.1%} [{low:.1%}, {high:.1%}] of {len(positions)}")
+            mistakes, positions = counts[name]
+            low, high = wilson(mistakes, positions) if positions else (0.0, 0.0)
+            row.append(f"{mistakes / max(1, positions):.1%} [{low:.1%}, {high:.1%}] of {positions}")
         rows.append(row)
     print(f"Connect Four mistake rates ({machine()})\n")
     print(table(["agent", *names], rows))

@@ -149,6 +149,17 @@ def test_a_search_deeper_than_its_first_paths_grows_them():
     assert result.values[0] == pytest.approx(-51 / 950)  # the mover, player 0, loses
 
 
+def test_the_search_refuses_positions_its_inputs_cannot_hold():
+    state = encode(game("connect_four").new_initial_state(rows=5, cols=6))
+    search = BatchedGumbelSearch(GAME_IDS["connect_four"], 6, (3, 6, 7), len(state), 1)
+    with pytest.raises(ValueError, match="do not fit these positions"):
+        search.run(state[None], RowEvaluator(126, 6, 0), 4)
+    pile = encode(game("nim").new_initial_state(n=61, k=3))
+    search = BatchedGumbelSearch(GAME_IDS["nim"], 3, (61,), len(pile), 1)
+    with pytest.raises(ValueError, match="beyond the largest"):
+        search.run(pile[None], RowEvaluator(61, 3, 0), 4)
+
+
 # --- networks --------------------------------------------------------------------------------------------
 torch = pytest.importorskip("torch")
 from boardzoo.training.alphazero.model import PolicyValueNet  # noqa: E402
@@ -305,6 +316,14 @@ def test_the_agent_refuses_what_its_network_does_not_fit(connect_four_weights, t
         agent.check(small)
     with pytest.raises(ValueError, match="plays connect_four|plays cantris"):
         agent.check(game("tic_tac_toe").new_initial_state())
+    # Asked to move without a check first, it refuses as well (its compiled code writes
+    # the network's input unchecked: nothing that does not fit may reach it).
+    for spec in (f"alphazero:weights={connect_four_weights}", f"alphazero:weights={connect_four_weights},iterations=0",
+                 f"mcts:policy=puct,model={connect_four_weights},iterations=5"):
+        with pytest.raises(ValueError, match="trained for connect_four, not nim"):
+            make_agent(spec).act({}, game("nim").new_initial_state(n=50))
+        with pytest.raises(ValueError, match="another board size"):
+            make_agent(spec).act({}, small)
 
 
 # --- the trainer -------------------------------------------------------------------------------------------

@@ -56,7 +56,7 @@ from boardzoo.fast.games import (
     legal_actions,
     returns0,
 )
-from boardzoo.fast.network_input import write_input
+from boardzoo.fast.network_input import input_fits, write_input
 
 #: sigma's constants, as the paper's (c_visit, c_scale).
 VISIT_BASE, VALUE_SCALE = 50.0, 0.1
@@ -404,6 +404,9 @@ class BatchedGumbelSearch:
         n = len(roots)
         if roots.ndim != 2 or not 1 <= n <= self.batch or roots.shape[1] != self.state_length:
             raise ValueError(f"roots must have shape (1..{self.batch}, {self.state_length}), got {roots.shape}")
+        if not input_fits(self.game, roots, self.inputs.shape[1]):
+            raise ValueError(f"network inputs of shape {self.input_shape} do not fit these positions (another game, "
+                             "board size, or a pile beyond the largest)")
         longest = int(remaining_moves(self.game, roots).max()) + 1  # a path never outlasts the game
         if longest > self.path_nodes.shape[1]:
             self.path_nodes = np.zeros((self.batch, longest), dtype=np.int64)

@@ -61,6 +61,19 @@ def input_shape(game_name: str, state: np.ndarray, largest_pile: int = 0) -> tup
     raise ValueError(f"no network input for {game_name}; networks learn {', '.join(LEARNABLE)}")
 
 
+def input_fits(game: int, states: np.ndarray, size: int) -> bool:
+    """Whether inputs of ``size`` values hold every position of ``states`` (rows of one
+    compiled game): :func:`write_input` checks no bounds, so its callers ask first."""
+    if game == CONNECT_FOUR:
+        return bool((3 * states[:, C4_ROWS] * states[:, C4_COLS] == size).all())
+    if game == CANTRIS:
+        rows = states[:, CT_ROWS]
+        return bool(((rows + 2) * rows * states[:, CT_COLS] == size).all())
+    if game == NIM:
+        return bool((states[:, NIM_PAWNS] < size).all())
+    return False
+
+
 @njit(cache=True)
 def write_input(game, s, out):
     """The network input of position ``s`` into the flat float32 ``out`` (zeroed here)."""

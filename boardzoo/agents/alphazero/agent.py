@@ -31,6 +31,7 @@ import numpy as np
 from boardzoo.agents.alphazero.evaluator import (
     SHIPPED,
     check_fits,
+    check_position,
     load_network,
     network_input,
     one_blas_thread,
@@ -104,9 +105,9 @@ class AlphaZeroAgent(Agent):
             return self._decide_in_one_thread(model, deadline, sample)
 
     def _decide_in_one_thread(self, model: GameState, deadline: float | None, sample: bool) -> int:
-        from boardzoo.fast.games import GAME_IDS, encode
+        from boardzoo.fast.games import GAME_IDS
         network = self.network_for(model)
-        state = encode(model)
+        state = check_position("alphazero", network, model)
         if self.iterations == 0:
             return self._network_move(network, model, sample)
         search = self._search_for(network, GAME_IDS[model.game_name], len(state))

@@ -83,14 +83,25 @@ def check_fits(where: str, network: Network, model: GameState) -> None:
                          f"{expected} and {model.num_actions} actions (another board size or k)")
 
 
-def network_input(where: str, network: Network, model: GameState) -> np.ndarray:
-    """The network's input (1, *input shape) for position ``model``."""
-    from boardzoo.fast.games import GAME_IDS, encode
-    from boardzoo.fast.network_input import write_input
+def check_position(where: str, network: Network, model: GameState) -> np.ndarray:
+    """``model``'s compiled array, once it is sure the network fits it (:func:`check_fits`,
+    and Nim's pile within the network's largest): the compiled code writes the network's
+    input without bounds checks, so nothing reaches it that does not fit."""
+    from boardzoo.fast.games import encode
 
+    check_fits(where, network, model)
     state = encode(model)
     if model.game_name == "nim" and state[0] >= network.input_shape[0]:
         raise ValueError(f"{where}: the network knows piles up to {network.input_shape[0] - 1}, not {state[0]}")
+    return state
+
+
+def network_input(where: str, network: Network, model: GameState) -> np.ndarray:
+    """The network's input (1, *input shape) for position ``model``."""
+    from boardzoo.fast.games import GAME_IDS
+    from boardzoo.fast.network_input import write_input
+
+    state = check_position(where, network, model)
     inputs = np.zeros(int(np.prod(network.input_shape)), dtype=np.float32)
     write_input(GAME_IDS[model.game_name], state, inputs)
     return inputs.reshape(1, *network.input_shape)
