@@ -466,6 +466,7 @@ def test_train_on_the_command_line_refuses_bad_input_with_a_message(tmp_path, ca
     assert cli_main(["train", "cantris", "--run", run_dir, "--generations", "2"]) == 2
     assert "trains nim, not cantris" in capsys.readouterr().err
     assert cli_main(["train", "nim", "--run", run_dir, "--generations", "2"]) == 0  # resumed as it was
+    assert cli_main(["train", "nim", "--run", run_dir, "--generations", "2", *tiny]) == 0  # the same settings
     with open(os.path.join(run_dir, "checkpoint.pt"), "wb") as handle:
         handle.write(b"garbage")
     assert cli_main(["train", "nim", "--run", run_dir, "--generations", "3"]) == 2

@@ -67,6 +67,11 @@ class TrainingConfig:
     seed: int = 0
 
     def __post_init__(self) -> None:
+        if not isinstance(self.params, dict):
+            raise ValueError(f"train: params must be a mapping of the env's parameters, got {self.params!r}")
+        # A range read back from JSON is a list: the same setting as the tuple it was.
+        object.__setattr__(self, "params", {key: tuple(value) if isinstance(value, list) else value
+                                            for key, value in self.params.items()})
         if self.game not in LEARNABLE:
             raise ValueError(f"train: networks learn {', '.join(LEARNABLE)}, not {self.game}")
         if self.kind not in ("conv", "mlp"):
