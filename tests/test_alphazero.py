@@ -382,6 +382,22 @@ def test_a_run_resumed_goes_on_as_if_it_never_stopped(tmp_path):
         Trainer(parts, dataclasses.replace(TINY, simulations=5))
 
 
+def test_a_damaged_staged_task_is_played_again(tmp_path):
+    run_dir = str(tmp_path / "run")
+    straight = str(tmp_path / "straight")
+    Trainer(straight, TINY, log=lambda line: None).run(generations=1)
+    trainer = Trainer(run_dir, TINY, log=lambda line: None)
+    os.makedirs(os.path.join(run_dir, "staging"))
+    with open(os.path.join(run_dir, "staging", "gen-1-task-0.npz"), "wb") as handle:
+        handle.write(b"PK\x03\x04 torn")  # a task's file cut short
+    lines: list[str] = []
+    trainer.log = lines.append
+    trainer.run(generations=1)
+    assert not any("found done" in line for line in lines)
+    for name, array in weights_of(straight, 1).items():
+        np.testing.assert_array_equal(weights_of(run_dir, 1)[name], array, err_msg=name)
+
+
 KILLED_RUN = """
 import sys
 from boardzoo.training.alphazero import Trainer, TrainingConfig

@@ -36,6 +36,7 @@ import re
 import shutil
 import sys
 import time
+import zipfile
 from collections.abc import Callable
 from typing import Any
 
@@ -443,6 +444,6 @@ def _read_staged(path: str, number: int) -> SelfPlayResult | None:
         if result.number != number or not len(result.inputs) == len(result.policies) == len(result.values):
             raise ValueError("inconsistent")
         return result
-    except (OSError, ValueError, KeyError, TypeError, EOFError):
+    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
         os.unlink(path)
         return None
