@@ -317,8 +317,7 @@ def parser() -> argparse.ArgumentParser:
     train.add_argument("--generations", type=int, help="stop when the run has this many generations")
     train.add_argument("--hours", type=float, help="stop after this many hours of this call (checked between phases)")
     train.add_argument("--workers", type=int, default=1, help="self-play and evaluation processes (or Ray CPUs)")
-    train.add_argument("--ray", metavar="ADDRESS", help=RAY_HELP.replace("play the games", "run self-play and "
-                                                                                         "evaluation"))
+    train.add_argument("--ray", metavar="ADDRESS", help=RAY_HELP.replace("play the games", "run self-play"))
     train.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                        help="change one setting of the preset (repeatable; see docs/tutorials/alphazero.md)")
     train.set_defaults(run=_train)

@@ -5,7 +5,7 @@ A generation:
 
 1. **self-play**: ``games_per_generation`` games of the current network against itself,
    in tasks of ``games_per_task`` games (:mod:`.selfplay`) run in ``workers`` processes
-   or on Ray; each finished task is written to ``staging/`` at once, so a killed run
+   or on Ray (a task carries the network itself); each finished task is written to ``staging/`` at once, so a killed run
    plays only the unfinished tasks again;
 2. **learning**: the positions join the replay buffer (the newest ``replay_positions``),
    and the network takes ``sample_reuse`` x new positions / ``batch_size`` steps of Adam
@@ -18,7 +18,8 @@ A generation:
    ``alphazero:weights=`` reads). Only the newest ``keep_weights`` generations' files are
    kept, so the directory's size is bounded;
 4. **evaluation** (every ``eval_every`` generations): arena games against the previous
-   generation and the anchors (results files in ``eval/``, resumable as any arena run),
+   generation and the anchors, on this machine (results files in ``eval/``, resumable as
+   any arena run),
    mistake rates on the solver-scored Connect Four sets every ``mistakes_every``;
    ratings with intervals over every result so far; ``history.jsonl`` gets a line per
    generation and ``training.png`` the curves (with the ``plot`` extra).
@@ -301,8 +302,9 @@ class Trainer:
             os.makedirs(os.path.join(self.run_dir, "eval"), exist_ok=True)
             for name, spec in opponents.items():
                 out = os.path.join(self.run_dir, "eval", f"gen-{g}-vs-{_file_name(name)}.jsonl")
+                # Here, not on Ray: the agents read the network's file, which other nodes may not have.
                 games = run_arena(env_spec(config), me, spec, config.eval_games, seed=_seed(config.seed, g, 3),
-                                  workers=self.workers, out=out, progress=False, log=self.log, ray=self.ray)
+                                  workers=self.workers, out=out, progress=False, log=self.log)
                 scores[name] = [1.0 if r["winner"] == "a" else 0.5 if r["winner"] is None else 0.0 for r in games]
             record["scores"] = {name: round(float(np.mean(s)), 4) for name, s in scores.items()}
             record["results"] = {name: [float(x) for x in s] for name, s in scores.items()}
