@@ -13,8 +13,9 @@ import matplotlib.pyplot as plt  # noqa: E402  (after choosing the file backend)
 from boardzoo.ledger import write_atomic_with  # noqa: E402
 
 
-def plot_history(history: list[dict[str, Any]], path: str) -> None:
-    """Draw ``history`` (the run's ``history.jsonl`` records) into the PNG ``path``."""
+def plot_history(history: list[dict[str, Any]], path: str, anchors: dict[str, float] | None = None) -> None:
+    """Draw ``history`` (the run's ``history.jsonl`` records) into the PNG ``path``, with
+    the ``anchors``' ratings (name -> Elo) as dashed lines."""
     figure, (losses, rating, mistakes) = plt.subplots(1, 3, figsize=(15, 4.2))
     generations = [e["generation"] for e in history]
     losses.plot(generations, [e["policy_loss"] for e in history], label="policy (cross-entropy)")
@@ -27,6 +28,9 @@ def plot_history(history: list[dict[str, Any]], path: str) -> None:
         hours = [e["hours"] for e in rated]
         rating.plot(hours, [e["elo"] for e in rated], marker=".", label="network + search")
         rating.fill_between(hours, [e["elo_low"] for e in rated], [e["elo_high"] for e in rated], alpha=0.3)
+        for name, elo in (anchors or {}).items():
+            rating.axhline(elo, linestyle="--", linewidth=0.8, color="grey")
+            rating.annotate(name, (hours[0], elo), fontsize=7, color="grey", va="bottom")
     rating.set_xlabel("training hours")
     rating.set_title("rating (Elo, random = 0; 95 % intervals)")
     measured = [e for e in history if "mistakes" in e]

@@ -164,6 +164,7 @@ class Trainer:
         self.buffer = ReplayBuffer(self.config.replay_positions, int(np.prod(self.input_shape)), self.actions)
         self.generation, self.evaluated, self.seconds = 0, 0, 0.0
         self.history: list[dict[str, Any]] = []
+        self.anchor_ratings: dict[str, float] = {}
         if saved is None:
             self.commands.append(self._started)
             os.makedirs(os.path.join(run_dir, "weights"), exist_ok=True)
@@ -371,7 +372,7 @@ class Trainer:
             from boardzoo.training.alphazero.plots import plot_history
         except ImportError:
             return
-        plot_history(self.history, os.path.join(self.run_dir, "training.png"))
+        plot_history(self.history, os.path.join(self.run_dir, "training.png"), self.anchor_ratings)
 
     # --- files -----------------------------------------------------------------------------------------------
     def _write_weights(self) -> None:
