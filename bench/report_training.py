@@ -1,0 +1,41 @@
+"""A training run's history as the tables of the docs: rating with its interval and the
+score against each opponent by generation, and the mistake rates where measured.
+
+    python bench/report_training.py runs/train-connect_four [--every 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+
+from common import table
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("run", type=pathlib.Path)
+    parser.add_argument("--every", type=int, default=1, help="one generation in so many (and the last)")
+    args = parser.parse_args()
+    history = [json.loads(line) for line in (args.run / "history.jsonl").read_text().splitlines()]
+    shown = [e for e in history if e["generation"] % args.every == 0 or e is history[-1]]
+    opponents = sorted({name for e in history for name in e.get("scores", {}) if not name.startswith("gen-")})
+    rows = [[e["generation"], f"{e['hours']:.2f}", e["games"], f"{e['policy_loss']:.3f}", f"{e['value_loss']:.3f}",
+             f"{e['elo']:+.0f} ({e['elo_low']:+.0f}..{e['elo_high']:+.0f})" if "elo" in e else "",
+             *(f"{e['scores'][name]:.2f}" if name in e.get("scores", {}) else "" for name in opponents)]
+            for e in shown]
+    print(table(["generation", "hours", "games", "policy loss", "value loss", "rating (95 % interval)",
+                 *(f"vs `{name}`" for name in opponents)], rows))
+    measured = [e for e in history if "mistakes" in e]
+    if measured:
+        sets = list(measured[0]["mistakes"]["search"])
+        print()
+        print(table(["generation", "hours", *(f"{name} (net / search)" for name in sets)],
+                    [[e["generation"], f"{e['hours']:.2f}",
+                      *(f"{e['mistakes']['network'][name]:.1%} / {e['mistakes']['search'][name]:.1%}" for name in sets)]
+                     for e in measured]))
+
+
+if __name__ == "__main__":
+    main()
