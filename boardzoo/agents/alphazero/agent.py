@@ -52,7 +52,7 @@ class AlphaZeroAgent(Agent):
     summary = ("a self-trained policy-value network (boardzoo train; shipped for Connect Four, Nim, Cantris) "
                "searched by Gumbel AlphaZero's sequential halving; iterations=0 plays the network's own move")
     games = frozenset(SHIPPED)
-    default_notes = {"weights": "the network shipped for the game", "iterations": "800, or unbounded with time="}
+    default_notes = {"weights": "the network shipped for the game", "iterations": "800; with time=, up to 200,000"}
 
     def __init__(self, seed: int | None = None, weights: str | None = None, iterations: int | None = None,
                  time: float | None = None, considered: int = 16, sample_moves: int = 0):
