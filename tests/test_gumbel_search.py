@@ -1,0 +1,147 @@
+"""Gumbel AlphaZero's search compiled (boardzoo/fast/gumbel.py): held to its plain
+reference simulation for simulation, batched against one game at a time, the halving
+schedule against a worked example, and what it finds and refuses."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from boardzoo.agents.alphazero.reference import gumbel_search, halving_schedule  # noqa: E402
+from boardzoo.fast.games import GAME_IDS, encode  # noqa: E402
+from boardzoo.fast.gumbel import BatchedGumbelSearch, considered_visits  # noqa: E402
+from boardzoo.fast.network_input import input_shape, write_input  # noqa: E402
+from boardzoo.games.registry import game  # noqa: E402
+
+GAMES = {"connect_four": {}, "cantris": {"rows": 6, "cols": 3, "bonus_turn": True}, "nim": {"k": 3}}
+LARGEST_PILE = 60
+
+
+def random_position(name: str, rng: random.Random):
+    """A position someone is to move in, a few random moves into a game."""
+    while True:
+        state = game(name).new_initial_state(rng, **GAMES[name], **({"n": rng.randint(5, 40)}
+                                                                      if name == "nim" else {}))
+        for _ in range(rng.randint(0, 12)):
+            if state.current_player() < 0:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if state.current_player() >= 0:
+            return state
+
+
+class RowEvaluator:
+    """A fixed random linear evaluator, row by row, so a row's output never depends on
+    the batch it is evaluated in (a matrix product over a batch may round differently)."""
+
+    def __init__(self, size: int, actions: int, seed: int):
+        rng = np.random.default_rng(seed)
+        self.weights = rng.normal(size=(size, actions)).astype(np.float32)
+        self.value = rng.normal(size=size).astype(np.float32) * 0.3
+
+    def __call__(self, inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        flat = inputs.reshape(len(inputs), -1)
+        logits = np.stack([row @ self.weights for row in flat]).astype(np.float32)
+        values = np.array([np.tanh(row @ self.value) for row in flat], dtype=np.float32)
+        return logits, values
+
+
+def shape_of(name: str, state) -> tuple[int, ...]:
+    return input_shape(name, encode(state), LARGEST_PILE)
+
+
+def test_the_halving_schedule_is_the_worked_example():
+    # Four actions, eight simulations: two rounds; each of the four once, then the best two twice each.
+    assert considered_visits(4, 8)[4].tolist() == [0, 0, 0, 0, 1, 1, 2, 2]
+    assert halving_schedule(4, 8) == [0, 0, 0, 0, 1, 1, 2, 2]
+    assert considered_visits(1, 5)[1].tolist() == [0, 1, 2, 3, 4]
+    for m in range(1, 9):
+        for n in (1, 7, 32, 100):
+            assert considered_visits(8, n)[m].tolist()[:n] == halving_schedule(m, n)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_compiled_search_is_the_reference_simulation_for_simulation(name):
+    rng = random.Random(7)
+    for trial in range(6):
+        state = random_position(name, rng)
+        shape = shape_of(name, state)
+        evaluate = RowEvaluator(int(np.prod(shape)), state.num_actions, trial)
+        gumbel = np.random.default_rng(trial).gumbel(size=state.num_actions)
+        simulations = [1, 5, 16, 40][trial % 4]
+
+        def of_state(position, shape=shape, evaluate=evaluate):
+            inputs = np.zeros(int(np.prod(shape)), dtype=np.float32)
+            write_input(GAME_IDS[name], encode(position), inputs)
+            logits, values = evaluate(inputs[None])
+            return logits[0], values[0]
+
+        action, policy, value = gumbel_search(state, of_state, simulations, gumbel, max_considered=4)
+        search = BatchedGumbelSearch(GAME_IDS[name], state.num_actions, shape, len(encode(state)), 1,
+                                     max_considered=4, capacity=4)
+        result = search.run(encode(state)[None], evaluate, simulations, gumbel=gumbel[None])
+        assert result.actions[0] == action
+        np.testing.assert_allclose(result.policy[0], policy, atol=1e-9)
+        assert result.values[0] == pytest.approx(value, abs=1e-9)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_batch_of_searches_is_each_search_alone(name):
+    rng = random.Random(3)
+    states = [random_position(name, rng) for _ in range(9)]
+    if name == "cantris":  # one board size a batch: the deals differ, the size does not
+        states = [s for s in states if (s.rows, s.cols) == (states[0].rows, states[0].cols)]
+    roots = np.stack([encode(s) for s in states])
+    shape = shape_of(name, states[0])
+    actions = states[0].num_actions
+    evaluate = RowEvaluator(int(np.prod(shape)), actions, 11)
+    noise = np.random.default_rng(5).gumbel(size=(len(states), actions))
+    batched = BatchedGumbelSearch(GAME_IDS[name], actions, shape, roots.shape[1], len(states), capacity=8)
+    together = batched.run(roots, evaluate, 24, gumbel=noise)
+    for i in range(len(states)):
+        alone = BatchedGumbelSearch(GAME_IDS[name], actions, shape, roots.shape[1], 1, capacity=2)
+        single = alone.run(roots[i:i + 1], evaluate, 24, gumbel=noise[i:i + 1])
+        assert single.actions[0] == together.actions[i]
+        np.testing.assert_array_equal(single.policy[0], together.policy[i])
+        assert single.values[0] == together.values[i]
+
+
+def test_the_search_finds_a_win_and_a_block_with_an_uninformed_network():
+    uninformed = lambda inputs: (np.zeros((len(inputs), 7), np.float32), np.zeros(len(inputs), np.float32))  # noqa: E731
+    connect_four = game("connect_four")
+    for moves, best in (("1212120", 1), ("0103030", 0)):  # player 0 wins in column 1 / must block column 0
+        state = connect_four.new_initial_state()
+        for move in moves[:-1]:
+            state.apply(int(move))
+        search = BatchedGumbelSearch(GAME_IDS["connect_four"], 7, (3, 6, 7), len(encode(state)), 1)
+        result = search.run(encode(state)[None], uninformed, 200)
+        assert result.actions[0] == best, moves
+
+
+def test_a_search_deeper_than_its_first_paths_grows_them():
+    # Nim with a pile of 900: a simulation may walk 900 plies (one pawn a move), past the
+    # paths first allocated; the paths grow before the search, whatever the pile.
+    state = game("nim").new_initial_state(n=900, k=1)
+    greedy = lambda inputs: (np.zeros((len(inputs), 1), np.float32), np.zeros(len(inputs), np.float32))  # noqa: E731
+    search = BatchedGumbelSearch(GAME_IDS["nim"], 1, (901,), len(encode(state)), 1)
+    result = search.run(encode(state)[None], greedy, 950)
+    assert search.path_nodes.shape[1] >= 901 and search.node_n[0, 0] == 951
+    # One line of 900 moves: the 900th simulation reaches the end (the second player takes
+    # the last pawn), and so do the 50 after it; the 899 before it back up the network's 0.
+    assert search.used[0] == 901 and search.edge_w[0, 0, 0] == -51
+    assert result.values[0] == pytest.approx(-51 / 950)  # the mover, player 0, loses
+
+
+def test_the_search_refuses_positions_its_inputs_cannot_hold():
+    state = encode(game("connect_four").new_initial_state(rows=5, cols=6))
+    search = BatchedGumbelSearch(GAME_IDS["connect_four"], 6, (3, 6, 7), len(state), 1)
+    with pytest.raises(ValueError, match="do not fit these positions"):
+        search.run(state[None], RowEvaluator(126, 6, 0), 4)
+    pile = encode(game("nim").new_initial_state(n=61, k=3))
+    search = BatchedGumbelSearch(GAME_IDS["nim"], 3, (61,), len(pile), 1)
+    with pytest.raises(ValueError, match="beyond the largest"):
+        search.run(pile[None], RowEvaluator(61, 3, 0), 4)
