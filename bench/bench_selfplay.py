@@ -19,7 +19,7 @@ from boardzoo.fast.gumbel import BatchedGumbelSearch
 from boardzoo.games.registry import game
 from boardzoo.training.alphazero.config import PRESETS
 from boardzoo.training.alphazero.model import PolicyValueNet
-from boardzoo.training.alphazero.selfplay import torch_evaluator
+from boardzoo.training.alphazero.selfplay import inference_module, torch_evaluator
 
 
 def positions(batch: int, simulations: int, evaluate, seed: int):
@@ -53,8 +53,8 @@ def main() -> None:
     torch.set_num_threads(1)
     torch.manual_seed(0)
     config = PRESETS["connect_four"]
-    module = PolicyValueNet(config.architecture((3, 6, 7), 7)).eval()
-    evaluate = torch_evaluator(module)
+    network = PolicyValueNet(config.architecture((3, 6, 7), 7)).to_network()
+    evaluate = torch_evaluator(inference_module(network))  # as self-play sets it up
     rates = compare({"batched": positions(args.batch, args.simulations, evaluate, 1),
                      "one game a call": positions(1, args.simulations, evaluate, 1)}, args.seconds, args.rounds)
     base = rates["one game a call"]

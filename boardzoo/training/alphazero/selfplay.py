@@ -66,11 +66,19 @@ def torch_evaluator(module: PolicyValueNet):
     return evaluate
 
 
+def inference_module(network: Network) -> PolicyValueNet:
+    """The PyTorch module of ``network`` set up to evaluate positions (no training)."""
+    module = PolicyValueNet.from_network(network).eval()
+    if len(network.input_shape) == 3:  # oneDNN's convolutions run faster channels-last (1.2-1.4x here)
+        module = module.to(memory_format=torch.channels_last)
+    return module
+
+
 def play(task: SelfPlayTask) -> SelfPlayResult:
     """Play the task's games; positions of every game in the order played."""
     torch.set_num_threads(1)
     start = time.perf_counter()
-    module = PolicyValueNet.from_network(task.network).eval()
+    module = inference_module(task.network)
     network_calls = 0
     evaluate_module = torch_evaluator(module)
 
