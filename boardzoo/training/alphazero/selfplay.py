@@ -70,7 +70,7 @@ def inference_module(network: Network) -> PolicyValueNet:
     """The PyTorch module of ``network`` set up to evaluate positions (no training)."""
     module = PolicyValueNet.from_network(network).eval()
     if len(network.input_shape) == 3:  # oneDNN's convolutions run faster channels-last (1.2-1.4x here)
-        module = module.to(memory_format=torch.channels_last)
+        module = module.to(memory_format=torch.channels_last)  # type: ignore[call-overload]  # (missing from the stubs)
     return module
 
 
