@@ -13,7 +13,8 @@ connect_four   (3, rows, cols)              the mover's discs, the opponent's (r
                                             Four's threats depend on the parity of a row)
 cantris        (rows + 2, rows, cols)       one plane per tile value 1..rows+1 (a half-unit
                                             deal uses 2..rows+1), row 0 the bottom; then the
-                                            mover's lead in points, scaled by the board's total
+                                            mover's lead in points over the lead plus the
+                                            points left on the board (in -1..1)
 nim            (largest pile + 1,)          the pile as one-hot (a pile beyond the network's
                                             largest is refused by the caller)
 =============  ===========================  ====================================================
