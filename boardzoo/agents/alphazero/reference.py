@@ -1,6 +1,6 @@
 """The plain reference of the compiled Gumbel search (:mod:`boardzoo.fast.gumbel`): one
 game, nodes as objects over the model interface (``clone``/``apply``), written for
-reading rather than speed. ``tests/test_alphazero.py`` holds the compiled search to it,
+reading rather than speed. ``tests/test_gumbel_search.py`` holds the compiled search to it,
 simulation for simulation, on random positions."""
 
 from __future__ import annotations
