@@ -1,7 +1,9 @@
 """The policy-improvement operator, measured: Gumbel AlphaZero's search (the ``alphazero``
 agent: sequential halving, no noise) against PUCT (``mcts:policy=puct``, c = 1.25, the
 same network as its priors and leaf values) at equal simulations a move, and each
-against the network alone, in arena games with seats alternating.
+against the network alone, in arena games with seats alternating. The alphazero agent
+and the network alone draw their first four moves from their policies
+(``sample_moves=4``): without it, two deterministic players play one game a seating.
 
     python bench/bench_policy_improvement.py WEIGHTS.npz [--env connect_four_v0]
         [--simulations 8,32,128] [--games 200] [--workers 2]
@@ -32,10 +34,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
-    network = f"alphazero:weights={args.weights},iterations=0"
+    network = f"alphazero:weights={args.weights},iterations=0,sample_moves=4"
     rows = []
     for n in map(int, args.simulations.split(",")):
-        gumbel = f"alphazero:weights={args.weights},iterations={n}"
+        gumbel = f"alphazero:weights={args.weights},iterations={n},sample_moves=4"
         puct = f"mcts:policy=puct,model={args.weights},iterations={n}"
         pairings = ((f"Gumbel {n} vs PUCT {n}", gumbel, puct), (f"Gumbel {n} vs network alone", gumbel, network),
                     (f"PUCT {n} vs network alone", puct, network))
