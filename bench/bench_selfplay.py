@@ -9,14 +9,15 @@ leaf in one PyTorch call (``--batch`` games) or about one leaf per call, one thr
 from __future__ import annotations
 
 import argparse
+import random
 
 import numpy as np
 import torch
 from common import compare, machine, table
+from make_solver_positions import random_position
 
 from boardzoo.fast.games import GAME_IDS, encode
 from boardzoo.fast.gumbel import BatchedGumbelSearch
-from boardzoo.games.registry import game
 from boardzoo.training.alphazero.config import PRESETS
 from boardzoo.training.alphazero.model import PolicyValueNet
 from boardzoo.training.alphazero.selfplay import inference_module, torch_evaluator
@@ -25,14 +26,12 @@ from boardzoo.training.alphazero.selfplay import inference_module, torch_evaluat
 def positions(batch: int, simulations: int, evaluate, seed: int):
     """A function searching ``batch`` mid-game positions once; returns how many."""
     rng = np.random.default_rng(seed)
+    drawing = random.Random(seed)
     roots = []
     while len(roots) < batch:
-        state = game("connect_four").new_initial_state()
-        for _ in range(rng.integers(0, 12)):
-            if state.current_player() >= 0:
-                state.apply(int(rng.choice(state.legal_actions())))
-        if state.current_player() >= 0:
-            roots.append(encode(state))
+        drawn = random_position(drawing, 0, 12)
+        if drawn is not None:
+            roots.append(encode(drawn[0]))
     roots_array = np.stack(roots)
     search = BatchedGumbelSearch(GAME_IDS["connect_four"], 7, (3, 6, 7), roots_array.shape[1], batch,
                                  capacity=simulations + 1)
