@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from boardzoo.agents.alphazero.network import Network
+from boardzoo.agents.alphazero.network import Network, move_probabilities
 from boardzoo.agents.network_evaluator import NetworkEvaluator
 from boardzoo.games.model import GameState
 
@@ -62,9 +62,10 @@ def one_blas_thread() -> Any:
     return _blas_pools().limit(limits=1, user_api="blas")
 
 
-def check_fits(where: str, network: Network, model: GameState) -> None:
+def check_fits(where: str, network: Network, model: GameState, state: np.ndarray | None = None) -> None:
     """ValueError, before play, when ``network`` was not trained for the game of ``model``
-    (another game, board size, k), or the game has chance events."""
+    (another game, board size, k), or the game has chance events; ``state`` is
+    ``model``'s compiled array when the caller has it already."""
     if getattr(model, "coin", False):
         raise ValueError(f"{where}: the network plays games without chance events, not Nim with the coin")
     from boardzoo.fast.games import encode
@@ -74,7 +75,8 @@ def check_fits(where: str, network: Network, model: GameState) -> None:
     if trained not in (None, model.game_name):
         raise ValueError(f"{where}: the network was trained for {trained}, not {model.game_name}")
     try:
-        expected = input_shape(model.game_name, encode(model), network.input_shape[0] - 1)
+        expected = input_shape(model.game_name, encode(model) if state is None else state,
+                               network.input_shape[0] - 1)
     except ValueError as error:
         raise ValueError(f"{where}: {error}") from None
     if expected != network.input_shape or model.num_actions != network.num_actions:
@@ -89,8 +91,8 @@ def check_position(where: str, network: Network, model: GameState) -> np.ndarray
     input without bounds checks, so nothing reaches it that does not fit."""
     from boardzoo.fast.games import encode
 
-    check_fits(where, network, model)
     state = encode(model)
+    check_fits(where, network, model, state)
     if model.game_name == "nim" and state[0] >= network.input_shape[0]:
         raise ValueError(f"{where}: the network knows piles up to {network.input_shape[0] - 1}, not {state[0]}")
     return state
@@ -123,6 +125,4 @@ class FileNetworkEvaluator(NetworkEvaluator):
         with one_blas_thread():
             logits, values = self.network(network_input("mcts", self.network, state))
         legal = state.legal_actions()
-        chosen = logits[0, legal].astype(np.float64)
-        weights = np.exp(chosen - chosen.max())
-        return float(values[0]), list(zip(legal, (weights / weights.sum()).tolist()))
+        return float(values[0]), list(zip(legal, move_probabilities(logits[0], legal).tolist()))

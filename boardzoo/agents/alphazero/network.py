@@ -85,6 +85,14 @@ def check_architecture(architecture: Any, where: str) -> dict[str, Any]:
     return architecture
 
 
+def move_probabilities(logits: np.ndarray, legal: Any) -> np.ndarray:
+    """The softmax of ``logits`` over the ``legal`` actions (indices or a mask), in their
+    order: the network's own policy."""
+    chosen = np.asarray(logits, dtype=np.float64)[legal]
+    weights = np.exp(chosen - chosen.max())
+    return weights / weights.sum()
+
+
 def _window_cells(height: int, width: int) -> np.ndarray:
     """For each cell of a board, the cells of its 3x3 window row by row (``height *
     width``, the zero cell, where the window leaves the board)."""
