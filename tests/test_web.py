@@ -117,7 +117,7 @@ def test_the_alphazero_agent_plays_in_the_browser_and_shows_its_tree(client):
     game = client.post("/api/play", json={"env": "nim_v0:n=21", "opponent": "alphazero:iterations=60",
                                           "seat": "player_1", "seed": 0}).json()
     search = game["search"]
-    assert search["kind"] == "tree" and search["priors"] and search["iterations"] == 60
+    assert search["kind"] == "tree" and search["priors"] and search["iterations"] == 60 and search["seconds"] > 0
     assert search["tree"]["visits"] == 61
     assert {row["label"] for row in search["children"]} == {"take 1", "take 2", "take 3"}
     assert sum(row["visits"] for row in search["children"]) == 60

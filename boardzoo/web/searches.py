@@ -56,23 +56,17 @@ class Cancelled(BoardzooError):
 
 
 def search_view(agent: Agent) -> dict | None:
-    """What the agent's last decision looked at: an MCTS tree with its root's children, or
-    alpha-beta's expected line; None for agents that do not search."""
+    """What the agent's last decision looked at: a search tree (MCTS, AlphaZero) with its
+    root's children, or alpha-beta's expected line; None for agents that do not search."""
     stats = agent.stats
-    if isinstance(agent, MCTSAgent):
+    if isinstance(agent, (MCTSAgent, AlphaZeroAgent)):
         tree = agent.tree_json(MAX_TREE_NODES)
         if tree is None:
             return None
         return {"kind": "tree", "tree": tree, "iterations": stats.get("iterations"),
                 "seconds": stats.get("seconds"), "children": stats.get("children", []),
-                # only PUCT reads priors; the others' are a uniform placeholder
-                "priors": agent.policy_name == "puct"}
-    if isinstance(agent, AlphaZeroAgent):
-        tree = agent.tree_json(MAX_TREE_NODES)
-        if tree is None:
-            return None
-        return {"kind": "tree", "tree": tree, "iterations": stats.get("iterations"), "seconds": stats.get("time"),
-                "children": stats.get("children", []), "priors": True}
+                # only PUCT and AlphaZero's search read priors; the others' are a uniform placeholder
+                "priors": isinstance(agent, AlphaZeroAgent) or agent.policy_name == "puct"}
     if isinstance(agent, (MinimaxAgent, AlphaBetaAgent)) and stats:
         return {"kind": "line", "line": agent.principal_variation(), "value": stats.get("value"),
                 "depth": stats.get("depth"), "nodes": stats.get("nodes"), "seconds": stats.get("seconds")}

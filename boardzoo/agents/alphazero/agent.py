@@ -37,7 +37,7 @@ from boardzoo.agents.alphazero.evaluator import (
     one_blas_thread,
     shipped_path,
 )
-from boardzoo.agents.alphazero.network import Network
+from boardzoo.agents.alphazero.network import Network, move_probabilities
 from boardzoo.agents.base import MAX_SECONDS, Agent
 from boardzoo.fast import available
 from boardzoo.games.model import GameState
@@ -97,7 +97,7 @@ class AlphaZeroAgent(Agent):
         deadline = None if self.time_budget is None else start + self.time_budget
         action = self._decide(model, deadline, sample=self._moves_played < self.sample_moves)
         self._moves_played += 1
-        self.stats["time"] = time.perf_counter() - start
+        self.stats["seconds"] = time.perf_counter() - start
         return action
 
     def _decide(self, model: GameState, deadline: float | None, sample: bool = False) -> int:
@@ -125,9 +125,7 @@ class AlphaZeroAgent(Agent):
         """The root's moves as the browser's table of children shows them: visits, the
         mover's mean value and its share of the way from -1 to 1, the network's prior."""
         legal = search.legal[0, 0]
-        logits = search.logits[0, 0][legal].astype(np.float64)
-        priors = np.exp(logits - logits.max())
-        priors /= priors.sum()
+        priors = move_probabilities(search.logits[0, 0], legal)
         sign = 1.0 if search.to_move[0, 0] == 0 else -1.0
         rows = []
         for action, prior in zip(np.flatnonzero(legal), priors):
@@ -145,10 +143,9 @@ class AlphaZeroAgent(Agent):
         logits, values = network(network_input("alphazero", network, model))
         legal = model.legal_actions()
         if sample:
-            chosen = np.full(len(logits[0]), -np.inf)
-            chosen[legal] = logits[0, legal]
-            policy = np.exp(chosen - chosen.max())
-            action = self._drawn(policy / policy.sum())
+            policy = np.zeros(len(logits[0]))
+            policy[legal] = move_probabilities(logits[0], legal)
+            action = self._drawn(policy)
         else:
             action = int(max(legal, key=lambda a: logits[0, a]))
         self._last = None

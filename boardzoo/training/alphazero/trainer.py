@@ -44,7 +44,6 @@ from typing import Any
 import numpy as np
 import torch
 
-from boardzoo.agents.alphazero.network import Network
 from boardzoo.arena import run as run_arena
 from boardzoo.envs import make as make_env
 from boardzoo.fast.games import encode
@@ -312,17 +311,15 @@ class Trainer:
         if config.mistake_sets and config.mistakes_every and g % config.mistakes_every == 0:
             record["mistakes"] = self._mistakes(g)
         if config.game == "nim":
-            record["nim_theory"] = self._nim_theory(g)
+            record["nim_theory"] = self._nim_theory()
         record["eval_seconds"] = round(time.monotonic() - began, 1)
-        for entry in self.history:
-            if entry["generation"] == g:
-                entry.update(record)
+        self.history[-1].update(record)  # the generation evaluated is always the newest
         self.evaluated = g
         self._rate()
         self._checkpoint()
         self._plot()
         summary = ", ".join(f"{name} {score:.2f}" for name, score in record.get("scores", {}).items())
-        rating = next((e.get("elo") for e in self.history if e["generation"] == g), None)
+        rating = self.history[-1].get("elo")
         self.log(f"generation {g} evaluated in {record['eval_seconds']} s: {summary}"
                  + (f"; rating {rating:+.0f}" if rating is not None else "")
                  + (f"; mistakes {record['mistakes']}" if "mistakes" in record else "")
@@ -339,10 +336,10 @@ class Trainer:
             rates[label] = {name: round(m / n, 4) for name, (m, n) in counts.items() if n}
         return rates
 
-    def _nim_theory(self, g: int) -> float:
+    def _nim_theory(self) -> float:
         """The share of winning Nim piles (not a multiple of k+1) where the network alone
         leaves a multiple of k+1, the known theory of the game."""
-        network = Network.load(self.weights_path(g))
+        network = self.model.to_network()  # generation g's, the one in hand
         k = int(self.config.params.get("k", 3))
         piles = [n for n in range(1, self.input_shape[0]) if n % (k + 1)]
         logits, _ = network(np.eye(self.input_shape[0], dtype=np.float32)[piles])
