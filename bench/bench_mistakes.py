@@ -1,7 +1,8 @@
 """Mistake rates of boardzoo agents at Connect Four on the six sets of
-``bench/data/connect_four_mistake_sets.txt`` (``bench/make_mistake_sets.py``): a move is
-a mistake when its exact score is below the best move's. The rate per set, with a 95 %
-Wilson interval, for each agent spec given.
+``bench/data/connect_four_mistake_sets.txt`` (``bench/make_mistake_sets.py``), by the
+outcome rule (the move gives up a win or a draw: AlphaZero.jl's rule, so its published
+rates compare) and by the score rule (any move scored below the best). The rate per set,
+with a 95 % Wilson interval, for each agent spec given.
 
     python bench/bench_mistakes.py "alphabeta:depth=5,eval=three2" "mcts:iterations=800,engine=compiled"
     python bench/bench_mistakes.py alphazero alphazero:iterations=0 --limit 200 --sets begin-hard,middle-medium
@@ -34,14 +35,15 @@ def main() -> None:
     for spec in args.agents:
         agent = make_agent(spec, seed=0)
         counts = mistake_counts(agent.act, {name: sets.get(name, []) for name in names}, args.limit)
-        row = [spec]
-        for name in names:
-            mistakes, positions = counts[name]
-            low, high = wilson(mistakes, positions) if positions else (0.0, 0.0)
-            row.append(f"{mistakes / max(1, positions):.1%} [{low:.1%}, {high:.1%}] of {positions}")
-        rows.append(row)
+        for rule in ("outcome", "score"):
+            row = [spec, rule]
+            for name in names:
+                mistakes, positions = getattr(counts[name], rule), counts[name].positions
+                low, high = wilson(mistakes, positions) if positions else (0.0, 0.0)
+                row.append(f"{mistakes / max(1, positions):.1%} [{low:.1%}, {high:.1%}] of {positions}")
+            rows.append(row)
     print(f"Connect Four mistake rates ({machine()})\n")
-    print(table(["agent", *names], rows))
+    print(table(["agent", "rule", *names], rows))
 
 
 if __name__ == "__main__":

@@ -51,6 +51,9 @@ SETS = {"end-easy": (28, 41, 0, 13), "middle-easy": (14, 27, 0, 13), "middle-med
         "begin-easy": (6, 13, 0, 13), "begin-medium": (6, 13, 14, 27), "begin-hard": (6, 13, 28, 42)}
 NAMES = list(SETS)
 COLUMNS = 7
+#: Each worker's solver table: a begin-hard position's children take an hour or more
+#: with 64 MB and about a minute with this much (and the position's own solve warm in it).
+SOLVER_MEMORY_MB = 768
 
 
 def read_sets(path: pathlib.Path) -> dict[str, list[str]]:
@@ -82,7 +85,7 @@ def judge(task: tuple[int, int, frozenset]) -> tuple[int, str | None]:
     global _SOLVER
     seed, sample, full = task
     if _SOLVER is None:
-        _SOLVER = make_solver()
+        _SOLVER = make_solver(memory_mb=SOLVER_MEMORY_MB)
     rng = random.Random(f"{seed}:{sample}")
     target = NAMES[sample % len(NAMES)]
     drawn = random_position(rng, *SETS[target][:2], careful=target == "end-easy")
@@ -95,7 +98,7 @@ def judge(task: tuple[int, int, frozenset]) -> tuple[int, str | None]:
         if low <= state.plies <= high and fewest <= left <= most:
             if name in full:
                 return sample, None
-            values = move_values(state, seconds=24 * 3600)
+            values = move_values(state, seconds=24 * 3600, solver=_SOLVER)  # its table has just solved state
             scores = " ".join(str(values[c]) if c in values else "." for c in range(COLUMNS))
             return sample, f"{name} {moves} {score} {scores}"
     return sample, None

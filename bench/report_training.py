@@ -27,14 +27,15 @@ def main() -> None:
             for e in shown]
     print(table(["generation", "hours", "games", "policy loss", "value loss", "rating (95 % interval)",
                  *(f"vs `{name}`" for name in opponents)], rows))
-    measured = [e for e in history if "mistakes" in e]
-    if measured:
-        sets = list(measured[0]["mistakes"]["search"])
-        print()
-        print(table(["generation", "hours", *(f"{name} (net / search)" for name in sets)],
-                    [[e["generation"], f"{e['hours']:.2f}",
-                      *(f"{e['mistakes']['network'][name]:.1%} / {e['mistakes']['search'][name]:.1%}" for name in sets)]
-                     for e in measured]))
+    for key, rule in (("outcome_mistakes", "outcome"), ("mistakes", "score")):
+        measured = [e for e in history if key in e]
+        if measured:
+            sets = list(measured[0][key]["search"])
+            print(f"\nMistake rates, {rule} rule (network alone / search):\n")
+            print(table(["generation", "hours", *sets],
+                        [[e["generation"], f"{e['hours']:.2f}",
+                          *(f"{e[key]['network'][name]:.1%} / {e[key]['search'][name]:.1%}" for name in sets)]
+                         for e in measured]))
 
 
 if __name__ == "__main__":

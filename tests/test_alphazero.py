@@ -195,7 +195,7 @@ def test_the_agent_refuses_what_its_network_does_not_fit(connect_four_weights, t
 
 # --- the trainer -------------------------------------------------------------------------------------------
 from boardzoo.training.alphazero import PRESETS, Trainer  # noqa: E402
-from boardzoo.training.alphazero.referee import read_mistake_sets  # noqa: E402
+from boardzoo.training.alphazero.referee import SET_NAMES, Position, mistake_counts, read_mistake_sets  # noqa: E402
 
 SETS_FILE = os.path.join(os.path.dirname(__file__), "..", "bench", "data", "connect_four_mistake_sets.txt")
 TINY = dataclasses.replace(
@@ -220,7 +220,7 @@ def test_the_loop_at_a_tiny_size_learns_rates_and_keeps_its_files_bounded(tmp_pa
         assert entry["games"] == 6 and entry["positions"] >= 6 * 7 and entry["steps"] >= 1
         assert set(entry["scores"]) == ({"random", f"gen-{entry['generation'] - 1}"})
         assert entry["elo_low"] <= entry["elo"] <= entry["elo_high"]
-    assert set(history[1]["mistakes"]) == {"network", "search"}
+    assert set(history[1]["mistakes"]) == set(history[1]["outcome_mistakes"]) == {"network", "search"}
     assert "mistakes" not in history[0] and "mistakes" not in history[2]
     assert history[-1]["buffer"] == sum(entry["positions"] for entry in history)
     # Only the newest keep_weights generations' files stay (and latest.npz).
@@ -327,6 +327,41 @@ def test_the_mistake_sets_are_read_and_a_bad_line_is_named(tmp_path):
     bad.write_text("begin-easy 4455 0 1 2 3 4 5 6 7\nbegin-easy 44x5 0 1 2 3 4 5 6 7\n")
     with pytest.raises(ValueError, match="line 2"):
         read_mistake_sets(str(bad))
+
+
+def test_the_outcome_and_the_score_rules_judge_worked_examples():
+    # Column 1 wins soonest, 2 wins later, 3 draws, 4 loses, 5 is full.
+    won = Position("", (18, 2, 0, -5, None, 0, 18))
+    assert [won.worse_outcome(c) for c in range(7)] == [False, False, True, True, True, True, False]
+    assert [won.worse_score(c) for c in range(7)] == [False, True, True, True, True, True, False]
+    drawn = Position("", (0, -3, 0, -1, -7, -2, -3))
+    assert [drawn.worse_outcome(c) for c in range(7)] == [False, True, False, True, True, True, True]
+    lost = Position("", (-9, -3, -4, -3, -12, -20, -3))  # every move loses: only the slowest keeps the score
+    assert not any(lost.worse_outcome(c) for c in range(7))
+    assert [lost.worse_score(c) for c in range(7)] == [True, False, True, False, True, True, False]
+
+
+def test_mistakes_are_counted_per_set_by_both_rules():
+    sets = {name: positions[:5] for name, positions in read_mistake_sets(SETS_FILE).items()}
+
+    def by_scores(pick):
+        judged = iter([p for name in SET_NAMES if name in sets for p in sets[name]])  # the order judged
+
+        def choose(observation, model):
+            values = next(judged).values
+            legal = [c for c in range(7) if values[c] is not None]
+            assert legal == [int(a) for a in np.flatnonzero(observation["action_mask"])]  # the position set up
+            return pick(legal, key=lambda c: values[c])
+        return choose
+
+    best, worst = mistake_counts(by_scores(max), sets), mistake_counts(by_scores(min), sets)
+    for name, positions in sets.items():
+        assert best[name] == (0, 0, len(positions))
+        worst_moves = [min((c for c in range(7) if p.values[c] is not None), key=lambda c: p.values[c])
+                       for p in positions]
+        assert worst[name] == (sum(map(Position.worse_outcome, positions, worst_moves)),
+                               sum(map(Position.worse_score, positions, worst_moves)), len(positions))
+        assert worst[name].outcome <= worst[name].score
 
 
 def test_train_on_the_command_line_refuses_bad_input_with_a_message(tmp_path, capsys):

@@ -59,14 +59,19 @@ _PLAYING: dict[tuple[int, int, str], Solver] = {}
 PLAYING_MEMORY_MB = 64
 
 
-def move_values(state: ConnectFourState, seconds: float, engine: str = "auto") -> dict[int, int]:
+def move_values(state: ConnectFourState, seconds: float, engine: str = "auto",
+                solver: Solver | None = None) -> dict[int, int]:
     """Each legal move's exact score for the player to move (the score convention above),
     within ``seconds`` in all, on ``engine``; BudgetError when they run out. Connect
-    Four's ``solve_moves`` for the ``solver`` agent."""
-    key = (state.geo.rows, state.geo.cols, choose_engine("solver", engine, exact_twin=True))
-    solver = _PLAYING.get(key)
+    Four's ``solve_moves`` for the ``solver`` agent. ``solver``: one of the caller's own
+    instead of this process's playing solver (a bigger table for positions near the
+    empty board, where the playing one's 64 MB make the children take hours, not
+    seconds; or the table that has just solved ``state`` itself)."""
     if solver is None:
-        solver = _PLAYING[key] = make_solver(key[2], rows=key[0], cols=key[1], memory_mb=PLAYING_MEMORY_MB)
+        key = (state.geo.rows, state.geo.cols, choose_engine("solver", engine, exact_twin=True))
+        solver = _PLAYING.get(key)
+        if solver is None:
+            solver = _PLAYING[key] = make_solver(key[2], rows=key[0], cols=key[1], memory_mb=PLAYING_MEMORY_MB)
     deadline = time.perf_counter() + seconds
     values = {}
     for action in state.ordered_legal_actions():

@@ -33,14 +33,17 @@ def plot_history(history: list[dict[str, Any]], path: str, anchors: dict[str, fl
             rating.annotate(name, (hours[0], elo), fontsize=7, color="grey", va="bottom")
     rating.set_xlabel("training hours")
     rating.set_title("rating (Elo, random = 0; 95 % intervals)")
-    measured = [e for e in history if "mistakes" in e]
+    # The outcome rule is the published anchors' (the referee's docstring); histories
+    # written before it was measured hold the score rule alone, shown then.
+    key = "outcome_mistakes" if any("outcome_mistakes" in e for e in history) else "mistakes"
+    measured = [e for e in history if key in e]
     for label, style in (("search", "-"), ("network", ":")):
-        names = sorted({name for e in measured for name in e["mistakes"].get(label, {})})
+        names = sorted({name for e in measured for name in e[key].get(label, {})})
         for name in names:
-            points = [(e["hours"], e["mistakes"][label][name]) for e in measured if name in e["mistakes"][label]]
+            points = [(e["hours"], e[key][label][name]) for e in measured if name in e[key][label]]
             mistakes.plot(*zip(*points), style, label=f"{name} ({label})")
     mistakes.set_xlabel("training hours")
-    mistakes.set_title("mistake rate on the solver-scored sets")
+    mistakes.set_title(f"mistake rate on the solver-scored sets ({key.split('_')[0] if '_' in key else 'score'} rule)")
     if measured:
         mistakes.legend(fontsize=7)
     figure.tight_layout()

@@ -1,12 +1,20 @@
 """The solver as referee: mistake rates of a Connect Four player on benchmark sets of
 positions whose every move's exact score is known (``bench/make_mistake_sets.py`` makes
-them as Pascal Pons made his). A move is a *mistake* when its exact score is below the
-best move's. Training never reads these scores; they only judge."""
+them as Pascal Pons made his). Training never reads these scores; they only judge.
+
+Two rules count a move as a mistake, and both are reported:
+
+- *outcome*: the move turns a won position into a draw or a loss, or a drawn one into a
+  loss (its score's sign is below the best move's). This is the rule of AlphaZero.jl's
+  benchmark against Pons' sets, so its published rates compare with this one.
+- *score*: the move's exact score is below the best move's: a slower win or a quicker
+  loss counts too. Stricter; a player that wins surely but not fastest fails it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from boardzoo.envs import make as make_env
 from boardzoo.games.model import GameState
@@ -27,10 +35,28 @@ class Position:
     moves: str
     values: tuple[int | None, ...]
 
-    def is_mistake(self, column: int) -> bool:
-        best = max(v for v in self.values if v is not None)
+    def worse_score(self, column: int) -> bool:
+        """The score rule: ``column``'s exact score is below the best move's (a full
+        column, not a legal move, counts as a mistake too)."""
         value = self.values[column]
-        return value is None or value < best
+        return value is None or value < max(v for v in self.values if v is not None)
+
+    def worse_outcome(self, column: int) -> bool:
+        """The outcome rule: ``column`` gives up a win or a draw the best move keeps."""
+        value = self.values[column]
+        return value is None or _sign(value) < _sign(max(v for v in self.values if v is not None))
+
+
+def _sign(score: int) -> int:
+    return (score > 0) - (score < 0)
+
+
+class MistakeCount(NamedTuple):
+    """One player's mistakes on one set, by each rule, of ``positions`` judged."""
+
+    outcome: int
+    score: int
+    positions: int
 
 
 def read_mistake_sets(path: str) -> dict[str, list[Position]]:
@@ -56,19 +82,21 @@ def read_mistake_sets(path: str) -> dict[str, list[Position]]:
 
 
 def mistake_counts(choose: Callable[[dict, GameState], int], sets: Mapping[str, list[Position]],
-                   limit: int | None = None) -> dict[str, tuple[int, int]]:
-    """Set -> (mistakes, positions) of the player ``choose(observation, model) -> column``
-    on the first ``limit`` positions of each set."""
+                   limit: int | None = None) -> dict[str, MistakeCount]:
+    """Set -> the mistakes of the player ``choose(observation, model) -> column`` on the
+    first ``limit`` positions of each set, by both rules."""
     env = make_env("connect_four_v0", raw=True)
     counts = {}
     for name in SET_NAMES:
         positions = sets.get(name, [])[:limit]
-        mistakes = 0
+        outcome = score = 0
         for position in positions:
             env.reset(seed=0)
             for move in position.moves:
                 env.step(int(move) - 1)
             mover = env.agent_selection
-            mistakes += position.is_mistake(choose(env.observe(mover), env.model(mover)))
-        counts[name] = (mistakes, len(positions))
+            column = choose(env.observe(mover), env.model(mover))
+            outcome += position.worse_outcome(column)
+            score += position.worse_score(column)
+        counts[name] = MistakeCount(outcome, score, len(positions))
     return counts

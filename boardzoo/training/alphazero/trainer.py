@@ -309,7 +309,7 @@ class Trainer:
             record["scores"] = {name: round(float(np.mean(s)), 4) for name, s in scores.items()}
             record["results"] = {name: [float(x) for x in s] for name, s in scores.items()}
         if config.mistake_sets and config.mistakes_every and g % config.mistakes_every == 0:
-            record["mistakes"] = self._mistakes(g)
+            record["outcome_mistakes"], record["mistakes"] = self._mistakes(g)
         if config.game == "nim":
             record["nim_theory"] = self._nim_theory()
         record["eval_seconds"] = round(time.monotonic() - began, 1)
@@ -322,19 +322,22 @@ class Trainer:
         rating = self.history[-1].get("elo")
         self.log(f"generation {g} evaluated in {record['eval_seconds']} s: {summary}"
                  + (f"; rating {rating:+.0f}" if rating is not None else "")
-                 + (f"; mistakes {record['mistakes']}" if "mistakes" in record else "")
+                 + (f"; mistakes (outcome rule) {record['outcome_mistakes']}" if "mistakes" in record else "")
                  + (f"; Nim theory {record['nim_theory']:.2f}" if "nim_theory" in record else ""))
 
-    def _mistakes(self, g: int) -> dict[str, dict[str, float]]:
+    def _mistakes(self, g: int) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, float]]]:
+        """Generation g's mistake rates by the outcome rule and by the score rule (the
+        referee's docstring), each {"network" | "search": {set: rate}}."""
         from boardzoo.agents import make as make_agent
         from boardzoo.training.alphazero.referee import mistake_counts, read_mistake_sets
         sets = read_mistake_sets(self.config.mistake_sets)
-        rates = {}
+        outcome, score = {}, {}
         for label, simulations in (("network", 0), ("search", self.config.mistake_simulations)):
             agent = make_agent(self.agent_spec(g, simulations), seed=0)
             counts = mistake_counts(agent.act, sets, self.config.mistake_positions)
-            rates[label] = {name: round(m / n, 4) for name, (m, n) in counts.items() if n}
-        return rates
+            outcome[label] = {name: round(c.outcome / c.positions, 4) for name, c in counts.items() if c.positions}
+            score[label] = {name: round(c.score / c.positions, 4) for name, c in counts.items() if c.positions}
+        return outcome, score
 
     def _nim_theory(self) -> float:
         """The share of winning Nim piles (not a multiple of k+1) where the network alone
