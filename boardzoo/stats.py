@@ -1,20 +1,23 @@
-"""Statistics for reports: intervals, the comparison of our counts with a document's
-published counts (a two-sample test with its power), bootstrap intervals for sweeps
-with the best-of-k correction, Bradley-Terry ratings with intervals, the UCT study's
-REWARD(m), and markdown tables.
+"""Statistics for reports: intervals, the comparison of our figures with a document's
+published ones, bootstrap intervals for sweeps with the best-of-k correction,
+Bradley-Terry ratings with intervals, the UCT study's REWARD(m), and markdown tables.
 
-How a published figure is judged (:func:`compare_counts`, :func:`compare_means`):
+How a published figure is judged (:func:`compare_counts`, :func:`compare_means`, then
+:func:`verdicts` over one table's comparisons):
 
-* **differs (p = ...)** — a two-sided two-sample test rejects equality at the 5 % level
-  (Fisher's exact test on the two 2x2 counts; Welch's t-test for means);
-* **agrees** — it does not, and the test had at least 80 % power to detect a *relevant*
-  difference (Cohen's h = 0.2 for proportions, a "small" effect; a stated margin for
-  means), so a difference that size would most likely have shown;
-* **inconclusive** — it does not, but the power was under 80 %: the report says how many
-  games (ours, the document's sample size kept) would reach 80 %, or that none would.
+* **differs** -- a two-sided test of equality rejects at the 5 % level after the
+  table's correction for the number of tests (Holm's by default): Fisher's exact test on
+  two counts, an exact binomial test where the document printed no sample size, Welch's
+  t-test (with the Welch-Satterthwaite degrees of freedom) for means;
+* **equivalent within +-m** -- two one-sided tests (TOST) reject a difference of the
+  stated margin m or more, at 5 % after the same correction: the difference is shown to
+  be smaller than m. The margin is the report's, stated beside each verdict;
+* **inconclusive** -- neither: the data cannot tell.
+* **no test** -- where a test would be meaningless (fewer than two values, or values
+  without any spread); no p-value is printed then.
 
-The document's sample size is used where it printed one; where it did not, its figure is
-treated as exact (a one-sample comparison), which the report says.
+The tests come from SciPy (the ``stats`` extra), imported when a comparison is made:
+intervals and ratings need NumPy alone.
 """
 
 from __future__ import annotations
@@ -22,16 +25,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from statistics import NormalDist, mean, stdev
+from statistics import mean, stdev
 
 import numpy as np
 
+from boardzoo.errors import BoardzooError
+
 Z95 = 1.959964
 ALPHA = 0.05
-POWER = 0.8
-#: Cohen's h of a "small" difference between two proportions: the relevant difference.
-SMALL_H = 0.2
-_NORMAL = NormalDist()
 
 
 def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -67,24 +68,22 @@ def reward_m(won: bool, moves: int) -> float:
     return 0.8 * (1 - (moves - 7) / 35) if won else (moves - 7) / 35 - 1
 
 
-# --- two-sample comparison of counts ------------------------------------------------------------
-def _log_choose(n: int, k: int) -> float:
-    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+# --- comparisons with a document's figures -------------------------------------------------------
+def _scipy_stats():
+    try:
+        from scipy import stats
+    except ImportError:
+        raise StatsUnavailable("the reports' tests need SciPy: pip install 'boardzoo[stats]'") from None
+    return stats
 
 
-def fisher_exact(x1: int, n1: int, x2: int, n2: int) -> float:
-    """Two-sided p-value of Fisher's exact test of ``x1/n1`` against ``x2/n2``: the
-    probability, with the margins fixed, of a table no more likely than the one seen."""
-    for x, n in ((x1, n1), (x2, n2)):
-        if n <= 0 or not 0 <= x <= n:
-            raise ValueError(f"fisher_exact: counts must be 0 <= x <= n, n > 0; got {x}/{n}")
-    total, successes = n1 + n2, x1 + x2
-    low, high = max(0, successes - n2), min(successes, n1)
-    base = _log_choose(total, successes)
-    logs = np.array([_log_choose(n1, k) + _log_choose(n2, successes - k) - base for k in range(low, high + 1)])
-    observed = logs[x1 - low]
-    # The relative tolerance keeps tables exactly as likely as the observed one (ties).
-    return float(min(1.0, np.exp(logs[logs <= observed + 1e-7]).sum()))
+class StatsUnavailable(BoardzooError):
+    """A test was asked for without SciPy installed."""
+
+
+def require_tests() -> None:
+    """StatsUnavailable now unless the reports' tests can run."""
+    _scipy_stats()
 
 
 def difference_interval(x1: int, n1: int, x2: int, n2: int) -> tuple[float, float, float]:
@@ -97,123 +96,188 @@ def difference_interval(x1: int, n1: int, x2: int, n2: int) -> tuple[float, floa
     return d, d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
 
 
-def _h_shift(p: float, h: float) -> float:
-    """The proportion at Cohen's distance ``h`` from ``p``, towards 1/2 (the side where a
-    difference is harder to see)."""
-    angle = 2 * math.asin(math.sqrt(p))
-    return math.sin((angle - h if p > 0.5 else angle + h) / 2) ** 2
+def fisher_exact(x1: int, n1: int, x2: int, n2: int) -> float:
+    """Two-sided p-value of Fisher's exact test of ``x1/n1`` against ``x2/n2``."""
+    for x, n in ((x1, n1), (x2, n2)):
+        if n <= 0 or not 0 <= x <= n:
+            raise ValueError(f"fisher_exact: counts must be 0 <= x <= n, n > 0; got {x}/{n}")
+    return float(_scipy_stats().fisher_exact([[x1, n1 - x1], [x2, n2 - x2]]).pvalue)
 
 
-def power_two_proportions(p1: float, p2: float, n1: float, n2: float, alpha: float = ALPHA) -> float:
-    """Normal-approximation power of a two-sided two-sample test of proportions."""
-    se = math.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2)
+@dataclass(frozen=True)
+class WelchTest:
+    """Welch's t-test of two means: the statistic, its degrees of freedom, the two-sided
+    p-value and the standard error of the difference."""
+
+    t: float
+    df: float
+    p: float
+    se: float
+
+
+def welch_test(mean1: float, sd1: float, n1: int, mean2: float, sd2: float, n2: int | None) -> WelchTest:
+    """Welch's t-test of mean1 (sd1, n1) against mean2 (sd2, n2); ``n2=None``: mean2 is a
+    fixed point, a one-sample t-test (df n1 - 1). The spreads must not both be zero."""
+    v1 = sd1 * sd1 / n1
+    v2 = 0.0 if n2 is None else sd2 * sd2 / n2
+    se = math.sqrt(v1 + v2)
     if se == 0:
-        return 1.0 if p1 != p2 else 0.0
-    z = _NORMAL.inv_cdf(1 - alpha / 2)
-    shift = abs(p1 - p2) / se
-    return _NORMAL.cdf(shift - z) + _NORMAL.cdf(-shift - z)
+        raise ValueError("welch_test: no spread in either sample")
+    df = (n1 - 1.0) if n2 is None else (v1 + v2) ** 2 / (v1 * v1 / (n1 - 1) + v2 * v2 / (n2 - 1))
+    t = (mean1 - mean2) / se
+    return WelchTest(t, df, float(2 * _scipy_stats().t.sf(abs(t), df)), se)
 
 
-def games_for_power(p1: float, p2: float, n2: float | None, power: float = POWER,
-                    alpha: float = ALPHA) -> int | None:
-    """Games of ours for ``power`` to tell ``p1`` from ``p2`` with the other side's ``n2``
-    samples kept (``None``: the other side exact); None when no number would do."""
-    z = _NORMAL.inv_cdf(1 - alpha / 2) + _NORMAL.inv_cdf(power)
-    room = (p1 - p2) ** 2 / z ** 2 - (0 if n2 is None else p2 * (1 - p2) / n2)
-    if room <= 0:
-        return None
-    return max(1, math.ceil(p1 * (1 - p1) / room))
+def tost_p(difference: float, se: float, margin: float, df: float | None = None) -> float:
+    """The p-value of two one-sided tests that the true difference lies within
+    (-margin, margin): the larger of the two one-sided p-values, on Student's t with
+    ``df`` degrees of freedom (None: the normal)."""
+    if margin <= 0 or se <= 0:
+        raise ValueError("tost_p: the margin and the standard error must be positive")
+    law = _scipy_stats().norm if df is None else _scipy_stats().t(df)
+    above_lower = law.sf((difference + margin) / se)  # H0: difference <= -margin
+    below_upper = law.cdf((difference - margin) / se)  # H0: difference >= margin
+    return float(max(above_lower, below_upper))
 
 
 @dataclass(frozen=True)
 class Comparison:
-    """Our count against a published one: the verdict and the figures behind it."""
+    """Our figure against a published one: the difference with its 95 % interval, the
+    test of equality (``p``) and the equivalence test within ``margin``
+    (``p_equivalent``), before any correction; ``p`` is None where no test is possible
+    (``reason`` says why). :func:`verdicts` judges a table of them."""
 
     ours: float
     published: float
     difference: float
     low: float
     high: float
-    p: float
-    power: float
-    needed: int | None
-    words: str
+    test: str
+    p: float | None
+    margin: float
+    p_equivalent: float | None
+    reason: str = ""
 
-
-def _verdict(p: float, power: float, needed: int | None, relevant: str = "") -> str:
-    """differs / agrees / inconclusive, as the module docstring defines them."""
-    if p < ALPHA:
-        return f"differs ({_p_text(p)})"
-    if power >= POWER:
-        return f"agrees ({_p_text(p)}, power {power:.2f})"
-    more = ("no sample of ours would do, given the document's" if needed is None
-            else f"about {needed:,} games would reach 0.8")
-    return f"inconclusive ({_p_text(p)}, power {power:.2f}{relevant}; {more})"
+    @property
+    def words(self) -> str:
+        """The verdict of this comparison alone (a table of them: :func:`verdicts`)."""
+        return verdicts([self])[0]
 
 
 def compare_counts(ours: int, games: int, published: float, published_games: int | None,
-                   h: float = SMALL_H) -> Comparison:
+                   margin: float) -> Comparison:
     """Our ``ours`` successes in ``games`` against the document's share ``published`` of
-    ``published_games`` (None: not printed, the share is taken as exact)."""
+    ``published_games`` (None: the document printed no sample size, so its share is a
+    fixed point and the test an exact binomial one). Equivalence within ``margin`` (a
+    difference of shares) is tested on Agresti and Caffo's adjusted shares (one success
+    and one failure added to each side), sound at 0 and 1 where the plain one is not."""
     if games <= 0:
         raise ValueError("compare_counts: no games")
-    p1 = ours / games
+    if not 0 <= ours <= games:
+        raise ValueError(f"compare_counts: {ours} successes in {games} games")
+    stats = _scipy_stats()
+    share = ours / games
+    adjusted = (ours + 1) / (games + 2)
+    variance = adjusted * (1 - adjusted) / (games + 2)
     if published_games is None:
-        # A one-sample exact comparison: the published share as a fixed point.
         low, high = wilson(ours, games)
-        p = _binomial_two_sided(ours, games, published)
-        d, dlow, dhigh = p1 - published, low - published, high - published
-        n2: int | None = None
+        p = float(stats.binomtest(ours, games, published).pvalue)
+        d, dlow, dhigh, test = share - published, low - published, high - published, "exact binomial test"
+        other = published
     else:
         x2 = round(published * published_games)
         p = fisher_exact(ours, games, x2, published_games)
         d, dlow, dhigh = difference_interval(ours, games, x2, published_games)
-        n2 = published_games
-    relevant = _h_shift(published, h)
-    power = power_two_proportions(relevant, published, games, n2 if n2 else math.inf)
-    needed = games_for_power(relevant, published, n2)
-    return Comparison(p1, published, d, dlow, dhigh, p, power, needed, _verdict(p, power, needed))
-
-
-def _binomial_two_sided(x: int, n: int, p: float) -> float:
-    """Exact two-sided binomial p-value of ``x`` in ``n`` against the share ``p``."""
-    if p <= 0 or p >= 1:
-        return 1.0 if (x == 0 and p <= 0) or (x == n and p >= 1) else 0.0
-    ks = np.arange(n + 1)
-    logs = np.array([_log_choose(n, k) for k in range(n + 1)]) + ks * math.log(p) + (n - ks) * math.log1p(-p)
-    return float(min(1.0, np.exp(logs[logs <= logs[x] + 1e-7]).sum()))
-
-
-def _p_text(p: float) -> str:
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}" if p < 0.1 else f"p = {p:.2f}"
+        test = "Fisher's exact test"
+        other = (x2 + 1) / (published_games + 2)
+        variance += other * (1 - other) / (published_games + 2)
+    p_eq = tost_p(adjusted - other, math.sqrt(variance), margin)
+    return Comparison(share, published, d, dlow, dhigh, test, p, margin, p_eq)
 
 
 def compare_means(values: Sequence[float], published: float, published_n: int | None, margin: float) -> Comparison:
     """Our sample mean against a published mean. With ``published_n`` it is Welch's test
-    with the document's spread taken as ours (the document printed no spread); without,
-    the published mean is a fixed point. ``margin`` is the relevant difference."""
+    with the document's spread taken as ours (the documents print no spread); without,
+    a one-sample t-test against the published mean as a fixed point. ``margin``: the
+    equivalence margin, in the values' units."""
     n = len(values)
+    nan = float("nan")
+    centre = mean(values) if values else nan
     if n < 2:
-        nan = float("nan")
-        centre = values[0] if values else nan
-        return Comparison(centre, published, centre - published, nan, nan, nan, 0.0, None,
-                          "too few games to test (fewer than 2)")
-    centre, sd = mean(values), stdev(values)
-    variance = sd * sd / n + (0 if published_n is None else sd * sd / published_n)
-    se = math.sqrt(variance)
-    z = _NORMAL.inv_cdf(1 - ALPHA / 2)
+        return Comparison(centre, published, centre - published, nan, nan, "", None, margin, None,
+                          "fewer than 2 values")
+    sd = stdev(values)
+    if sd == 0:
+        return Comparison(centre, published, centre - published, nan, nan, "", None, margin, None,
+                          f"every value is {values[0]:g}: no spread to test with")
+    result = welch_test(centre, sd, n, published, sd, published_n)
+    half = float(_scipy_stats().t.ppf(0.975, result.df)) * result.se
     d = centre - published
-    if se == 0:
-        p = 1.0 if d == 0 else 0.0
-        power = 1.0
-    else:
-        p = 2 * (1 - _NORMAL.cdf(abs(d) / se))
-        power = _NORMAL.cdf(margin / se - z) + _NORMAL.cdf(-margin / se - z)
-    zz = z + _NORMAL.inv_cdf(POWER)
-    room = margin ** 2 / zz ** 2 - (0 if published_n is None else sd * sd / published_n)
-    needed = None if room <= 0 else max(2, math.ceil(sd * sd / room))
-    words = _verdict(p, power, needed, f" for a difference of {margin:g}")
-    return Comparison(centre, published, d, d - z * se, d + z * se, p, power, needed, words)
+    test = f"Welch's t-test (df {result.df:.1f})" if published_n is not None else f"one-sample t-test (df {n - 1})"
+    return Comparison(centre, published, d, d - half, d + half, test, result.p, margin,
+                      tost_p(d, result.se, margin, result.df))
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values (family-wise error), in the order given."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def benjamini_hochberg(p_values: Sequence[float]) -> list[float]:
+    """Benjamini and Hochberg's adjusted p-values (false discovery rate), in the order given."""
+    if not p_values:
+        return []
+    return [float(p) for p in _scipy_stats().false_discovery_control(list(p_values), method="bh")]
+
+
+CORRECTIONS = {"holm": (holm, "Holm"), "bh": (benjamini_hochberg, "Benjamini-Hochberg")}
+
+
+def verdicts(comparisons: Sequence[Comparison | str | None], correction: str = "holm") -> list[str]:
+    """The verdicts of one table's comparisons: their equality p-values corrected
+    together, and their equivalence p-values together (the module docstring). A
+    difference shown to be both real and within the margin is called so. A string in
+    place of a comparison is a row's verdict already (why it has no test); None, an
+    empty cell."""
+    adjust, name = CORRECTIONS[correction]
+    tested = [(i, c.p, c.p_equivalent) for i, c in enumerate(comparisons)
+              if isinstance(c, Comparison) and c.p is not None and c.p_equivalent is not None]
+    note = f", {name}-adjusted over {len(tested)} tests" if len(tested) > 1 else ""
+    p_equal = dict(zip([i for i, _, _ in tested], adjust([p for _, p, _ in tested])))
+    p_within = dict(zip([i for i, _, _ in tested], adjust([q for _, _, q in tested])))
+    words = []
+    for i, comparison in enumerate(comparisons):
+        if not isinstance(comparison, Comparison):
+            words.append(comparison or "")
+            continue
+        if i not in p_equal:
+            words.append(f"no test ({comparison.reason})")
+            continue
+        differs, within = p_equal[i] < ALPHA, p_within[i] < ALPHA
+        margin = f"±{comparison.margin:g}"
+        if differs and within:
+            words.append(f"differs, by less than {margin} ({comparison.test}, {p_text(p_equal[i])}; "
+                         f"TOST {p_text(p_within[i])}{note})")
+        elif differs:
+            words.append(f"differs ({comparison.test}, {p_text(p_equal[i])}{note})")
+        elif within:
+            words.append(f"equivalent within {margin} (TOST, {p_text(p_within[i])}{note})")
+        else:
+            words.append(f"inconclusive ({comparison.test} {p_text(p_equal[i])}; equivalence within "
+                         f"{margin} not shown, {p_text(p_within[i])}{note})")
+    return words
+
+
+def p_text(p: float) -> str:
+    """A p-value as reports print it."""
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}" if p < 0.1 else f"p = {p:.2f}"
 
 
 # --- sweeps: bootstrap with the best-of-k correction -----------------------------------------------
@@ -365,9 +429,9 @@ def deviations(items: list[tuple[str, str]]) -> list[str]:
 
 
 STATISTICS_NOTE = (
-    "Verdicts: *differs* — a two-sided two-sample test (Fisher's exact test on the counts, with the "
-    "document's sample size; Welch's test for means) rejects equality at the 5 % level; *agrees* — it "
-    "does not, and the test had at least 80 % power to detect a small difference (Cohen's h = 0.2 for "
-    "shares, the stated margin for means); *inconclusive* — it does not, but with less power: the games "
-    "needed for 80 % power are given (with the document's own sample size kept).")
-
+    "Verdicts: *differs* -- a two-sided test of equality (Fisher's exact test on two counts, with the "
+    "document's sample size; an exact binomial test where it printed none; Welch's t-test for means) "
+    "rejects at the 5 % level after Holm's correction over the table's tests; *equivalent within ±m* -- "
+    "two one-sided tests reject a difference of m or more, corrected the same way (m, the margin, is "
+    "stated with each verdict); *inconclusive* -- neither; *no test* -- fewer than two values or no "
+    "spread, where a p-value would mean nothing.")

@@ -2,22 +2,31 @@
 resuming, executors, and the command line."""
 
 import json
+import math
 import re
 import sys
+from statistics import mean, stdev
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from boardzoo.cli import main
 from boardzoo.experiments import EXPERIMENTS, ExperimentError, get, run
 from boardzoo.stats import (
+    benjamini_hochberg,
     best_of_k,
     compare_counts,
     compare_means,
     difference_interval,
     fisher_exact,
+    holm,
     mean_interval,
     ratings,
     reward_m,
+    tost_p,
+    verdicts,
+    welch_test,
     wilson,
 )
 
@@ -76,19 +85,84 @@ def test_difference_interval_contains_the_difference_and_is_sound_at_the_edges()
     assert d == 0 and -1 < low < 0 < high < 1
 
 
-def test_compare_counts_says_differs_agrees_or_inconclusive():
-    assert compare_counts(0, 300, 157 / 300, 300).words.startswith("differs")
-    assert compare_counts(5020, 10_000, 0.5, 10_000).words.startswith("agrees")
-    tiny = compare_counts(5, 10, 0.5, 300)
-    assert tiny.words.startswith("inconclusive") and tiny.power < 0.8 and tiny.needed > 10
-    # a published share taken as exact: a one-sample exact test
-    assert compare_counts(30, 100, 0.5, None).words.startswith("differs")
+def test_welch_t_matches_the_textbook_example():
+    # Welch's t-test, the worked example of its Wikipedia article (two samples of 15):
+    # t = -2.46, Welch-Satterthwaite df = 25.0, two-sided p = 0.021.
+    a1 = [27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1, 21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4]
+    a2 = [27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0, 24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4]
+    result = welch_test(mean(a1), stdev(a1), 15, mean(a2), stdev(a2), 15)
+    assert result.t == pytest.approx(-2.46, abs=0.005) and result.df == pytest.approx(24.99, abs=0.01)
+    assert result.p == pytest.approx(0.021, abs=0.0005)
+    # Unequal sizes and spreads: df from the Welch-Satterthwaite formula by hand.
+    result = welch_test(10.0, 2.0, 10, 12.0, 6.0, 30)
+    v1, v2 = 4 / 10, 36 / 30
+    assert result.df == pytest.approx((v1 + v2) ** 2 / (v1 ** 2 / 9 + v2 ** 2 / 29))
+    assert result.t == pytest.approx(-2 / math.sqrt(v1 + v2))
+    # Without the other side's size: the one-sample t-test, df n - 1 (t(9) two-sided 5 % at 2.262).
+    assert welch_test(2.262 * 3 / math.sqrt(10), 3.0, 10, 0.0, 0.0, None).p == pytest.approx(0.05, abs=1e-3)
 
 
-def test_compare_means_uses_the_published_sample_size():
+def test_the_equivalence_test_matches_a_worked_example_and_its_interval():
+    # TOST, worked by hand: difference 0.5, se 1, margin 2, normal: max(P(Z > 2.5), P(Z < -1.5)) = 0.0668.
+    assert tost_p(0.5, 1.0, 2.0) == pytest.approx(0.0668, abs=1e-4)
+    # On t with 10 df: the one-sided t(10) 5 % point is 1.812, so a difference at margin - 1.812 se is at 0.05.
+    assert tost_p(2.0 - 1.812, 1.0, 2.0, df=10) == pytest.approx(0.05, abs=1e-3)
+    with pytest.raises(ValueError):
+        tost_p(0.0, 0.0, 1.0)
+
+
+@given(difference=st.floats(-3, 3), se=st.floats(0.05, 2), margin=st.floats(0.05, 3))
+def test_the_equivalence_test_rejects_exactly_when_the_90_percent_interval_lies_within_the_margin(
+        difference, se, margin):
+    half = 1.6448536 * se
+    inside = -margin < difference - half and difference + half < margin
+    p = tost_p(difference, se, margin)
+    assume(abs(p - 0.05) > 1e-6)
+    assert (p < 0.05) == inside
+
+
+def test_holm_and_benjamini_hochberg_match_worked_examples():
+    # p = (0.01, 0.04, 0.03, 0.005): Holm multiplies the sorted ones by 4, 3, 2, 1 and keeps
+    # them increasing -> (0.03, 0.06, 0.06, 0.02); BH by 4/rank, kept decreasing from the top
+    # -> (0.02, 0.04, 0.04, 0.02).
+    assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert benjamini_hochberg([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.02, 0.04, 0.04, 0.02])
+    assert holm([0.5, 0.9]) == pytest.approx([1.0, 1.0]) and holm([]) == []
+
+
+def test_compare_counts_says_differs_equivalent_or_inconclusive():
+    assert compare_counts(0, 300, 157 / 300, 300, 0.1).words.startswith("differs (Fisher's exact test")
+    assert compare_counts(5020, 10_000, 0.5, 10_000, 0.05).words.startswith("equivalent within ±0.05")
+    assert compare_counts(5, 10, 0.5, 300, 0.1).words.startswith("inconclusive")
+    # A real but small difference on big samples: both, said so.
+    assert compare_counts(5300, 10_000, 0.5, 10_000, 0.1).words.startswith("differs, by less than ±0.1")
+    # a published share without a sample size: an exact binomial test against it
+    assert compare_counts(30, 100, 0.5, None, 0.1).words.startswith("differs (exact binomial test")
+
+
+def test_compare_means_uses_welch_with_the_published_sample_size():
     values = [0.5, 0.6, 0.4, 0.55] * 5
-    assert compare_means(values, 0.1, 15, 0.2).words.startswith("differs")
-    assert compare_means(values, 0.52, None, 0.2).words.startswith("agrees")
+    result = compare_means(values, 0.1, 15, 0.2)
+    assert result.words.startswith("differs (Welch's t-test (df ") and result.low < result.difference < result.high
+    assert compare_means(values, 0.52, None, 0.2).words.startswith("equivalent within ±0.2")
+
+
+def test_no_verdict_comes_from_a_degenerate_sample():
+    for values, reason in (([0.5] * 30, "no spread"), ([0.5], "fewer than 2"), ([], "fewer than 2")):
+        result = compare_means(values, 0.1, 15, 0.2)
+        assert result.p is None and result.p_equivalent is None
+        assert result.words.startswith("no test (") and reason in result.words and "p =" not in result.words
+
+
+def test_a_tables_verdicts_are_corrected_together():
+    # Alone, p = 0.02 differs; in a table of four with three null results, Holm makes it 0.08.
+    alone = compare_counts(62, 100, 0.45, 100, 0.1)
+    assert alone.p == pytest.approx(0.02, abs=0.005) and alone.words.startswith("differs")
+    nulls = [compare_counts(50, 100, 0.5, 100, 0.1) for _ in range(3)]
+    words = verdicts([alone, *nulls, "no games", None])
+    assert words[0].startswith("inconclusive") and "Holm-adjusted over 4 tests" in words[0]
+    assert words[4:] == ["no games", ""]
+    assert verdicts([alone, *nulls], correction="bh")[0].startswith("inconclusive")
 
 
 def test_best_of_k_takes_the_winners_curse_off():
@@ -305,6 +379,13 @@ def test_bad_requests_are_refused_clearly(tmp_path):
         run(experiment, str(tmp_path), games=1, executor="dask", log=quiet)
     with pytest.raises(ExperimentError, match="unknown experiment 'chess'"):
         get("chess")
+
+
+def test_without_scipy_a_run_stops_before_its_games_and_says_what_to_install(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "scipy", None)  # an import of it fails, as where it is not installed
+    assert main(["experiment", "run", "nim-mcts", "--games", "1", "--out", str(tmp_path / "run")]) == 2
+    assert "pip install 'boardzoo[stats]'" in capsys.readouterr().err
+    assert not (tmp_path / "run" / "games.jsonl").exists()
 
 
 # --- the command line ---------------------------------------------------------------------------

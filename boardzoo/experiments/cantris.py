@@ -12,7 +12,7 @@ weighted by its sampling error; the best candidate is the one the env plays.
 from __future__ import annotations
 
 from boardzoo.experiments.framework import Experiment, Job, Report, sized, tally
-from boardzoo.stats import STATISTICS_NOTE, compare_counts, deviations, table
+from boardzoo.stats import ALPHA, STATISTICS_NOTE, Comparison, compare_counts, deviations, holm, p_text, table, verdicts
 
 # The document writes UCB1 as q/n + c*sqrt(2 ln N / n): its c = 1.0 is our c = sqrt(2).
 C_DOCUMENT_1 = 1.414
@@ -28,6 +28,10 @@ BOARDS = {"8x4": 500, "10x5": 250}
 #: The env the study plays: the best fit of the rules (see CantrisRulesFit).
 ENV = "cantris_v1"
 PUBLISHED_GAMES = 10_000
+#: Equivalence margin of a share of games (win, tie or loss): 0.03, below the smallest
+#: gap between two of the document's settings on one board that it draws a conclusion
+#: from (q = win - lose over q = win: 0.07 on 8x4).
+SHARE_MARGIN = 0.03
 PUBLISHED = {  # (board, setting) -> win, tie, lose of agent a
     ("8x4", "random"): (0.4881, 0.0281, 0.4838), ("10x5", "random"): (0.4940, 0.0175, 0.4885),
     ("8x4", "q-wins"): (0.8790, 0.0048, 0.1162), ("10x5", "q-wins"): (0.7865, 0.0062, 0.2073),
@@ -43,12 +47,20 @@ def agent_spec(setting: str, board: str) -> str:
 
 
 def outcome_rows(label: str, published: tuple[float, float, float], counts: tuple[int, int, int],
-                 games: int) -> list[list[str]]:
+                 games: int) -> list[tuple[list[str], Comparison]]:
+    """The rows of one setting's win, tie and loss shares, each with its comparison (the
+    table's verdicts are corrected together: :func:`judged`)."""
     rows = []
     for name, theirs, count in zip(("win", "tie", "lose"), published, counts):
-        result = compare_counts(count, games, theirs, PUBLISHED_GAMES)
-        rows.append([label, name, f"{theirs:.4f}", f"{count / games:.4f}",
-                     f"{result.difference:+.4f} ({result.low:+.4f}..{result.high:+.4f})", result.words])
+        result = compare_counts(count, games, theirs, PUBLISHED_GAMES, SHARE_MARGIN)
+        rows.append(([label, name, f"{theirs:.4f}", f"{count / games:.4f}",
+                      f"{result.difference:+.4f} ({result.low:+.4f}..{result.high:+.4f})"], result))
+    return rows
+
+
+def judged(rows: list[tuple[list[str], Comparison]]) -> list[list[str]]:
+    """The rows with their verdicts, corrected over the table."""
+    return [row + [verdict] for (row, _), verdict in zip(rows, verdicts([test for _, test in rows]))]
     return rows
 
 
@@ -69,12 +81,12 @@ class CantrisMCTS(Experiment):
                 for board in BOARDS for setting, _, _ in SETTINGS]
 
     def report(self, results: dict[str, list[dict]], jobs: list[Job]) -> Report:
-        rows = []
+        rows: list[tuple[list[str], Comparison]] = []
         for board in BOARDS:
             for setting, _, label in SETTINGS:
                 records = results[f"{board}-{setting}"]
                 rows += outcome_rows(f"{board}: {label}", PUBLISHED[(board, setting)], tally(records), len(records))
-        first_rows = []
+        first_rows: list[tuple[list[str], Comparison]] = []
         for board in BOARDS:
             records = results[f"{board}-random"]  # random vs random: who moved first decides
             counts = tally(records, "winner_seat", "player_0", "player_1")
@@ -93,11 +105,11 @@ class CantrisMCTS(Experiment):
             "",
             "## Results of agent A (win / tie / lose), against the document's 10,000 games a row",
             "",
-            table(["setting", "outcome", "document", "ours", "difference (95% CI)", "verdict"], rows),
+            table(["setting", "outcome", "document", "ours", "difference (95% CI)", "verdict"], judged(rows)),
             "",
             "## Random play: the first mover's results",
             "",
-            table(["board", "outcome", "document", "ours", "difference (95% CI)", "verdict"], first_rows),
+            table(["board", "outcome", "document", "ours", "difference (95% CI)", "verdict"], judged(first_rows)),
             "",
             "## The document's findings",
             "",
@@ -120,24 +132,26 @@ class CantrisMCTS(Experiment):
 
     @staticmethod
     def _findings(results: dict[str, list[dict]]) -> list[str]:
-        lines = []
+        """The document's five directional claims, each by Fisher's exact test, the five
+        corrected together (Holm)."""
+        claims = []  # (claim, ours in words, the comparison, whether ours points the document's way)
         for first, second, finding in (("q-wins", "q-win-lose", "q = win - lose beats q = win"),
                                        ("q-win-lose", "final-c0", "the final choice with c = 0 beats c = 1")):
             for board in BOARDS:
                 a = tally(results[f"{board}-{first}"])[0]
                 b = tally(results[f"{board}-{second}"])[0]
                 n_a, n_b = len(results[f"{board}-{first}"]), len(results[f"{board}-{second}"])
-                result = compare_counts(b, n_b, a / n_a, n_a)
-                lines.append(f"- {board}: {finding} (document: yes) — ours {a / n_a:.3f} vs {b / n_b:.3f}: "
-                             + ("reproduced" if b / n_b > a / n_a and result.p < 0.05 else
-                                f"not shown (p = {result.p:.2f})"))
+                claims.append((f"{board}: {finding} (document: yes)", f"ours {a / n_a:.3f} vs {b / n_b:.3f}",
+                               compare_counts(b, n_b, a / n_a, n_a, SHARE_MARGIN), b / n_b > a / n_a))
         easy, hard = (results[f"{board}-q-wins"] for board in BOARDS)
-        result = compare_counts(tally(hard)[0], len(hard), tally(easy)[0] / len(easy), len(easy))
-        lines.append(f"- 10x5 is the harder board for MCTS (document: q = win 0.787 on 10x5 vs 0.879 on 8x4) — ours "
-                     f"{tally(hard)[0] / len(hard):.3f} vs {tally(easy)[0] / len(easy):.3f}: "
-                     + ("reproduced" if result.difference < 0 and result.p < 0.05 else
-                        f"not shown (p = {result.p:.2f})"))
-        return lines + [""]
+        result = compare_counts(tally(hard)[0], len(hard), tally(easy)[0] / len(easy), len(easy), SHARE_MARGIN)
+        claims.append(("10x5 is the harder board for MCTS (document: q = win 0.787 on 10x5 vs 0.879 on 8x4)",
+                       f"ours {tally(hard)[0] / len(hard):.3f} vs {tally(easy)[0] / len(easy):.3f}", result,
+                       result.difference < 0))
+        adjusted = holm([test.p if test.p is not None else 1.0 for _, _, test, _ in claims])
+        return [f"- {claim} — {ours}: " + ("reproduced" if right and p < ALPHA else "not shown")
+                + f" (Fisher's exact test, {p_text(p)}, Holm-adjusted over {len(claims)} claims)"
+                for (claim, ours, _, right), p in zip(claims, adjusted)] + [""]
 
 
 # --- the rules fit ------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from boardzoo.stats import (
     deviations,
     mean_interval,
     table,
+    verdicts,
 )
 
 ENV = "connect_four_v0"
@@ -95,6 +96,10 @@ PUBLISHED_MOVES_BY_LOSER = {
     ("minimax", 3): 15.72, ("minimax", 4): 14.52, ("minimax", 5): 17.31, ("minimax", 6): 15.39,
     ("minimax", 7): 17.90, ("minimax", 8): 17.53, ("minimax", 9): 20.00, ("random", 0): 7.13}
 PUBLISHED_DRAWS = (341, 1258)  # Table 8
+#: Equivalence margins: a mean number of moves within 2 of the document's; a share of
+#: games (draws, wins) within 0.1.
+MOVES_MARGIN = 2.0
+SHARE_MARGIN = 0.1
 PUBLISHED_STARTER = (451, 466)  # Table 9: wins of the starting and of the second player
 #: Table 10: the starting player's (wins, draws, losses) by its random first column.
 PUBLISHED_FIRST_COLUMN = {
@@ -276,33 +281,36 @@ class ConnectFourMinimax(Experiment):
                 elif job in design:
                     by_winner[(winner[2], winner[0], winner[1])].append(needed)
                 by_loser[(loser[0], loser[1])].append(needed)
-        rows = []
+        rows, tests = [], []
         for (evaluator, algorithm, depth), moves in sorted(by_winner.items()):
             published = PUBLISHED_WINNER_MOVES[evaluator].get((algorithm, depth))
             rows.append([evaluator, algorithm, depth, len(moves), f"{mean(moves):.2f}",
-                         "" if published is None else f"{published:.2f}",
-                         "" if published is None or len(moves) < 2 else compare_means(moves, published, None, 2).words])
-        loser_rows = []
+                         "" if published is None else f"{published:.2f}"])
+            tests.append(None if published is None else compare_means(moves, published, None, MOVES_MARGIN))
+        loser_rows, loser_tests = [], []
         for (algorithm, depth), moves in sorted(by_loser.items()):
             published = PUBLISHED_MOVES_BY_LOSER.get((algorithm, depth))
             loser_rows.append([algorithm, depth or "-", len(moves), f"{mean(moves):.2f}",
-                               "" if published is None else f"{published:.2f}",
-                               "" if published is None or len(moves) < 2 else
-                               compare_means(moves, published, None, 2).words])
+                               "" if published is None else f"{published:.2f}"])
+            loser_tests.append(None if published is None else compare_means(moves, published, None, MOVES_MARGIN))
+        rows = [row + [verdict] for row, verdict in zip(rows, verdicts(tests))]
+        loser_rows = [row + [verdict] for row, verdict in zip(loser_rows, verdicts(loser_tests))]
         lines = ["## Moves the winner needed (Tables 5 and 7)", "",
                  "Table 5: by the winner's algorithm, depth and evaluator. The document prints no sample sizes, so "
-                 "its means are taken as exact; a relevant difference is 2 moves.", "",
+                 "its means are taken as exact (one-sample t-tests); the equivalence margin is "
+                 f"{MOVES_MARGIN:g} moves.", "",
                  table(["evaluator", "winner", "depth", "wins", "ours", "document", "verdict"], rows), "",
                  "Table 7: by the *loser's* algorithm and depth (all evaluators).", "",
                  table(["loser", "depth", "wins", "winner's moves (ours)", "document", "verdict"], loser_rows), ""]
         if round_robin:
-            rr_rows = []
+            rr_rows, rr_tests = [], []
             for (evaluator, depth), moves in sorted(round_robin.items()):
                 published_rr = PUBLISHED_ROUND_ROBIN_MOVES[evaluator].get(depth)
                 rr_rows.append([evaluator, depth, len(moves), f"{mean(moves):.2f}",
-                                "" if published_rr is None else f"{published_rr:.2f}",
-                                "" if published_rr is None or len(moves) < 2 else
-                                compare_means(moves, published_rr, None, 2).words])
+                                "" if published_rr is None else f"{published_rr:.2f}"])
+                rr_tests.append(None if published_rr is None else
+                                compare_means(moves, published_rr, None, MOVES_MARGIN))
+            rr_rows = [row + [verdict] for row, verdict in zip(rr_rows, verdicts(rr_tests))]
             lines += ["Table 6 (study 5, alpha-beta 7-11 against itself):", "",
                       table(["evaluator", "depth", "wins", "ours", "document", "verdict"], rr_rows), ""]
         return lines
@@ -311,27 +319,30 @@ class ConnectFourMinimax(Experiment):
     def _outcomes(results: dict[str, list[dict]], design: list[Job]) -> list[str]:
         records = [r for job in design for r in results[job.key]]
         draws = sum(r["winner"] is None for r in records)
-        draw_test = compare_counts(draws, len(records), PUBLISHED_DRAWS[0] / PUBLISHED_DRAWS[1], PUBLISHED_DRAWS[1])
+        draw_test = compare_counts(draws, len(records), PUBLISHED_DRAWS[0] / PUBLISHED_DRAWS[1], PUBLISHED_DRAWS[1],
+                                   SHARE_MARGIN)
         starter = sum(r["winner_seat"] == "player_0" for r in records)
         second = sum(r["winner_seat"] == "player_1" for r in records)
         published_share = PUBLISHED_STARTER[0] / sum(PUBLISHED_STARTER)
-        starter_test = compare_counts(starter, max(starter + second, 1), published_share, sum(PUBLISHED_STARTER))
+        starter_test = compare_counts(starter, max(starter + second, 1), published_share, sum(PUBLISHED_STARTER),
+                                      SHARE_MARGIN)
         by_column: dict[str, dict[int, list[int]]] = {e: defaultdict(lambda: [0, 0, 0]) for e in EVALUATORS}
         for job in design:
             evaluator = parse_player(job.a)[2]
             for r in results[job.key]:
                 outcome = 1 if r["winner_seat"] is None else 0 if r["winner_seat"] == "player_0" else 2
                 by_column[evaluator][r["moves"][0][1]][outcome] += 1
-        rows = []
+        rows, tests = [], []
         for evaluator in EVALUATORS:
             for column in range(7):
                 ours = by_column[evaluator][column]
                 theirs = PUBLISHED_FIRST_COLUMN[evaluator][column]
                 games = sum(ours)
-                verdict = (compare_counts(ours[0], games, theirs[0] / sum(theirs), sum(theirs)).words
-                           if games else "no games")
+                tests.append(compare_counts(ours[0], games, theirs[0] / sum(theirs), sum(theirs), SHARE_MARGIN)
+                             if games else "no games")
                 rows.append([evaluator, column, "/".join(map(str, theirs)), "/".join(map(str, ours)),
-                             f"{theirs[0] / sum(theirs):.2f}", f"{ours[0] / games:.2f}" if games else "-", verdict])
+                             f"{theirs[0] / sum(theirs):.2f}", f"{ours[0] / games:.2f}" if games else "-"])
+        rows = [row + [verdict] for row, verdict in zip(rows, verdicts(tests))]
         simple_zero = by_column["simple"][0]
         return ["## Draws, the starting player, the first column (Tables 8-10)", "",
                 f"- Draws: ours {draws} of {len(records)} ({draws / len(records):.3f}); the document 341 of 1,258 "
@@ -355,16 +366,16 @@ class ConnectFourMinimax(Experiment):
             lost[first] += wins_b
             won[second] += wins_b
             lost[second] += wins_a
-        rows = []
+        rows, tests = [], []
         for evaluator in EVALUATORS:
             theirs_won, theirs_lost = PUBLISHED_WIN_LOSS[evaluator]
             decided = won[evaluator] + lost[evaluator]
-            verdict = (compare_counts(won[evaluator], decided, theirs_won / (theirs_won + theirs_lost),
-                                      theirs_won + theirs_lost).words if decided else "no decided games")
+            tests.append(compare_counts(won[evaluator], decided, theirs_won / (theirs_won + theirs_lost),
+                                        theirs_won + theirs_lost, SHARE_MARGIN) if decided else "no decided games")
             rows.append([evaluator, f"{theirs_won}/{theirs_lost} ({theirs_won / (theirs_won + theirs_lost):.3f})",
                          f"{won[evaluator]}/{lost[evaluator]}"
-                         + (f" ({won[evaluator] / decided:.3f})" if decided else ""),
-                         verdict])
+                         + (f" ({won[evaluator] / decided:.3f})" if decided else "")])
+        rows = [row + [verdict] for row, verdict in zip(rows, verdicts(tests))]
         return ["## The evaluators' wins and losses (Tables 11-13)", "",
                 "Each evaluator's share of its decided games, alpha-beta at depth 5 of each evaluator against the "
                 "others, seats alternating (see Deviations).", "",

@@ -15,6 +15,7 @@ from boardzoo.experiments.framework import Experiment, Job, Report, job_seed, si
 from boardzoo.experiments.plots import line_plot
 from boardzoo.stats import (
     STATISTICS_NOTE,
+    Comparison,
     best_of_k,
     compare_counts,
     compare_means,
@@ -23,6 +24,7 @@ from boardzoo.stats import (
     ratings,
     reward_m,
     table,
+    verdicts,
 )
 
 ENV = "connect_four_v0"
@@ -54,6 +56,12 @@ SWEEP = {
     ucb_minimal(9.4, 2.8): -0.556,
 }
 PUBLISHED_GAMES_PER_SETTING = 15
+#: Equivalence margins on REWARD(m): one configuration's mean within 0.1 of the
+#: document's (its six best UCB1 settings span 0.15, so a coarser margin could not tell
+#: its own ranking apart); a family's mean of ten within 0.1; a pair's rating within 0.1;
+#: a pair's draw share within 0.1.
+SETTING_MARGIN = FAMILY_MARGIN = RATING_MARGIN = 0.1
+DRAW_MARGIN = 0.1
 #: Table 5's family means are over 20 configurations each, of which Tables 1-3 print 10.
 PUBLISHED_FAMILY = {"UCB-V": 0.306, "UCB1": 0.112, "UCB-Minimal": -0.472}
 BEST = {"UCB1": ucb1(2), "UCB-V": ucbv(1.4, 0.5), "UCB-Minimal": ucb_minimal(11, 1)}
@@ -157,7 +165,8 @@ class ConnectFourUCT(Experiment):
 
     @staticmethod
     def _sweep(results: dict[str, list[dict]]) -> list[str]:
-        rows = []
+        rows: list[list] = []
+        tests: list[Comparison] = []
         families: dict[str, dict[str, list[float]]] = defaultdict(dict)
         for setting, published in SWEEP.items():
             records = results[f"sweep vs heuristic: {label(setting)}"]
@@ -165,27 +174,34 @@ class ConnectFourUCT(Experiment):
             families[setting[0]][label(setting)] = scores
             one_move = rewards(results[f"sweep vs one-move: {label(setting)}"])
             wins, ties, losses = tally(records)
-            result = compare_means(scores, published, PUBLISHED_GAMES_PER_SETTING, 0.3)
+            result = compare_means(scores, published, PUBLISHED_GAMES_PER_SETTING, SETTING_MARGIN)
+            tests.append(result)
             rows.append([setting[0], setting[1], f"{published:+.3f}", f"{wins}/{ties}/{losses}",
                          f"{mean(scores):+.3f}", f"{result.difference:+.3f} ({result.low:+.3f}..{result.high:+.3f})",
-                         result.words, f"{mean(one_move):+.3f}"])
-        family_rows, best_rows = [], []
+                         f"{mean(one_move):+.3f}"])
+        for row, verdict in zip(rows, verdicts(tests)):
+            row.insert(6, verdict)
+        family_rows: list[list] = []
+        family_tests: list[Comparison] = []
+        best_rows = []
         for family, published in PUBLISHED_FAMILY.items():
             pooled = [s for scores in families[family].values() for s in scores]
             printed_mean = mean(SWEEP[s] for s in SWEEP if s[0] == family)
-            result = compare_means(pooled, printed_mean, PUBLISHED_GAMES_PER_SETTING * 10, 0.1)
-            family_rows.append([family, f"{published:+.3f}", f"{printed_mean:+.3f}", f"{mean(pooled):+.3f}",
-                                result.words])
+            family_tests.append(compare_means(pooled, printed_mean, PUBLISHED_GAMES_PER_SETTING * 10, FAMILY_MARGIN))
+            family_rows.append([family, f"{published:+.3f}", f"{printed_mean:+.3f}", f"{mean(pooled):+.3f}"])
             best = best_of_k(families[family], seed=7)
             documents_best = max((s for s in SWEEP if s[0] == family), key=lambda s: SWEEP[s])
             best_rows.append([family, f"{label(documents_best)} {SWEEP[documents_best]:+.3f}",
                               f"{best.best} {best.observed:+.3f}",
                               f"{best.corrected:+.3f} ({best.low:+.3f}..{best.high:+.3f})",
                               f"{best.chance_best.get(label(documents_best), 0):.2f}"])
+        for row, verdict in zip(family_rows, verdicts(family_tests)):
+            row.append(verdict)
         order_ours = sorted(families, key=lambda f: -mean(s for v in families[f].values() for s in v))
         return ["## Parameter sweeps (Tables 1-3): mean REWARD(m) of MCTS against the heuristic player", "",
-                "Each configuration's 15 games against the document's 15 (its spread taken as ours); a relevant "
-                "difference is 0.3. The last column is the same configuration against the one-move rule.", "",
+                f"Each configuration's 15 games against the document's 15 (its spread taken as ours); the "
+                f"equivalence margin is {SETTING_MARGIN:g}, below the 0.15 that separates the document's six best "
+                "UCB1 settings. The last column is the same configuration against the one-move rule.", "",
                 table(["family", "parameters", "document", "won/drawn/lost", "ours", "difference (95% CI)",
                        "verdict", "vs one-move rule"], rows), "",
                 "### Family means (Table 5)", "",
@@ -225,7 +241,9 @@ class ConnectFourUCT(Experiment):
 
     @staticmethod
     def _round_robin(results: dict[str, list[dict]]) -> list[str]:
-        rows = []
+        rows: list[list] = []
+        rating_tests: list[Comparison | None] = []
+        draw_tests: list[Comparison | None] = []
         scores: dict[tuple[str, str], list[float]] = {}
         totals: dict[str, float] = defaultdict(float)
         for first, second in combinations(ROUND_ROBIN, 2):
@@ -242,15 +260,17 @@ class ConnectFourUCT(Experiment):
                 published = -PUBLISHED_PAIR_RATING[(second, first)]
             draws = sum(r["winner"] is None for r in records)
             published_draws = PUBLISHED_PAIR_DRAWS.get((first, second), PUBLISHED_PAIR_DRAWS.get((second, first)))
-            rating_test = compare_means(differences, published, 80, 0.15) if published is not None and len(
-                differences) > 1 else None
-            draw_test = (compare_counts(draws, len(records), published_draws, 80)
-                         if published_draws is not None else None)
+            rating_tests.append(compare_means(differences, published, 80, RATING_MARGIN)
+                                if published is not None else None)
+            draw_tests.append(compare_counts(draws, len(records), published_draws, 80, DRAW_MARGIN)
+                              if published_draws is not None else None)
             rows.append([label(first), label(second), f"{tally(records)[0]}:{tally(records)[2]}",
                          f"{published:+.4f}" if published is not None else "", f"{rating:+.4f}",
-                         rating_test.words if rating_test else "",
-                         f"{published_draws:.3f}" if published_draws is not None else "", f"{draws / len(records):.3f}",
-                         draw_test.words if draw_test else ""])
+                         f"{published_draws:.3f}" if published_draws is not None else "",
+                         f"{draws / len(records):.3f}"])
+        for row, rating_verdict, draw_verdict in zip(rows, verdicts(rating_tests), verdicts(draw_tests)):
+            row.insert(5, rating_verdict)
+            row.append(draw_verdict)
         table_7 = [[name, f"{PUBLISHED_TOTALS.get(next(s for s in ROUND_ROBIN if label(s) == name), 0):+.4f}",
                     f"{total:+.4f}"] for name, total in sorted(totals.items(), key=lambda item: -item[1])]
         rated = ratings(scores, resamples=500, seed=3)

@@ -27,6 +27,7 @@ from boardzoo.errors import BoardzooError, WorkerError
 from boardzoo.ledger import Ledger, other_run, write_atomic
 from boardzoo.progress import ProgressBar
 from boardzoo.spec import parameters
+from boardzoo.stats import require_tests
 from boardzoo.strategy.engine import choose_engine
 from boardzoo.values import whole
 from boardzoo.workers import MAX_WORKERS, run_on_ray, run_parallel
@@ -222,6 +223,7 @@ def run(experiment: Experiment, out: str, games: int | None = None, full: bool =
     ``ray`` executor; see boardzoo.workers)."""
     if ray is not None:
         executor = "ray"
+    require_tests()  # before the games, not after them
     check_size(games)
     whole("--workers", workers, 1, MAX_WORKERS, error=ExperimentError)
     try:

@@ -22,6 +22,8 @@ ENV = "geister_v0"
 #: our mean + 2*sqrt(2) * sqrt(ln t / n) does (the same score times two, minus one): c = 2.828.
 C_DOCUMENT = 2.828
 NTHR = 5  # the document leaves Nthr open ("set as suits")
+#: A head-to-head is *even* when its share of decided games is shown within 0.1 of one half.
+EVEN_MARGIN = 0.1
 RUSHING = "greedy"
 FLAT_MC = "flatmc:playouts=5,rollout=forward,max_rollout=60"
 
@@ -103,8 +105,8 @@ class GeisterMCTS(Experiment):
             decided = wins + losses
             if not decided:
                 return "no decided games"
-            return compare_counts(wins, decided, 0.5, None).words.replace("agrees", "even").replace(
-                "differs", "one side stronger")
+            return compare_counts(wins, decided, 0.5, None, EVEN_MARGIN).words.replace(
+                "equivalent within", "even within").replace("differs", "one side stronger")
 
         random_plies, random_draws = playout_statistics("random", 300, 11)
         forward_plies, forward_draws = playout_statistics("forward", 300, 11)

@@ -25,6 +25,7 @@ from boardzoo.stats import (
     deviations,
     mean_interval,
     table,
+    verdicts,
 )
 from boardzoo.strategy.nim.study import TABLES
 
@@ -58,6 +59,10 @@ class Match:
 
 
 PUBLISHED_GAMES = 300
+#: Equivalence margins: a match's win share within 0.10 of the document's (the
+#: document's own matches differ by 0.22 and more); a band's mean convincity within 0.05.
+MATCH_MARGIN = 0.10
+CONVINCITY_MARGIN = 0.05
 MATCHES = [
     Match("mcts-vs-random", PILES, timed(), "random", 297,
           "random 297 : MCTS 3 as printed; the labels are swapped (MCTS wins), so MCTS 297", "random"),
@@ -147,17 +152,21 @@ class NimMCTS(Experiment):
     # --- matches ---------------------------------------------------------------------------------
     @staticmethod
     def _match_rows(results: dict[str, list[dict]]) -> list[list]:
-        rows = []
+        rows, tests = [], []
         for match in MATCHES + SCHEDULED:
             records = results[match.key]
             wins_a, _, wins_b = tally(records)
-            result = compare_counts(wins_a, len(records), match.published_a / PUBLISHED_GAMES, PUBLISHED_GAMES)
+            result = compare_counts(wins_a, len(records), match.published_a / PUBLISHED_GAMES, PUBLISHED_GAMES,
+                                    MATCH_MARGIN)
+            tests.append(result)
             budget = "play-outs as published" if match in SCHEDULED else (
                 "100 ms" if "time=0.1" in match.a + match.b else "10 ms")
             rows.append([match.key.removeprefix("at-playouts: "), budget, f"`{match.a}` vs `{match.b}`",
                          match.printed or "(as above)", f"{match.published_a}:{PUBLISHED_GAMES - match.published_a}",
                          f"{wins_a}:{wins_b} of {len(records)}",
-                         f"{result.difference:+.3f} ({result.low:+.3f}..{result.high:+.3f})", result.words])
+                         f"{result.difference:+.3f} ({result.low:+.3f}..{result.high:+.3f})"])
+        for row, verdict in zip(rows, verdicts(tests)):
+            row.append(verdict)
         return rows
 
     def _archival(self, results: dict[str, list[dict]]) -> list[str]:
@@ -232,16 +241,17 @@ class NimMCTS(Experiment):
                          f"{median(p['leaf_depth_median'] for p in probes):g} / "
                          f"{max(p['leaf_depth_max'] for p in probes)}" if probes else "-")
             rows.append(cells)
-        bands = []
+        bands, tests = [], []
         for low, high in BANDS:
             theirs_value = _weighted(published, low, high, "convincity")
             for label, by_n in (("10 ms", timed_by_n), ("play-outs as published", counted_by_n)):
                 values = [p["convincity"] for n, decisions in by_n.items() if low <= n <= high for p, _ in decisions]
                 if len(values) < 2 or theirs_value != theirs_value:
                     continue
-                result = compare_means(values, theirs_value, None, 0.05)
-                bands.append([f"{low}..{high}", label, f"{theirs_value:.3f}", f"{mean(values):.3f}", len(values),
-                              result.words])
+                tests.append(compare_means(values, theirs_value, None, CONVINCITY_MARGIN))
+                bands.append([f"{low}..{high}", label, f"{theirs_value:.3f}", f"{mean(values):.3f}", len(values)])
+        for row, verdict in zip(bands, verdicts(tests)):
+            row.append(verdict)
         agent = match.b if match.table_agent == "b" else match.a
         return [f"## {CAPTIONS[match.table_name or '']}", "",
                 f"Decisions of `{agent}` grouped by the pile n at the decision. *Ours (10 ms)* comes from match "
@@ -252,7 +262,7 @@ class NimMCTS(Experiment):
                        "ours (10 ms)", "ours (play-outs)", "play-outs (doc)", "ours (10 ms)",
                        "path mean/median/max (doc)", "ours (play-outs)"], rows), "",
                 "Convincity by band of n (the document's figure weighted by its popularity, taken as exact; "
-                "a relevant difference is 0.05):", "",
+                f"the equivalence margin is {CONVINCITY_MARGIN:g}):", "",
                 table(["n", "budget", "document", "ours", "decisions", "verdict"], bands), ""]
 
     def _convincity_series(self, results: dict[str, list[dict]]):
