@@ -138,7 +138,7 @@ def test_the_compiled_solver_keeps_to_its_memory_and_reports_progress():
 # --- the search ---------------------------------------------------------------------------------------
 COMPILED_OPTIONS = [
     "", "policy=ucbv,c=1.0,zeta=0.5", "policy=ucb-minimal,c1=11,c2=1", "q=wins", "final=value,c_final=0.5",
-    "nthr=3", "reuse=true", "nthr=2,reuse=true,q=wins,policy=ucbv", "max_rollout=5", "time=0.02",
+    "nthr=3", "reuse=true", "nthr=2,reuse=true,q=wins,policy=ucbv", "max_rollout=5", "time=0.02", "q=score",
 ]
 
 

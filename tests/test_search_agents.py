@@ -98,6 +98,22 @@ def test_mcts_q_wins_and_win_lose_are_different_payoffs():
     assert any(c["value"] < 0 for c in win_lose.stats["children"])
 
 
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+def test_mcts_score_payoffs_with_c_search_as_win_lose_payoffs_with_2c(engine):
+    """win-lose = 2 score - 1, so UCB1's mean + c sqrt(ln N / n) on [0, 1] payoffs ranks
+    the children as on win-lose payoffs with 2c: the same seed, the same search (visits
+    alike), the values mapped by v -> 2v - 1."""
+    if engine == "compiled":
+        pytest.importorskip("numba")
+    state = play_sequence(ConnectFourState(), [3, 3, 2])
+    score = make(f"mcts:iterations=400,q=score,c=0.7,engine={engine}", seed=4)
+    win_lose = make(f"mcts:iterations=400,q=win-lose,c=1.4,engine={engine}", seed=4)
+    assert score.act(None, state) == win_lose.act(None, state)
+    for mine, theirs in zip(score.stats["children"], win_lose.stats["children"]):
+        assert mine["visits"] == theirs["visits"] and 0 <= mine["value"] <= 1
+        assert 2 * mine["value"] - 1 == pytest.approx(theirs["value"])
+
+
 def test_mcts_is_reproducible_with_an_iteration_budget():
     state = play_sequence(ConnectFourState(), [3, 2, 4])
     runs = [make("mcts:iterations=500", seed=9) for _ in range(2)]
@@ -430,6 +446,7 @@ def test_bad_evaluators_fail_clearly(evaluator, message):
 
 @pytest.mark.parametrize("spec, message", [
     ("mcts:value=three,q=wins", "q=wins counts the wins"),
+    ("mcts:policy=puct,q=score", "q=score is another scale"),
     ("mcts:policy=ucb1,zeta=0.5", "belongs to policy=ucbv"),
     ("mcts:final=visits,c_final=1", "belongs to final=value"),
     ("mcts:policy=ucb2", "policy must be one of ucb1, ucbv, ucb-minimal, puct"),

@@ -11,7 +11,7 @@ outcome is first drawn.
 The iteration is the Python loop's (:mod:`boardzoo.agents.mcts.search`) step for step:
 selection by ucb1, ucbv or ucb-minimal down the created children (an unvisited one
 first), expansion, a roll-out by the game's policy (a draw after ``max_rollout`` moves),
-backup of ``q=win-lose`` or ``q=wins`` payoffs. Python drives it in chunks of iterations:
+backup of ``q=win-lose``, ``q=wins`` or ``q=score`` payoffs. Python drives it in chunks of iterations:
 between chunks it watches the clock (a time budget), grows the arrays when the tree
 needs room, and keeps the chosen subtree for ``reuse``.
 """
@@ -45,7 +45,11 @@ TOTAL, SUM_SQ = range(2)
 UCB1, UCBV, UCB_MINIMAL = range(3)
 POLICY_IDS = dict(zip(COMPILED_POLICIES, (UCB1, UCBV, UCB_MINIMAL)))
 #: The settings array: policy, its constants, payoffs, expansion threshold, roll-out policy and limit.
-S_POLICY, S_C, S_ZETA, S_C1, S_C2, S_WINS, S_THRESHOLD, S_ALL_CHILDREN, S_ROLLOUT, S_LIMIT, S_SEARCHER_ONLY = range(11)
+(S_POLICY, S_C, S_ZETA, S_C1, S_C2, S_PAYOFF, S_THRESHOLD, S_ALL_CHILDREN, S_ROLLOUT, S_LIMIT,
+ S_SEARCHER_ONLY) = range(11)
+#: Payoffs the backup credits (the ``q`` parameter; boardzoo.agents.mcts.backup).
+PAYOFF_WIN_LOSE, PAYOFF_WINS, PAYOFF_SCORE = range(3)
+PAYOFF_IDS = {"win-lose": PAYOFF_WIN_LOSE, "wins": PAYOFF_WINS, "score": PAYOFF_SCORE}
 #: The meta array: rows in use, nodes created, the root's row.
 M_USED, M_SIZE, M_ROOT = range(3)
 #: Rows of ``ints`` a node takes before it is used (``FIRST`` = -1: not expanded).
@@ -176,14 +180,19 @@ def iterate(game, root_state, ints, floats, meta, settings, rng, work, moves, pa
         searcher = current_player(game, root_state) if settings[S_SEARCHER_ONLY] else -1
         value0 = rollout(game, work, np.int64(settings[S_ROLLOUT]), np.int64(settings[S_LIMIT]), rng, moves,
                          searcher)
-    wins_only = settings[S_WINS] != 0
+    payoff_id = settings[S_PAYOFF]
     for i in range(length):
         row = path[i]
         ints[row, VISITS] += 1
         mover = ints[row, MOVER]
         if mover >= 0:
             result = value0 if mover == 0 else -value0
-            payoff = (1.0 if result > 0 else 0.0) if wins_only else result
+            if payoff_id == PAYOFF_WINS:
+                payoff = 1.0 if result > 0 else 0.0
+            elif payoff_id == PAYOFF_SCORE:
+                payoff = (1.0 + result) / 2
+            else:
+                payoff = result
             floats[row, TOTAL] += payoff
             floats[row, SUM_SQ] += payoff * payoff
             if result > 0:

@@ -23,17 +23,18 @@ from boardzoo.fast.mcts import (
     M_SIZE,
     M_USED,
     MOVER,
+    PAYOFF_IDS,
     POLICY_IDS,
     S_ALL_CHILDREN,
     S_C,
     S_C1,
     S_C2,
     S_LIMIT,
+    S_PAYOFF,
     S_POLICY,
     S_ROLLOUT,
     S_SEARCHER_ONLY,
     S_THRESHOLD,
-    S_WINS,
     S_ZETA,
     SLOTS,
     SUM_SQ,
@@ -176,7 +177,7 @@ def settings_array(game_name: str, policy: str, options: dict, q: str, nthr: int
     settings[S_C] = options.get("c", math.sqrt(2))
     settings[S_ZETA] = options.get("zeta", 1.0)
     settings[S_C1], settings[S_C2] = options.get("c1", 1.0), options.get("c2", 1.0)
-    settings[S_WINS] = q == "wins"
+    settings[S_PAYOFF] = PAYOFF_IDS[q]
     settings[S_THRESHOLD] = (nthr or 1) if expands_all else 0
     settings[S_ALL_CHILDREN] = expands_all
     settings[S_ROLLOUT] = POLICIES[game_name][rollout_policy]

@@ -24,7 +24,7 @@ final choice; a parameter of a part not chosen is refused):
     expansion    nthr=0: one child per iteration; nthr=N: all children at N visits
                  (puct always expands all children, at the first visit when nthr=0)
     leaf         rollout=NAME with max_rollout, or value=NAME, or an evaluator/model
-    backup       q=win-lose | wins; solver=true adds MCTS-Solver proofs
+    backup       q=win-lose | wins | score ([0, 1]: a draw 1/2); solver=true adds MCTS-Solver proofs
     final        final=visits | value (c_final)
     root         the position, or (hidden information) samples under belief=NAME
 
@@ -89,7 +89,7 @@ REUSE_DEPTH = 4
 
 class MCTSAgent(Agent):
     name = "mcts"
-    summary = ("Monte Carlo tree search: ucb1/ucbv/ucb-minimal/puct, q=win-lose|wins, final=visits|value, "
+    summary = ("Monte Carlo tree search: ucb1/ucbv/ucb-minimal/puct, q=win-lose|wins|score, final=visits|value, "
                "iterations/time budgets, reuse, nthr expansion, roll-outs, heuristic or learned evaluators, "
                "chance nodes, solver, determinization")
     #: Part choosers: the spec parameter -> the registry of parts it chooses from.
@@ -130,6 +130,9 @@ class MCTSAgent(Agent):
         if valued and q == "wins":
             raise ValueError("mcts: q=wins counts the wins of roll-outs to the end; an evaluator's values are "
                              "not wins (use q=win-lose)")
+        if policy == "puct" and q != "win-lose":
+            raise ValueError(f"mcts: policy=puct counts a child not yet visited as a draw on the win-lose scale; "
+                             f"q={q} is another scale (use q=win-lose)")
         self.iterations, self.time_budget = iterations, time
         self.policy_name, self.q, self.final = policy, q, final
         self.reuse, self.nthr, self.rollout_name, self.max_rollout = reuse, nthr, rollout, max_rollout

@@ -3,7 +3,10 @@ MCTS-Solver's proofs.
 
 Payoffs (``q``): ``win-lose`` credits each node's mover with its return (+1/0/-1 at the
 end of a game, an evaluator's value in between); ``wins`` with 1 for a win and 0
-otherwise (source 001's ``q = win``, for roll-outs to the end only).
+otherwise (source 001's ``q = win``, for roll-outs to the end only); ``score`` with the
+return on the [0, 1] scale, (1 + return) / 2: a win 1, a draw 1/2, a loss 0, the scale
+UCB1's constant was derived for (c = sqrt 2 on [0, 1] payoffs acts as c = 2 sqrt 2 on
+win-lose ones).
 """
 
 from __future__ import annotations
@@ -13,7 +16,14 @@ from collections.abc import Callable
 from boardzoo.agents.mcts.tree import Node
 from boardzoo.games.model import CHANCE
 
-PAYOFFS = ("win-lose", "wins")
+PAYOFFS = ("win-lose", "wins", "score")
+
+
+def payoff(q: str, result: float) -> float:
+    """The payoff ``q`` of a mover's return ``result`` in [-1, 1]."""
+    if q == "wins":
+        return 1.0 if result > 0 else 0.0
+    return (1.0 + result) / 2 if q == "score" else result
 
 #: ``backup(path, returns)``.
 Backup = Callable[[list[Node], tuple[float, float]], None]
@@ -22,7 +32,6 @@ Backup = Callable[[list[Node], tuple[float, float]], None]
 def backup(q: str) -> Backup:
     if q not in PAYOFFS:
         raise ValueError(f"q must be one of {', '.join(PAYOFFS)}, got {q!r}")
-    wins_only = q == "wins"
 
     def propagate(path: list[Node], returns: tuple[float, float]) -> None:
         for node in path:
@@ -30,9 +39,9 @@ def backup(q: str) -> Backup:
             mover = node.mover
             if mover >= 0:
                 result = returns[mover]
-                payoff = (1.0 if result > 0 else 0.0) if wins_only else result
-                node.total += payoff
-                node.sum_sq += payoff * payoff
+                paid = payoff(q, result)
+                node.total += paid
+                node.sum_sq += paid * paid
                 if result > 0:
                     node.wins += 1
 
