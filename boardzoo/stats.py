@@ -249,7 +249,7 @@ def verdicts(comparisons: Sequence[Comparison | str | None], correction: str = "
     adjust, name = CORRECTIONS[correction]
     tested = [(i, c.p, c.p_equivalent) for i, c in enumerate(comparisons)
               if isinstance(c, Comparison) and c.p is not None and c.p_equivalent is not None]
-    note = f", {name}-adjusted over {len(tested)} tests" if len(tested) > 1 else ""
+    note = f"; {name}, {len(tested)} tests" if len(tested) > 1 else ""
     p_equal = dict(zip([i for i, _, _ in tested], adjust([p for _, p, _ in tested])))
     p_within = dict(zip([i for i, _, _ in tested], adjust([q for _, _, q in tested])))
     words = []
@@ -270,8 +270,8 @@ def verdicts(comparisons: Sequence[Comparison | str | None], correction: str = "
         elif within:
             words.append(f"equivalent within {margin} (TOST, {p_text(p_within[i])}{note})")
         else:
-            words.append(f"inconclusive ({comparison.test} {p_text(p_equal[i])}; equivalence within "
-                         f"{margin} not shown, {p_text(p_within[i])}{note})")
+            words.append(f"inconclusive ({comparison.test} {p_text(p_equal[i])}; within {margin} not shown, "
+                         f"TOST {p_text(p_within[i])}{note})")
     return words
 
 

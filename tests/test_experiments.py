@@ -160,7 +160,7 @@ def test_a_tables_verdicts_are_corrected_together():
     assert alone.p == pytest.approx(0.02, abs=0.005) and alone.words.startswith("differs")
     nulls = [compare_counts(50, 100, 0.5, 100, 0.1) for _ in range(3)]
     words = verdicts([alone, *nulls, "no games", None])
-    assert words[0].startswith("inconclusive") and "Holm-adjusted over 4 tests" in words[0]
+    assert words[0].startswith("inconclusive") and "Holm, 4 tests" in words[0]
     assert words[4:] == ["no games", ""]
     assert verdicts([alone, *nulls], correction="bh")[0].startswith("inconclusive")
 
@@ -297,7 +297,10 @@ def test_full_size_is_the_published_size():
     assert all("order=left" in j.a for j in design)
     uct = get("connect-four-uct").jobs(None, True)
     sweep = [j for j in uct if j.key.startswith("sweep vs heuristic")]
-    assert len(sweep) == 30 and all(j.a_first and "iterations=15000" in j.a for j in sweep)
+    # the 32 printed configurations (Tables 1-3 and the two of Table 4 alone), on [0, 1] payoffs
+    assert len(sweep) == 32 and all(j.a_first and "iterations=15000" in j.a and "q=score" in j.a for j in sweep)
+    signed = get("connect-four-uct-signed").jobs(None, True)
+    assert [j.a.replace("q=win-lose", "q=score") for j in signed] == [j.a for j in uct]
     pairs = [j for j in uct if j.key.startswith("pair ")]
     assert len(pairs) == 6 and {j.games for j in pairs} == {80}
     assert {j.games for j in get("geister-mcts").jobs(None, False)} == {200}
