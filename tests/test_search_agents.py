@@ -69,6 +69,27 @@ def test_mcts_and_expectiminimax_average_the_coin_correctly(pawns):
     assert math.isclose(exact[move + 1], best) and abs(value) <= 2 * 30
 
 
+def test_mcts_with_open_chance_keeps_the_coin_out_of_the_tree_and_still_weighs_it():
+    """chance=open (source 000's coin MCTS): the tree holds decisions only, every node's
+    children are moves some run of outcomes allowed, and at 4 pawns taking 3 and hoping
+    for heads (an even chance, the document's own reading of its Table 4) is found."""
+    agent = make("mcts:chance=open,iterations=3000", seed=2)
+    assert agent.act(None, NimState(4, k=3, coin=True)) == 2
+    best = next(c for c in agent.stats["children"] if c["action"] == 2)
+    assert abs(best["value"]) < 0.15  # win-lose payoffs: an even chance is 0
+    agent = make("mcts:chance=open,iterations=2000", seed=3)
+    agent.act(None, NimState(12, k=3, coin=True))
+    stack = [(agent.root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        assert depth <= 12
+        assert all(child.mover in (0, 1) and 0 <= child.action < 3 for child in node.children or [])
+        stack.extend((child, depth + 1) for child in node.children or [])
+    tree = make("mcts:iterations=2000", seed=3)
+    tree.act(None, NimState(12, k=3, coin=True))
+    assert agent.stats["path_max"] < tree.stats["path_max"]  # no chance level between the moves
+
+
 def test_mcts_variants_all_play_and_report_statistics():
     state = play_sequence(ConnectFourState(), [3, 3, 2])
     for spec in ["mcts:iterations=300,policy=ucbv,c=1.4,zeta=0.5",
@@ -447,6 +468,9 @@ def test_bad_evaluators_fail_clearly(evaluator, message):
 @pytest.mark.parametrize("spec, message", [
     ("mcts:value=three,q=wins", "q=wins counts the wins"),
     ("mcts:policy=puct,q=score", "q=score is another scale"),
+    ("mcts:chance=open,reuse=true", "drop reuse=true or chance=open"),
+    ("mcts:chance=open,engine=compiled", "chance=open need engine=python"),
+    ("mcts:chance=nodes", "chance must be one of tree, open"),
     ("mcts:policy=ucb1,zeta=0.5", "belongs to policy=ucbv"),
     ("mcts:final=visits,c_final=1", "belongs to final=value"),
     ("mcts:policy=ucb2", "policy must be one of ucb1, ucbv, ucb-minimal, puct"),

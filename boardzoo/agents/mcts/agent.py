@@ -9,6 +9,7 @@
     make("mcts:rollout=strategic")                      # a game's own roll-out policy
     make("mcts:value=three")                            # a game's evaluator as the leaf value
     make("mcts:solver=true")                            # MCTS-Solver
+    make("mcts:chance=open,time=0.01")                  # Nim with a coin as source 000 searched it
     make("mcts:belief=behaviour,rollout=forward")       # Geister: determinized MCTS
     make("mcts:belief=learned,rollout=tactical")        # ... with the learned colour model
     make("mcts:iterations=800,time=0.17,rollout=tactical,max_rollout=80,belief=learned")  # the first Geister expert
@@ -27,6 +28,8 @@ final choice; a parameter of a part not chosen is refused):
     backup       q=win-lose | wins | score ([0, 1]: a draw 1/2); solver=true adds MCTS-Solver proofs
     final        final=visits | value (c_final)
     root         the position, or (hidden information) samples under belief=NAME
+    chance       chance=tree: each chance outcome its node | open: drawn on the way
+                 down and kept in no node, one tree over moves (source 000's coin)
 
 Source 001 writes UCB1 as ``q/n + c*sqrt(2 ln N / n)``: its c = 1.0 is our c = 1.414.
 Budgets: ``iterations`` and/or ``time`` (seconds per move), whichever ends first;
@@ -69,7 +72,7 @@ from boardzoo.agents.mcts.evaluation import (
 )
 from boardzoo.agents.mcts.expansion import AllChildren, OneChildPerIteration
 from boardzoo.agents.mcts.final import FINAL
-from boardzoo.agents.mcts.sampling import check_game_options, check_model_options, root_sampling
+from boardzoo.agents.mcts.sampling import CHANCE_TREES, check_game_options, check_model_options, root_sampling
 from boardzoo.agents.mcts.search import Search
 from boardzoo.agents.mcts.selection import SELECTION
 from boardzoo.agents.mcts.statistics import decision_statistics
@@ -101,7 +104,8 @@ class MCTSAgent(Agent):
                  policy: str = "ucb1", q: str = "win-lose", final: str = "visits", reuse: bool = False,
                  nthr: int = 0, rollout: str = "random", max_rollout: int = 0, value: str | None = None,
                  model: str | None = None, solver: bool = False, belief: str | None = None,
-                 engine: str = "auto", evaluator: Any = None, schedule: str | None = None, **options: Any):
+                 engine: str = "auto", evaluator: Any = None, schedule: str | None = None, chance: str = "tree",
+                 **options: Any):
         super().__init__(seed)
         if schedule is not None:
             if iterations is not None:
@@ -138,12 +142,19 @@ class MCTSAgent(Agent):
         self.reuse, self.nthr, self.rollout_name, self.max_rollout = reuse, nthr, rollout, max_rollout
         self.value_name, self.solver, self.belief = value, solver, belief
         self.schedule = schedule
+        if chance not in CHANCE_TREES:
+            raise ValueError(f"mcts: chance must be one of {', '.join(CHANCE_TREES)}, got {chance!r}")
+        if chance == "open" and reuse:
+            raise ValueError("mcts: chance=open keeps no outcome in the tree, so a kept tree cannot be followed "
+                             "through the outcome that came; drop reuse=true or chance=open")
+        self.chance = chance
         self.expands_all = nthr > 0 or SELECTION.trait(policy, "expands_all", False)
         if self.engine == "compiled":
             unsupported = [what for what, given in ((f"policy={policy}", policy not in COMPILED_POLICIES),
                                                     ("value=", value is not None),
                                                     ("an evaluator or model=", self.evaluator is not None),
-                                                    ("solver=true", solver)) if given]
+                                                    ("solver=true", solver),
+                                                    ("chance=open", chance == "open")) if given]
             if unsupported:
                 raise ValueError(f"mcts: engine=compiled runs ucb1, ucbv and ucb-minimal with roll-outs; "
                                  f"{' and '.join(unsupported)} need engine=python")
@@ -187,6 +198,8 @@ class MCTSAgent(Agent):
             heuristic_value(model, self.value_name)
         if self.solver:
             require("mcts", model, "perfect_information", "solver=true")
+        if self.chance == "open":
+            require("mcts", model, "perfect_information", "chance=open")
         if self.reuse:
             require("mcts", model, "key", "reuse=true")
         if self.schedule is not None and self.schedule not in knowledge_of(model).schedules:
@@ -253,7 +266,7 @@ class MCTSAgent(Agent):
         seat (after :meth:`check`) and kept from move to move, rooted at ``model``."""
         self.check_once(model)
         key = (type(model), model.game_name, model.current_player())
-        sampling = root_sampling(model, self.rng, self.belief)
+        sampling = root_sampling(model, self.rng, self.belief, self.chance)
         if self._search is None or self._search[0] != key:
             expansion = (AllChildren(self.rng, self.nthr or 1, self._prior()) if self.expands_all
                          else OneChildPerIteration(self.rng))

@@ -7,6 +7,12 @@
   over moves shared by all samples (single-observer information-set MCTS): a node offers
   only the moves legal in this iteration's sample, and a move legal only in some samples
   gets its child when a sample first allows it.
+* :class:`OpenChanceRoot` — perfect information with chance events kept out of the tree
+  (``chance=open``): an iteration draws each outcome on its way down and plays on, so a
+  node stands for a sequence of moves whatever outcomes came between them, and offers
+  the moves this iteration's state allows, as a determinized tree's nodes do. Source
+  000's MCTS for Nim with a coin works so; ``chance=tree`` (the default) gives every
+  outcome its node.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ class PositionRoot:
     ``untried`` moves and all their children), which the search loop reads directly."""
 
     shared = False
+    open_chance = False
 
     def __init__(self, model: GameState):
         self.model = model
@@ -41,6 +48,7 @@ class DeterminizedRoot:
     consistent state alike when None) for every iteration."""
 
     shared = True  # one tree shared by many samples: nodes ask each sample what it allows
+    open_chance = False
 
     def __init__(self, model: GameState, rng: random.Random, belief: str | None):
         self.model, self.rng = model, rng
@@ -66,10 +74,25 @@ class DeterminizedRoot:
         return state.view_key(self.seat)
 
 
-def root_sampling(model: GameState, rng: random.Random, belief: str | None) -> PositionRoot | DeterminizedRoot:
+class OpenChanceRoot(PositionRoot):
+    """Perfect information, chance outcomes drawn on the way down and not kept (module
+    docstring): one tree over moves shared by every run of outcomes."""
+
+    shared = True
+    open_chance = True
+    new_action = staticmethod(DeterminizedRoot.new_action)
+    candidates = staticmethod(DeterminizedRoot.candidates)
+
+
+#: The ``chance=`` settings of the search: outcomes as nodes, or drawn and not kept.
+CHANCE_TREES = ("tree", "open")
+
+
+def root_sampling(model: GameState, rng: random.Random, belief: str | None,
+                  chance: str = "tree") -> PositionRoot | DeterminizedRoot:
     if model.capabilities.hidden_information:
         return DeterminizedRoot(model, rng, belief)
-    return PositionRoot(model)
+    return OpenChanceRoot(model) if chance == "open" else PositionRoot(model)
 
 
 def sampler(model: GameState, rng: random.Random, belief: str | None) -> Callable[[], GameState]:

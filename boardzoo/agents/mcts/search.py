@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import random
 import time
+from typing import cast
 
 from boardzoo.agents.mcts.backup import Backup, Proofs
 from boardzoo.agents.mcts.evaluation import LeafEvaluation
 from boardzoo.agents.mcts.expansion import AllChildren, OneChildPerIteration
-from boardzoo.agents.mcts.sampling import DeterminizedRoot, PositionRoot
+from boardzoo.agents.mcts.sampling import DeterminizedRoot, OpenChanceRoot, PositionRoot
 from boardzoo.agents.mcts.selection import Select
 from boardzoo.agents.mcts.tree import Node
 from boardzoo.games.model import CHANCE, TERMINAL, GameState
@@ -59,8 +60,10 @@ class Search:
         node, path = root, [root]
         threshold = expansion.threshold
         # Perfect information (the common case) asks the node itself, without a call;
-        # a tree shared by determinizations asks the sampling part what this sample allows.
-        determinized = sampling if isinstance(sampling, DeterminizedRoot) else None
+        # a tree shared by determinizations, or by runs of chance outcomes, asks the
+        # sampling part what this sample allows.
+        determinized = cast("DeterminizedRoot | OpenChanceRoot", sampling) if sampling.shared else None
+        open_chance = sampling.open_chance
         while True:
             # The sample decides who moves here: under determinization one sample's game
             # may be over where another's goes on.
@@ -69,6 +72,9 @@ class Search:
             if to_move < 0:
                 if to_move == TERMINAL:
                     break
+                if open_chance:  # drawn and played, kept in no node
+                    state.apply(state.sample_chance(rng))
+                    continue
                 node = self._chance_child(node, state)
                 path.append(node)
                 continue
