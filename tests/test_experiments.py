@@ -312,6 +312,10 @@ def test_the_nim_study_uses_the_documents_mcts_and_its_play_out_counts():
     assert "q=wins" in strategic.b and "final=value" in strategic.b and "rollout=strategic" in strategic.b
     assert jobs["at-playouts: mcts-vs-random"].a.endswith("schedule=study-random")
     assert jobs["mcts-vs-random"].env == "nim_v0:n=20..49"
+    # Section 5.1's coin MCTS keeps the coin out of the tree; boardzoo's chance nodes play beside it.
+    assert jobs["coin-mcts-vs-greedy"].a.endswith("chance=open")
+    assert jobs["at-playouts: coin-mcts-vs-greedy"].a.endswith("chance=open")
+    assert jobs["coin-mcts-vs-greedy, chance nodes"].a.endswith("chance=tree")
 
 
 def test_minimax_first_moves_spread_over_all_seven_columns(tmp_path):

@@ -328,7 +328,7 @@ def search_probe(model, agent) -> dict | None:
     stats = agent.stats
     if "iterations" not in stats and "playouts" not in stats:
         return None
-    keys = ("iterations", "playouts", "convincity", "value", "path_mean", "path_median", "path_max",
+    keys = ("action", "iterations", "playouts", "convincity", "value", "path_mean", "path_median", "path_max",
             "leaf_depth_mean", "leaf_depth_median", "leaf_depth_max", "reused_tree", "seconds")
     found = {key: stats[key] for key in keys if key in stats}
     pawns = getattr(model, "pawns", None)  # Nim: the decision's pile
