@@ -17,7 +17,7 @@ from common import machine, table
 
 from boardzoo.agents import make as make_agent
 from boardzoo.stats import wilson
-from boardzoo.training.alphazero.referee import SET_NAMES, mistake_counts, read_mistake_sets
+from boardzoo.training.alphazero.referee import SET_NAMES, chooser, mistake_counts, read_mistake_sets
 
 SETS_FILE = pathlib.Path(__file__).parent / "data" / "connect_four_mistake_sets.txt"
 
@@ -34,7 +34,7 @@ def main() -> None:
     rows = []
     for spec in args.agents:
         agent = make_agent(spec, seed=0)
-        counts = mistake_counts(agent.act, {name: sets.get(name, []) for name in names}, args.limit)
+        counts = mistake_counts(chooser(agent), {name: sets.get(name, []) for name in names}, args.limit)
         for rule in ("outcome", "score"):
             row = [spec, rule]
             for name in names:

@@ -170,6 +170,17 @@ def test_sampled_opening_moves_vary_the_games_and_follow_the_seed(connect_four_w
     assert [r["moves"] for r in again] == [r["moves"] for r in sampled]
 
 
+@pytest.mark.parametrize("iterations", [0, 24])
+def test_the_agent_judges_many_positions_at_once_as_it_would_one_by_one(connect_four_weights, iterations):
+    sets = read_mistake_sets(SETS_FILE)
+    positions = [position for name in SET_NAMES for position in sets.get(name, [])[:4]]
+    agent = make_agent(f"alphazero:weights={connect_four_weights},iterations={iterations}", seed=0)
+    boards = [set_up(position) for position in positions]
+    assert chooser(agent)(boards) == [agent.act(observation, model) for observation, model in boards]
+    with pytest.raises(ValueError, match="time= budgets one move"):
+        make_agent(f"alphazero:weights={connect_four_weights},time=0.1", seed=0).act_batch(boards)
+
+
 def test_the_agent_refuses_what_its_network_does_not_fit(connect_four_weights, tmp_path):
     with pytest.raises(SpecError, match="cannot read network file"):
         make_agent(f"alphazero:weights={tmp_path}/none.npz")
@@ -195,7 +206,15 @@ def test_the_agent_refuses_what_its_network_does_not_fit(connect_four_weights, t
 
 # --- the trainer -------------------------------------------------------------------------------------------
 from boardzoo.training.alphazero import PRESETS, Trainer  # noqa: E402
-from boardzoo.training.alphazero.referee import SET_NAMES, Position, mistake_counts, read_mistake_sets  # noqa: E402
+from boardzoo.training.alphazero.referee import (  # noqa: E402
+    SET_NAMES,
+    Position,
+    chooser,
+    mistake_counts,
+    one_by_one,
+    read_mistake_sets,
+    set_up,
+)
 
 SETS_FILE = os.path.join(os.path.dirname(__file__), "..", "bench", "data", "connect_four_mistake_sets.txt")
 TINY = dataclasses.replace(
@@ -354,7 +373,7 @@ def test_mistakes_are_counted_per_set_by_both_rules():
             return pick(legal, key=lambda c: values[c])
         return choose
 
-    best, worst = mistake_counts(by_scores(max), sets), mistake_counts(by_scores(min), sets)
+    best, worst = mistake_counts(one_by_one(by_scores(max)), sets), mistake_counts(one_by_one(by_scores(min)), sets)
     for name, positions in sets.items():
         assert best[name] == (0, 0, len(positions))
         worst_moves = [min((c for c in range(7) if p.values[c] is not None), key=lambda c: p.values[c])

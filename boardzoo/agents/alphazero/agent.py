@@ -45,6 +45,9 @@ from boardzoo.values import seconds, whole
 
 #: The most simulations a move may ask for (a tree of as many nodes, about 350 bytes each).
 MAX_ITERATIONS = 200_000
+#: Positions searched together by act_batch (their trees together: about 70 MB at 800
+#: simulations each).
+BATCH = 256
 
 
 class AlphaZeroAgent(Agent):
@@ -99,6 +102,33 @@ class AlphaZeroAgent(Agent):
         self._moves_played += 1
         self.stats["seconds"] = time.perf_counter() - start
         return action
+
+    def act_batch(self, positions: list[tuple[dict, GameState]]) -> list[int]:
+        """The moves for many positions of one game, searched together in batches of
+        ``BATCH``: the network is asked for every position's leaf in one call. Each move
+        is the one :meth:`act` would play with this agent's iterations (the best, never a
+        sampled one); a time budget is per move, so an agent with ``time=`` refuses. The
+        mistake-rate benchmarks judge thousands of positions so."""
+        if self.time_budget is not None:
+            raise ValueError("alphazero: act_batch runs a number of simulations; time= budgets one move")
+        moves: list[int] = []
+        with one_blas_thread():
+            for start in range(0, len(positions), BATCH):
+                moves += self._decide_batch([model for _, model in positions[start:start + BATCH]])
+        return moves
+
+    def _decide_batch(self, models: list[GameState]) -> list[int]:
+        from boardzoo.fast.games import GAME_IDS
+        from boardzoo.fast.gumbel import BatchedGumbelSearch
+        network = self.network_for(models[0])
+        if self.iterations == 0:
+            logits, _ = network(np.concatenate([network_input("alphazero", network, m) for m in models]))
+            return [int(max(m.legal_actions(), key=lambda a: row[a])) for m, row in zip(models, logits)]
+        states = np.stack([check_position("alphazero", network, model) for model in models])
+        search = BatchedGumbelSearch(GAME_IDS[models[0].game_name], network.num_actions, network.input_shape,
+                                     states.shape[1], len(models), max_considered=self.considered, capacity=256)
+        result = search.run(states, network, self.iterations)
+        return [int(action) for action in result.actions]
 
     def _decide(self, model: GameState, deadline: float | None, sample: bool = False) -> int:
         with one_blas_thread():

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from boardzoo.envs import make as make_env
 from boardzoo.games.model import GameState
@@ -81,22 +81,40 @@ def read_mistake_sets(path: str) -> dict[str, list[Position]]:
     return sets
 
 
-def mistake_counts(choose: Callable[[dict, GameState], int], sets: Mapping[str, list[Position]],
+#: A player judged on many positions at once: (observation, model) pairs -> a column each.
+ChooseMany = Callable[[list[tuple[dict, GameState]]], list[int]]
+
+
+def one_by_one(choose: Callable[[dict, GameState], int]) -> ChooseMany:
+    """A player that chooses for one position at a time (an agent's ``act``)."""
+    return lambda positions: [choose(observation, model) for observation, model in positions]
+
+
+def chooser(agent: Any) -> ChooseMany:
+    """An agent as a player of many positions: its ``act_batch`` where it has one (one
+    search for them all), else its ``act`` one position at a time."""
+    batch = getattr(agent, "act_batch", None)
+    return batch if batch is not None else one_by_one(agent.act)
+
+
+def mistake_counts(choose_many: ChooseMany, sets: Mapping[str, list[Position]],
                    limit: int | None = None) -> dict[str, MistakeCount]:
-    """Set -> the mistakes of the player ``choose(observation, model) -> column`` on the
-    first ``limit`` positions of each set, by both rules."""
-    env = make_env("connect_four_v0", raw=True)
+    """Set -> the mistakes of the player ``choose_many`` on the first ``limit`` positions
+    of each set, by both rules; a set's positions go to the player together."""
     counts = {}
     for name in SET_NAMES:
         positions = sets.get(name, [])[:limit]
-        outcome = score = 0
-        for position in positions:
-            env.reset(seed=0)
-            for move in position.moves:
-                env.step(int(move) - 1)
-            mover = env.agent_selection
-            column = choose(env.observe(mover), env.model(mover))
-            outcome += position.worse_outcome(column)
-            score += position.worse_score(column)
-        counts[name] = MistakeCount(outcome, score, len(positions))
+        columns = choose_many([set_up(position) for position in positions]) if positions else []
+        counts[name] = MistakeCount(sum(map(Position.worse_outcome, positions, columns)),
+                                    sum(map(Position.worse_score, positions, columns)), len(positions))
     return counts
+
+
+def set_up(position: Position) -> tuple[dict, GameState]:
+    """The observation and model of the player to move in ``position``."""
+    env = make_env("connect_four_v0", raw=True)
+    env.reset(seed=0)
+    for move in position.moves:
+        env.step(int(move) - 1)
+    mover = env.agent_selection
+    return env.observe(mover), env.model(mover)

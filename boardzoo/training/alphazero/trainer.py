@@ -329,12 +329,12 @@ class Trainer:
         """Generation g's mistake rates by the outcome rule and by the score rule (the
         referee's docstring), each {"network" | "search": {set: rate}}."""
         from boardzoo.agents import make as make_agent
-        from boardzoo.training.alphazero.referee import mistake_counts, read_mistake_sets
+        from boardzoo.training.alphazero.referee import chooser, mistake_counts, read_mistake_sets
         sets = read_mistake_sets(self.config.mistake_sets)
         outcome, score = {}, {}
         for label, simulations in (("network", 0), ("search", self.config.mistake_simulations)):
             agent = make_agent(self.agent_spec(g, simulations), seed=0)
-            counts = mistake_counts(agent.act, sets, self.config.mistake_positions)
+            counts = mistake_counts(chooser(agent), sets, self.config.mistake_positions)
             outcome[label] = {name: round(c.outcome / c.positions, 4) for name, c in counts.items() if c.positions}
             score[label] = {name: round(c.score / c.positions, 4) for name, c in counts.items() if c.positions}
         return outcome, score
