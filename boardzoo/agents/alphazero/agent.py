@@ -127,6 +127,7 @@ class AlphaZeroAgent(Agent):
         states = np.stack([check_position("alphazero", network, model) for model in models])
         search = BatchedGumbelSearch(GAME_IDS[models[0].game_name], network.num_actions, network.input_shape,
                                      states.shape[1], len(models), max_considered=self.considered, capacity=256)
+        assert self.iterations is not None  # without time= the agent always has a number
         result = search.run(states, network, self.iterations)
         return [int(action) for action in result.actions]
 
