@@ -3,12 +3,14 @@ six sets of positions built as Pascal Pons built his solver benchmarks, each pos
 with the exact score of every legal move, so that a player's move can be judged a
 mistake (its score below the best move's) without solving anything again.
 
-Positions come from uniformly random games (seeded, one generator per sample number),
-cut at a ply drawn in the set's range, kept when the game is not over and the player to
-move cannot win at once; the end set's games avoid moves that end the game or hand the
-opponent a win where they can (uniformly random games seldom last past 28 discs). They
-are sorted by discs played and by moves left under perfect play (from the solver's
-score):
+Positions come from random games (seeded, one generator per sample number), cut at a
+ply drawn in the set's range, kept when the game is not over and the player to move
+cannot win at once. The begin sets' games are uniformly random; the middle and end sets'
+games avoid moves that end the game or hand the opponent a win where they can: two of
+three uniformly random games are over, or hold a win in one, by the middle of the game,
+and most of the rest are won within a few moves, so the middle-medium set would need
+about six times the samples (the end set could hardly be filled at all). They are sorted
+by discs played and by moves left under perfect play (from the solver's score):
 
     end-easy        28..41 discs played   fewer than 14 moves left
     middle-easy     14..27                fewer than 14
@@ -88,7 +90,7 @@ def judge(task: tuple[int, int, frozenset]) -> tuple[int, str | None]:
         _SOLVER = make_solver(memory_mb=SOLVER_MEMORY_MB)
     rng = random.Random(f"{seed}:{sample}")
     target = NAMES[sample % len(NAMES)]
-    drawn = random_position(rng, *SETS[target][:2], careful=target == "end-easy")
+    drawn = random_position(rng, *SETS[target][:2], careful=not target.startswith("begin"))
     if drawn is None:
         return sample, None
     state, moves = drawn
