@@ -301,6 +301,8 @@ def test_full_size_is_the_published_size():
     assert len(sweep) == 32 and all(j.a_first and "iterations=15000" in j.a and "q=score" in j.a for j in sweep)
     signed = get("connect-four-uct-signed").jobs(None, True)
     assert [j.a.replace("q=win-lose", "q=score") for j in signed] == [j.a for j in uct]
+    final_value = get("connect-four-uct-final-value").jobs(None, True)
+    assert [j.a.replace("final=value", "final=visits") for j in final_value] == [j.a for j in uct]
     pairs = [j for j in uct if j.key.startswith("pair ")]
     assert len(pairs) == 6 and {j.games for j in pairs} == {80}
     assert {j.games for j in get("geister-mcts").jobs(None, False)} == {200}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from boardzoo.experiments.cantris import CantrisMCTS, CantrisRulesFit
 from boardzoo.experiments.connect_four_minimax import ConnectFourMinimax
-from boardzoo.experiments.connect_four_uct import ConnectFourUCT, ConnectFourUCTSigned
+from boardzoo.experiments.connect_four_uct import ConnectFourUCT, ConnectFourUCTFinalValue, ConnectFourUCTSigned
 from boardzoo.experiments.framework import Experiment, ExperimentError, Job, Report, run
 from boardzoo.experiments.geister import GeisterMCTS
 from boardzoo.experiments.nim import NimMCTS
@@ -17,7 +17,7 @@ from boardzoo.experiments.nim import NimMCTS
 #: name -> experiment, in the order of the source documents
 EXPERIMENTS: dict[str, Experiment] = {
     e.name: e for e in (NimMCTS(), CantrisMCTS(), CantrisRulesFit(), ConnectFourMinimax(), ConnectFourUCT(),
-                        ConnectFourUCTSigned(), GeisterMCTS())}
+                        ConnectFourUCTSigned(), ConnectFourUCTFinalValue(), GeisterMCTS())}
 
 
 def get(name: str) -> Experiment:

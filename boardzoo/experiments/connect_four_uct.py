@@ -152,12 +152,29 @@ class ConnectFourUCT(Experiment):
     full_time = ("about 12 min with --engine compiled --workers 2 (measured: 18 min of search in all); "
                  "about 10x that on the Python engine")
 
-    #: The payoff scale of the document's w_i, which it does not state (module docstring):
-    #: ``score`` is [0, 1], the reading this study runs; ``win-lose`` is +-1, its variant's.
-    payoff = "score"
+    #: Two points the document leaves open, read here as most likely, each other reading
+    #: a variant: the payoff scale of its w_i (``score``: [0, 1]; ``win-lose``: +-1) and
+    #: the final move (``visits``: the most-visited child; ``value``: the best mean).
+    payoff, final = "score", "visits"
+    title_note = ""
+    #: (the point, this run's reading in words, its Deviations entry).
+    readings = (
+        ("Payoffs", "the document's w_i is *the sum of all payouts* in a node, on a scale it does not give. It "
+                    "cites UCB1's c = 1.41 from the bandit literature, where payoffs lie in [0, 1], so this run "
+                    "credits a win 1, a draw 1/2 and a loss 0 (`q=score`). On +-1 payoffs the same c explores "
+                    "half as much; `connect-four-uct-signed` runs that reading.",
+         "[0, 1] payoffs (`q=score`), the reading of the document's citation of c = 1.41; the +-1 reading is "
+         "the `connect-four-uct-signed` variant (docs/experiments/connect-four-uct-signed/report.md), whose "
+         "figures give this assumption's effect."),
+        ("The final move", "the most-visited child (the usual UCT choice); `connect-four-uct-final-value` "
+                           "plays the child of the best mean instead.",
+         "the most-visited child; the best-mean reading is the `connect-four-uct-final-value` variant "
+         "(docs/experiments/connect-four-uct-final-value/report.md), whose figures give this assumption's "
+         "effect."),
+    )
 
     def mcts(self, setting: tuple[str, str, str], iterations: int) -> str:
-        return f"mcts:{setting[2]},q={self.payoff},iterations={iterations}"
+        return f"mcts:{setting[2]},q={self.payoff},final={self.final},iterations={iterations}"
 
     def jobs(self, games: int | None, full: bool) -> list[Job]:
         iterations = PUBLISHED_ITERATIONS if full else DEFAULT_ITERATIONS
@@ -197,8 +214,7 @@ class ConnectFourUCT(Experiment):
             "**Where the document is silent, and what this run assumes.** Every verdict below rests on these "
             "readings:",
             "",
-            f"- *Payoffs*: {self.payoff_words}",
-            "- *The final move*: the most-visited child (the document does not say; the usual UCT choice).",
+            *(f"- *{point}*: {words}" for point, words, _ in self.readings),
             "",
             "**The heuristic player.** The document never defines its heuristic opponent, so its strength "
             "relative to ours is unknown, and every comparison with Tables 1-5 carries that unknown. The "
@@ -221,8 +237,7 @@ class ConnectFourUCT(Experiment):
                                         "2,500: the Python engine needs hours for the published budget. `--full "
                                         "--engine compiled` plays it (committed in `full/`).")]
         text += deviations(budget + [
-            ("Payoff scale (an assumption)", self.payoff_deviation),
-            ("Final move (an assumption)", "the most-visited child; the document does not say."),
+            *((f"{point} (the document is silent)", deviation) for point, _, deviation in self.readings),
             ("The heuristic player", f"undefined in the document; `{HEURISTIC}` stands in (see above)."),
             ("Configurations", "the document tried 20 per family and printed 32 (10 in each of Tables 1-3, two "
                                "more in Table 4); we run the 32. Its family means (Table 5) cover all 20 of a "
@@ -233,15 +248,6 @@ class ConnectFourUCT(Experiment):
                                    "difference of the two players' mean REWARD(m), which has that property."),
         ])
         return Report("\n".join(text), {"reward_vs_iterations.png": plot})
-
-    title_note = ""
-    payoff_words = ("the document's w_i is *the sum of all payouts* in a node, on a scale it does not give. It "
-                    "cites UCB1's c = 1.41 from the bandit literature, where payoffs lie in [0, 1], so this run "
-                    "credits a win 1, a draw 1/2 and a loss 0 (`q=score`). On +-1 payoffs the same c explores "
-                    "half as much; `boardzoo experiment run connect-four-uct-signed` runs that reading.")
-    payoff_deviation = ("[0, 1] payoffs (`q=score`), the reading of the document's citation of c = 1.41; the "
-                        "+-1 reading is the `connect-four-uct-signed` variant (docs/experiments/"
-                        "connect-four-uct-signed/report.md), whose figures give this assumption's effect.")
 
     @staticmethod
     def _sweep(results: dict[str, list[dict]]) -> list[str]:
@@ -416,9 +422,29 @@ class ConnectFourUCTSigned(ConnectFourUCT):
     compares = "the connect-four-uct study with payoffs of +1 / 0 / -1 (q=win-lose) instead of [0, 1]"
     payoff = "win-lose"
     title_note = ", +-1 payoffs (a variant)"
-    payoff_words = ("this variant credits a win +1, a draw 0 and a loss -1 (`q=win-lose`), the other reading "
-                    "of the document's w_i; on that scale UCB1's c explores half as much as on [0, 1]. The "
-                    "study's own run, `connect-four-uct`, reads [0, 1].")
-    payoff_deviation = ("+-1 payoffs (`q=win-lose`): this variant's reading; the study's run "
-                        "(docs/experiments/connect-four-uct/report.md) reads [0, 1]. Their difference is this "
-                        "assumption's effect.")
+    readings = (
+        ("Payoffs", "this variant credits a win +1, a draw 0 and a loss -1 (`q=win-lose`), the other reading of "
+                    "the document's w_i; on that scale UCB1's c explores half as much as on [0, 1]. The study's "
+                    "own run, `connect-four-uct`, reads [0, 1].",
+         "+-1 payoffs (`q=win-lose`): this variant's reading; the study's run (docs/experiments/connect-four-uct/"
+         "report.md) reads [0, 1]. Their difference is this assumption's effect."),
+        ConnectFourUCT.readings[1],
+    )
+
+
+class ConnectFourUCTFinalValue(ConnectFourUCT):
+    """The UCT study on the other reading of its final move: the child of the best mean."""
+
+    name = "connect-four-uct-final-value"
+    source = "source 003 (Polish): the UCT variants study, the final move by the best mean (a variant)"
+    compares = "the connect-four-uct study with the final move by the best mean (final=value) instead of visits"
+    final = "value"
+    title_note = ", the final move by the best mean (a variant)"
+    readings = (
+        ConnectFourUCT.readings[0],
+        ("The final move", "this variant plays the child of the best mean (`final=value`), the other reading; "
+                           "the study's own run, `connect-four-uct`, plays the most-visited child.",
+         "the child of the best mean (`final=value`): this variant's reading; the study's run (docs/experiments/"
+         "connect-four-uct/report.md) plays the most-visited child. Their difference is this assumption's "
+         "effect."),
+    )
