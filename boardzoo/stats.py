@@ -263,7 +263,7 @@ def verdicts(comparisons: Sequence[Comparison | str | None], correction: str = "
         differs, within = p_equal[i] < ALPHA, p_within[i] < ALPHA
         margin = f"±{comparison.margin:g}"
         if differs and within:
-            words.append(f"differs, by less than {margin} ({comparison.test}, {p_text(p_equal[i])}; "
+            words.append(f"differs, but by less than {margin} ({comparison.test}, {p_text(p_equal[i])}; "
                          f"TOST {p_text(p_within[i])}{note})")
         elif differs:
             words.append(f"differs ({comparison.test}, {p_text(p_equal[i])}{note})")

@@ -135,7 +135,7 @@ def test_compare_counts_says_differs_equivalent_or_inconclusive():
     assert compare_counts(5020, 10_000, 0.5, 10_000, 0.05).words.startswith("equivalent within ±0.05")
     assert compare_counts(5, 10, 0.5, 300, 0.1).words.startswith("inconclusive")
     # A real but small difference on big samples: both, said so.
-    assert compare_counts(5300, 10_000, 0.5, 10_000, 0.1).words.startswith("differs, by less than ±0.1")
+    assert compare_counts(5300, 10_000, 0.5, 10_000, 0.1).words.startswith("differs, but by less than ±0.1")
     # a published share without a sample size: an exact binomial test against it
     assert compare_counts(30, 100, 0.5, None, 0.1).words.startswith("differs (exact binomial test")
 
