@@ -14,7 +14,7 @@ from statistics import mean
 from boardzoo.experiments.framework import Experiment, Job, Report, sized, tally
 from boardzoo.games.geister import GeisterState
 from boardzoo.games.model import TERMINAL
-from boardzoo.stats import STATISTICS_NOTE, compare_counts, deviations, fisher_exact, table, wilson
+from boardzoo.stats import STATISTICS_NOTE, Comparison, compare_counts, deviations, table, verdicts, wilson
 from boardzoo.strategy.knowledge import knowledge_of
 
 ENV = "geister_v0"
@@ -94,28 +94,34 @@ class GeisterMCTS(Experiment):
                          f"{mean(play_plies(r) for r in records):.1f}"])
         share = {key: tally(results[key]) for key in results}
 
-        def versus(first: str, second: str) -> str:
-            (w1, _, _), (w2, _, _) = share[first], share[second]
-            n1, n2 = len(results[first]), len(results[second])
-            p = fisher_exact(w1, n1, w2, n2)
-            return f"{w1 / n1:.3f} vs {w2 / n2:.3f} (Fisher p = {p:.3g})"
+        def win_share(key: str) -> tuple[int, int]:
+            return share[key][0], len(results[key])
 
-        def head_to_head(key: str) -> str:
+        def decided(key: str) -> tuple[int, int]:
             wins, _, losses = share[key]
-            decided = wins + losses
-            if not decided:
-                return "no decided games"
-            return compare_counts(wins, decided, 0.5, None, EVEN_MARGIN).words.replace(
-                "equivalent within", "even within").replace("differs", "one side stronger")
+            return wins, wins + losses
+
+        # The four findings' tests, corrected together (Holm): purple's share against the
+        # behaviour belief's (Fisher), nearest-blue's against one half (binomial), and the
+        # two head-to-heads' decided games against one half (binomial, and equivalence).
+        purple, behaviour = win_share("purple vs rushing"), win_share("behaviour vs rushing")
+        nearest = win_share("nearest-blue vs flat MC")
+        tests: list[Comparison | str] = [
+            compare_counts(*purple, behaviour[0] / behaviour[1], behaviour[1], EVEN_MARGIN),
+            compare_counts(*nearest, 0.5, None, EVEN_MARGIN)]
+        for key in ("forward vs random roll-outs", "reuse vs no reuse"):
+            wins, games = decided(key)
+            tests.append(compare_counts(wins, games, 0.5, None, EVEN_MARGIN) if games else "no decided games")
+        purple_words, nearest_words, forward_words, reuse_words = verdicts(tests)
+        purple_worse = purple[0] / purple[1] < behaviour[0] / behaviour[1]
+        nearest_wins = nearest[0] / nearest[1]
+        nearest_low, _ = wilson(*nearest)
+
+        def even(words: str) -> str:
+            return words.replace("equivalent within", "even within").replace("differs", "one side stronger")
 
         random_plies, random_draws = playout_statistics("random", 300, 11)
         forward_plies, forward_draws = playout_statistics("forward", 300, 11)
-        purple_p = fisher_exact(share["purple vs rushing"][0], len(results["purple vs rushing"]),
-                                share["behaviour vs rushing"][0], len(results["behaviour vs rushing"]))
-        purple_worse = share["purple vs rushing"][0] / len(results["purple vs rushing"]) < \
-            share["behaviour vs rushing"][0] / len(results["behaviour vs rushing"])
-        nearest_wins = share["nearest-blue vs flat MC"][0] / len(results["nearest-blue vs flat MC"])
-        nearest_low, _ = wilson(share["nearest-blue vs flat MC"][0], len(results["nearest-blue vs flat MC"]))
         text = [
             "# Source 004 — the Geister MCTS design",
             "",
@@ -134,21 +140,24 @@ class GeisterMCTS(Experiment):
             "## The document's findings",
             "",
             f"- *The purple view is too pessimistic and does badly against the rushing player*: against the rushing "
-            f"player, purple {versus('purple vs rushing', 'behaviour vs rushing')} (purple vs the behaviour "
-            f"belief) — " + ("reproduced" if purple_worse and purple_p < 0.05 else
-                             "not reproduced" if not purple_worse and purple_p < 0.05 else "not decided") + ".",
+            f"player, purple {purple[0] / purple[1]:.3f} vs the behaviour belief {behaviour[0] / behaviour[1]:.3f} — "
+            + ("reproduced" if purple_worse and purple_words.startswith("differs") else
+               "not reproduced" if purple_words.startswith("differs") else
+               "both do badly, purple no worse by more than the margin" if purple_words.startswith("equivalent")
+               else "not decided") + f": {purple_words}.",
             f"- *Deciding that the nearest ghosts are blue cannot beat primitive Monte Carlo*: nearest-blue wins "
             f"{nearest_wins:.3f} (95% CI from {nearest_low:.3f}) against flat Monte Carlo; the uniform belief "
             f"{share['uniform vs flat MC'][0] / len(results['uniform vs flat MC']):.3f} — "
-            + ("not reproduced: nearest-blue beats primitive Monte Carlo" if nearest_low > 0.5 else
-               "reproduced: nearest-blue does not beat primitive Monte Carlo") + ".",
+            + ("not reproduced: nearest-blue beats primitive Monte Carlo"
+               if nearest_wins > 0.5 and nearest_words.startswith("differs") else
+               "reproduced: nearest-blue does not beat primitive Monte Carlo") + f" ({nearest_words}).",
             f"- *Forward-biased play-outs cut back-and-forth loops* (\"no visible change, but fewer up-and-down "
             f"loops\"): 300 play-outs from random placements last {random_plies:.1f} plies with random moves "
             f"({random_draws:.3f} reach the 200-ply draw) and {forward_plies:.1f} with forward-biased moves "
             f"({forward_draws:.3f} draws). In play, forward against random roll-outs: "
-            f"{head_to_head('forward vs random roll-outs')}.",
+            f"{even(forward_words)}.",
             f"- *Tree reuse* (the document expects about a tenth of the information to carry over, \"so it "
-            f"probably will not help\"): reuse against no reuse, {head_to_head('reuse vs no reuse')}.",
+            f"probably will not help\"): reuse against no reuse, {even(reuse_words)}.",
             "",
         ]
         text += deviations([
