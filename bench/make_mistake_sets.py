@@ -52,6 +52,8 @@ OUT = pathlib.Path(__file__).parent / "data" / "connect_four_mistake_sets.txt"
 SETS = {"end-easy": (28, 41, 0, 13), "middle-easy": (14, 27, 0, 13), "middle-medium": (14, 27, 14, 27),
         "begin-easy": (6, 13, 0, 13), "begin-medium": (6, 13, 14, 27), "begin-hard": (6, 13, 28, 42)}
 NAMES = list(SETS)
+#: An easy set's positions end in fewer moves than this under perfect play.
+EASY = 14
 COLUMNS = 7
 #: Each worker's solver table: a begin-hard position's children take an hour or more
 #: with 64 MB and about a minute with this much (and the position's own solve warm in it).
@@ -80,6 +82,16 @@ def read_sets(path: pathlib.Path) -> dict[str, list[str]]:
 _SOLVER = None
 
 
+def ends_soon(solver, state) -> bool:
+    """Whether perfect play ends the game in fewer than ``EASY`` moves: two null-window
+    searches near the ends of the score range (a quick win, a quick loss), far cheaper
+    than the exact score of a long game."""
+    wins = [s for s in range(1, 23) if remaining_moves(s, state.plies) < EASY]
+    losses = [s for s in range(-22, 0) if remaining_moves(s, state.plies) < EASY]
+    quick_win = bool(wins) and solver.at_least(state, min(wins))
+    return quick_win or bool(losses) and not solver.at_least(state, max(losses) + 1)
+
+
 def judge(task: tuple[int, int, frozenset]) -> tuple[int, str | None]:
     """Sample ``sample`` (a worker's task): its position, and the line describing it when
     it belongs to a set not yet full. The set a sample aims at is fixed by its number, so
@@ -94,6 +106,9 @@ def judge(task: tuple[int, int, frozenset]) -> tuple[int, str | None]:
     if drawn is None:
         return sample, None
     state, moves = drawn
+    open_sets = [name for name, (low, high, _, _) in SETS.items() if low <= state.plies <= high and name not in full]
+    if not open_sets or (all(SETS[name][3] < EASY for name in open_sets) and not ends_soon(_SOLVER, state)):
+        return sample, None  # it could only join a full set: spared its exact score
     score = _SOLVER.solve(state)
     left = remaining_moves(score, state.plies)
     for name, (low, high, fewest, most) in SETS.items():

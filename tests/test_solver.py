@@ -102,6 +102,22 @@ def test_middle_game_scores_are_consistent_with_their_children(seed):
     assert SOLVER.solve(state) == best
 
 
+@settings(max_examples=15)
+@given(st.integers(0, 10**9), st.sampled_from(["python", "compiled"]))
+def test_at_least_answers_as_the_exact_score_does(seed, engine):
+    """One null-window search says whether the score reaches a threshold: the same answer
+    as the exact score's at every threshold, on both engines, with a table warm or cold."""
+    if engine == "compiled":
+        pytest.importorskip("numba")
+    state = random_position(seed, 16, 30)
+    assume(state is not None)
+    solver = make_solver(engine, memory_mb=16)
+    thresholds = range(-22, 23, 3)
+    answers = [solver.at_least(state, threshold) for threshold in thresholds]
+    score = solver.solve(state)
+    assert answers == [score >= threshold for threshold in thresholds]
+
+
 def test_benchmark_end_game_scores_agree_with_an_exhaustive_search():
     lines = [line.split() for line in DATA.read_text().splitlines() if line.startswith("end ")]
     # The exhaustive search is quick from 32 discs on: check 13 of those, spread over the set.

@@ -242,10 +242,7 @@ class CompiledSolver(Solver):
     def nodes(self) -> int:
         return int(self.counters[_NODES])
 
-    def _solve(self, state) -> int:
-        low, high, immediate = self.start_interval(state)
-        if immediate is not None:
-            return immediate
+    def _narrow(self, state, low: int, high: int) -> int:
         player = state.plies & 1
         current, mask = state.boards[player], state.boards[0] | state.boards[1]
         counters = self.counters

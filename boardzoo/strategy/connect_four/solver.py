@@ -188,10 +188,32 @@ class Solver:
         # (Counts of discs are halved rounding towards zero, hence -(x // 2), not -x // 2.)
         return -((cells - moves) // 2), (cells + 1 - moves) // 2, None
 
+    def at_least(self, state: ConnectFourState, score: int) -> bool:
+        """Whether the exact score of ``state`` is ``score`` or more: one null-window
+        search, far cheaper than the exact score when ``score`` is near an end of the
+        range (a quick win is found, or ruled out, within the moves it allows)."""
+        if state.geo.rows != self.rows or state.geo.cols != self.cols:
+            raise ValueError(f"this solver is for {self.rows}x{self.cols} boards")
+        if state.is_terminal():
+            raise InvalidPosition("the game is over: a finished position has no score")
+        low, high, immediate = self.start_interval(state)
+        if immediate is not None:
+            return immediate >= score
+        if score <= low or score > high:
+            return score <= low
+        self.counter[0] = 0
+        self._started = time.perf_counter()
+        return self._narrow(state, score - 1, score) >= score
+
     def _solve(self, state: ConnectFourState) -> int:
         low, high, immediate = self.start_interval(state)
         if immediate is not None:
             return immediate
+        return self._narrow(state, low, high)
+
+    def _narrow(self, state: ConnectFourState, low: int, high: int) -> int:
+        """The score within [low, high] by null-window searches; a bound at or beyond an
+        end of the interval where the score lies outside it (``at_least`` relies on it)."""
         player = state.plies & 1
         current = state.boards[player]
         mask = state.boards[0] | state.boards[1]
