@@ -68,7 +68,8 @@ def mcts_options(game: str) -> dict[str, list]:
         "policy": [f"policy={name}" for name in SELECTION.names()],
         "final": ["final=visits", "final=value", "final=value,c_final=1"],
         "nthr": ["nthr=0", "nthr=2"],
-        "q": ["q=win-lose", "q=wins"],
+        "q": ["q=win-lose", "q=wins", "q=score"],
+        "chance": ["chance=tree"] if capabilities.hidden_information else ["chance=tree", "chance=open"],
         "leaf": leaves,
         "reuse": ["reuse=false", "reuse=true"] if capabilities.key else ["reuse=false"],
         "solver": ["solver=false"] if capabilities.hidden_information else ["solver=false", "solver=true"],
@@ -97,10 +98,18 @@ def build_mcts(choice: dict[str, str], seed: int):
     if choice["leaf"].startswith("evaluator="):
         evaluator = EVALUATORS[choice["leaf"].split("=")[1]]()
     spec = "mcts:iterations=12," + ",".join(parts)
-    needs_win_lose = choice["q"] == "q=wins" and (choice["leaf"].startswith("value=")
-                                                  or choice["leaf"] in ("evaluator=both", "evaluator=value"))
-    if needs_win_lose:  # q=wins counts wins of roll-outs: refused with values, clearly
-        with pytest.raises(Exception, match="q=wins counts the wins"):
+    refusals = []  # what the spec combines that cannot go together, each refused clearly
+    if choice["q"] == "q=wins" and (choice["leaf"].startswith("value=")
+                                    or choice["leaf"] in ("evaluator=both", "evaluator=value")):
+        refusals.append("q=wins counts the wins")  # wins of roll-outs, not values
+    if choice["policy"] == "policy=puct" and choice["q"] != "q=win-lose":
+        refusals.append("is another scale")  # PUCT's unvisited child is a draw at 0
+    if choice.get("chance") == "chance=open" and choice["reuse"] == "reuse=true":
+        refusals.append("drop reuse=true or chance=open")
+    if choice.get("chance") == "chance=open" and choice["solver"] == "solver=true":
+        refusals.append("drop solver=true or chance=open")
+    if refusals:
+        with pytest.raises(Exception, match="|".join(refusals)):
             make(spec, seed=seed, evaluator=evaluator)
         return None
     return make(spec, seed=seed, evaluator=evaluator)

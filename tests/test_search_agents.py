@@ -469,6 +469,7 @@ def test_bad_evaluators_fail_clearly(evaluator, message):
     ("mcts:value=three,q=wins", "q=wins counts the wins"),
     ("mcts:policy=puct,q=score", "q=score is another scale"),
     ("mcts:chance=open,reuse=true", "drop reuse=true or chance=open"),
+    ("mcts:chance=open,solver=true", "drop solver=true or chance=open"),
     ("mcts:chance=open,engine=compiled", "chance=open need engine=python"),
     ("mcts:chance=nodes", "chance must be one of tree, open"),
     ("mcts:policy=ucb1,zeta=0.5", "belongs to policy=ucbv"),

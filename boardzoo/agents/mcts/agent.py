@@ -144,6 +144,9 @@ class MCTSAgent(Agent):
         self.schedule = schedule
         if chance not in CHANCE_TREES:
             raise ValueError(f"mcts: chance must be one of {', '.join(CHANCE_TREES)}, got {chance!r}")
+        if chance == "open" and solver:
+            raise ValueError("mcts: chance=open lets one node stand for positions after different outcomes, so no "
+                             "node's value can be proven; drop solver=true or chance=open")
         if chance == "open" and reuse:
             raise ValueError("mcts: chance=open keeps no outcome in the tree, so a kept tree cannot be followed "
                              "through the outcome that came; drop reuse=true or chance=open")
