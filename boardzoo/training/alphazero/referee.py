@@ -102,17 +102,20 @@ def mistake_counts(choose_many: ChooseMany, sets: Mapping[str, list[Position]],
     """Set -> the mistakes of the player ``choose_many`` on the first ``limit`` positions
     of each set, by both rules; a set's positions go to the player together."""
     counts = {}
+    env = make_env("connect_four_v0", raw=True)
     for name in SET_NAMES:
         positions = sets.get(name, [])[:limit]
-        columns = choose_many([set_up(position) for position in positions]) if positions else []
+        columns = choose_many([set_up(position, env) for position in positions]) if positions else []
         counts[name] = MistakeCount(sum(map(Position.worse_outcome, positions, columns)),
                                     sum(map(Position.worse_score, positions, columns)), len(positions))
     return counts
 
 
-def set_up(position: Position) -> tuple[dict, GameState]:
-    """The observation and model of the player to move in ``position``."""
-    env = make_env("connect_four_v0", raw=True)
+def set_up(position: Position, env: Any = None) -> tuple[dict, GameState]:
+    """The observation and model of the player to move in ``position``, on ``env`` (a
+    Connect Four env reset here; None: a new one). The model is a copy, so one env sets
+    up many positions."""
+    env = env if env is not None else make_env("connect_four_v0", raw=True)
     env.reset(seed=0)
     for move in position.moves:
         env.step(int(move) - 1)
