@@ -5,6 +5,7 @@ import json
 import math
 import re
 import sys
+from dataclasses import replace
 from statistics import mean, stdev
 
 import pytest
@@ -13,6 +14,8 @@ from hypothesis import strategies as st
 
 from boardzoo.cli import main
 from boardzoo.experiments import EXPERIMENTS, ExperimentError, get, run
+from boardzoo.experiments.connect_four_minimax import NO_TABLE
+from boardzoo.experiments.framework import Report
 from boardzoo.stats import (
     benjamini_hochberg,
     best_of_k,
@@ -293,7 +296,12 @@ def test_full_size_is_the_published_size():
     # every minimax depth against every alpha-beta depth, per evaluator, both seat orders
     assert len(design) == 7 * 11 + 2 * 6 * 10 and {j.games for j in design} == {2}
     assert "simple: minimax 9 vs alphabeta 13" in {j.key for j in design}
-    assert len({j.seed for j in minimax}) == len(minimax)  # no two jobs share their openings
+    games = [j for j in minimax if not j.key.startswith(NO_TABLE)]
+    assert len({j.seed for j in games}) == len(games)  # no two jobs share their openings
+    # ... but each replay without the transposition table plays its game job's seeds
+    replays = {j.key.removeprefix(NO_TABLE): j for j in minimax if j.key.startswith(NO_TABLE)}
+    assert replays and all(job.seed == replays[job.key].seed and job.a + ",table=false" == replays[job.key].a
+                           for job in games if job.key in replays)
     assert all("order=left" in j.a for j in design)
     uct = get("connect-four-uct").jobs(None, True)
     sweep = [j for j in uct if j.key.startswith("sweep vs heuristic")]
@@ -365,6 +373,27 @@ def test_a_run_written_before_its_probe_moved_still_resumes(tmp_path, monkeypatc
     messages = []
     run(experiment, str(tmp_path), games=1, resume=True, log=messages.append, progress=False)
     assert any("already played" in message for message in messages)
+
+
+def test_a_run_resumes_when_its_experiment_gains_jobs(tmp_path, monkeypatch):
+    """Jobs added to a study (a deviation measured) are played on resume; the games
+    already played are kept; a changed job is still another run."""
+    experiment = get("cantris-mcts")
+    whole = run(experiment, str(tmp_path), games=1, log=quiet, progress=False)
+    jobs = experiment.jobs(1, False)
+    grown = jobs + [replace(jobs[0], key="added job", seed=jobs[0].seed + 1)]
+    monkeypatch.setattr(experiment, "jobs", lambda games, full: grown)
+    monkeypatch.setattr(experiment, "report", lambda results, jobs: Report(f"{sorted(results)}"))
+    messages = []
+    results = run(experiment, str(tmp_path), games=1, resume=True, log=messages.append, progress=False)
+    assert "1 job(s) this run did not have" in messages[0]
+    assert f"{sum(j.games for j in jobs)} already played" in messages[1]
+    assert {key: results[key] for key in whole} == whole
+    assert len(results["added job"]) == jobs[0].games
+    changed = [replace(grown[0], seed=grown[0].seed + 5)] + grown[1:]
+    monkeypatch.setattr(experiment, "jobs", lambda games, full: changed)
+    with pytest.raises(ExperimentError, match="different run"):
+        run(experiment, str(tmp_path), games=1, resume=True, log=quiet, progress=False)
 
 
 # --- executors ----------------------------------------------------------------------------------

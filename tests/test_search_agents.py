@@ -282,6 +282,19 @@ def test_alphabeta_equals_minimax_where_positions_recur_at_different_depths(coin
         assert make("alphabeta:depth=6").search(state, 6) == make("minimax:depth=6").search(state, 6), pawns
 
 
+@settings(max_examples=25)
+@given(positions(), st.integers(1, 5), st.sampled_from(["simple", "three2"]))
+def test_alphabeta_table_changes_nodes_only(state, depth, evaluator):
+    if state.is_terminal():
+        return
+    with_table = make(f"alphabeta:depth={depth},eval={evaluator}")
+    without = make(f"alphabeta:depth={depth},eval={evaluator},table=false")
+    heuristic = with_table._heuristic(state)
+    # The same value and move (the table's move hints may reorder a search: no node bound).
+    assert with_table.search(state, depth, heuristic) == without.search(state, depth, heuristic)
+    assert without._table is None and with_table._table is not None
+
+
 def test_alphabeta_visits_far_fewer_nodes_at_depth():
     state = play_sequence(ConnectFourState(), [3, 3, 2, 4])
     minimax, alphabeta = make("minimax:depth=5"), make("alphabeta:depth=5")

@@ -4,6 +4,7 @@ expectiminimax at chance events.
     make("minimax:depth=4,eval=simple")
     make("alphabeta:depth=8,eval=three2,random_first=true")
     make("alphabeta:time=0.5")          # iterative deepening within 0.5 s a move
+    make("alphabeta:depth=8,table=false")  # without the transposition table
 
 Values are from the searching player's side. A finished game scores like source 002's
 *Simple* evaluator: ``2 * depth - plies`` for a win reached ``plies`` moves from the root
@@ -71,6 +72,7 @@ class MinimaxAgent(Agent):
         self.order = order
         self.depth, self.eval_name, self.random_first, self.time_budget = depth, eval, random_first, time
         self.nodes = 0
+        self.use_table = False  # alpha-beta's transposition table (see _new_table)
         self._cut_off = False
         self._table: dict | None = None
         self._decided: tuple[GameState, int, int] | None = None  # the last search's (model, move, depth)
@@ -185,7 +187,7 @@ class MinimaxAgent(Agent):
         for a game without position keys). Entries are keyed by the position and the
         depth left, which together fix the plies from the root and so the value: a
         stored bound holds for every later visit, and the value stays exactly minimax's."""
-        if not self.pruning or not model.capabilities.key:
+        if not self.pruning or not self.use_table or not model.capabilities.key:
             return None
         return {}
 
@@ -267,3 +269,9 @@ class AlphaBetaAgent(MinimaxAgent):
     name = "alphabeta"
     summary = "minimax with alpha-beta pruning: the same value and move, far fewer nodes"
     pruning = True
+
+    def __init__(self, seed: int | None = None, depth: int | None = None, eval: str = "simple",
+                 random_first: bool = False, time: float | None = None, order: str = "centre",
+                 table: bool = True):
+        super().__init__(seed, depth, eval, random_first, time, order)
+        self.use_table = table

@@ -11,7 +11,7 @@ weighted by its sampling error; the best candidate is the one the env plays.
 
 from __future__ import annotations
 
-from boardzoo.experiments.framework import Experiment, Job, Report, sized, tally
+from boardzoo.experiments.framework import SEATS_EFFECT, Experiment, Job, Report, sized, tally
 from boardzoo.stats import ALPHA, STATISTICS_NOTE, Comparison, compare_counts, deviations, holm, p_text, table, verdicts
 
 # The document writes UCB1 as q/n + c*sqrt(2 ln N / n): its c = 1.0 is our c = sqrt(2).
@@ -125,7 +125,7 @@ class CantrisMCTS(Experiment):
             ("Reconstructed rules", "the document gives the board sizes, the deal and the scoring outline, not "
              "every rule; figures that depend on the missing rules can differ for that reason alone."),
             ("Seats alternate", "the document draws the first player at random; alternating is the balanced form "
-             "of the same design."),
+             "of the same design: " + SEATS_EFFECT + "."),
             ("Sample size", f"{games:,} games per row in this run (the document: 10,000; `--full` plays that)."),
         ])
         return Report("\n".join(text))
@@ -244,7 +244,8 @@ class CantrisRulesFit(Experiment):
             "",
         ]
         text += deviations([
-            ("Seats alternate", "as in the study's run (the document draws the first player at random)."),
+            ("Seats alternate", "as in the study's run (the document draws the first player at random): "
+             + SEATS_EFFECT + "."),
             ("Sample size", f"{games:,} games per row and candidate (the document: 10,000 per row)."),
         ])
         return Report("\n".join(text))

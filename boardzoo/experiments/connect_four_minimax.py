@@ -111,6 +111,9 @@ PUBLISHED_FIRST_COLUMN = {
                6: (38, 10, 19)},
 }
 PUBLISHED_WIN_LOSS = {"simple": (229, 371), "three": (278, 266), "three2": (405, 210)}  # Tables 11-13
+#: The jobs that measure a deviation (alpha-beta's transposition table): each replays a
+#: game job against random on its seeds with ``table=false``; they join no table.
+NO_TABLE = "no table: "
 
 
 def search_cost(record: dict) -> list[tuple[str, float, int]]:
@@ -148,11 +151,13 @@ class ConnectFourMinimax(Experiment):
     source = "source 002 (Polish): the minimax and alpha-beta study"
     compares = ("minimax at each depth against alpha-beta at each depth, both seat orders, per evaluator: ms and "
                 "nodes per move (Tables 1-4), moves the winner needed (5-7), draws (8), starter (9), outcome by "
-                "first column (10), evaluators' wins and losses (11-13)")
+                "first column (10), evaluators' wins and losses (11-13); the transposition table's effect")
     default_size = ("minimax 3-6 x alpha-beta 3-8, four games (each seat order twice) per pairing and evaluator; 6 "
-                    "games of alpha-beta (3, 5, 7) vs random per evaluator; 100 games per evaluator pair")
+                    "games of alpha-beta (3, 5, 7) vs random per evaluator, each replayed without the transposition table; "
+                    "100 games per evaluator pair")
     full_size = ("the document's depths (minimax 3-9 / 3-8, alpha-beta 3-13 / 3-12), two games per pairing; "
-                 "study 5 (alpha-beta 7-11 round robin); 10 games per depth vs random; 100 per evaluator pair")
+                 "study 5 (alpha-beta 7-11 round robin); 10 games per depth vs random (and again without the table); "
+                 "100 per evaluator pair")
     expected_time = "about 3 min (measured: 3 min 7 s)"
     full_time = ("about 2-3 hours on 2 cores, alone on the machine (measured: 4.0 hours of search in all, "
                  "the deepest minimax taking 7-11 s a move); its millisecond tables need an otherwise idle machine")
@@ -176,6 +181,8 @@ class ConnectFourMinimax(Experiment):
                 key = f"{evaluator}: alphabeta {depth} vs random"
                 jobs.append(Job(key, ENV, searcher("alphabeta", depth, evaluator), "random",
                                 sized(games, full, 6, 10), job_seed(key), probe=depth_probe))
+                jobs.append(Job(NO_TABLE + key, ENV, searcher("alphabeta", depth, evaluator) + ",table=false",
+                                "random", sized(games, full, 6, 10), job_seed(key), probe=depth_probe))
         for first, second in combinations(EVALUATORS, 2):
             key = f"evaluators: {first} vs {second}"
             jobs.append(Job(key, ENV, searcher("alphabeta", EVALUATOR_MATCH_DEPTH, first),
@@ -202,12 +209,15 @@ class ConnectFourMinimax(Experiment):
         text += self._winner_moves(results, jobs, design)
         text += self._outcomes(results, design)
         text += self._evaluator_table(results)
+        table_lines, table_summary = self._table_effect(results, jobs)
+        text += table_lines
         text += deviations([
             ("Machine and language", "the document's times come from its own (unnamed) computer and language; "
              "ours from Python on 2 cores. Times are compared by ratio, and node counts (which do not depend on "
              "the machine) are given beside them."),
-            ("Transposition table", "boardzoo's alpha-beta keeps a transposition table (the same move and value, "
-             "fewer nodes); the document's does not say it has one."),
+            ("Transposition table", "boardzoo's alpha-beta keeps a transposition table; the document's does not "
+             "say it has one. It changes no move or value (a test holds them equal, position by position), only "
+             f"the cost: {table_summary} (see *The transposition table's effect*)."),
             ("Depths and games (default run)", "minimax 3-6 and alpha-beta 3-8 rather than 3-9 and 3-13, four games "
              "a pairing (each seat order twice) rather than two, and no study 5 (alpha-beta 7-11, Table 6): the deep "
              "searches take hours in Python. `--full` plays the document's design."),
@@ -268,7 +278,7 @@ class ConnectFourMinimax(Experiment):
         by_loser: dict[tuple[str, int], list[int]] = defaultdict(list)
         round_robin: dict[tuple[str, int], list[int]] = defaultdict(list)
         for job in jobs:
-            if job.key.startswith("evaluators"):
+            if job.key.startswith(("evaluators", NO_TABLE)):
                 continue
             players = {"a": parse_player(job.a), "b": parse_player(job.b)}
             for record in results[job.key]:
@@ -314,6 +324,36 @@ class ConnectFourMinimax(Experiment):
             lines += ["Table 6 (study 5, alpha-beta 7-11 against itself):", "",
                       table(["evaluator", "depth", "wins", "ours", "document", "verdict"], rr_rows), ""]
         return lines
+
+    @staticmethod
+    def _table_effect(results: dict[str, list[dict]], jobs: list[Job]) -> tuple[list[str], str]:
+        """The section measuring the table, and its one-line summary: each game against
+        random replayed on its seeds by alpha-beta without the table."""
+        rows, ratios, same, games = [], [], 0, 0
+        for job in jobs:
+            if not job.key.startswith(NO_TABLE):
+                continue
+            _, depth, evaluator = parse_player(job.a)
+            costs = {}
+            for key in (job.key.removeprefix(NO_TABLE), job.key):
+                decisions = [cost for record in results[key] for cost in search_cost(record) if cost[0] == "a"]
+                costs[key] = (mean(d[2] for d in decisions), mean(d[1] * 1000 for d in decisions))
+            pairs = list(zip(results[job.key.removeprefix(NO_TABLE)], results[job.key]))
+            identical = sum(a["moves"] == b["moves"] for a, b in pairs)
+            same, games = same + identical, games + len(pairs)
+            (nodes, ms), (nodes_bare, ms_bare) = costs.values()
+            ratios.append(nodes_bare / nodes)
+            rows.append([evaluator, depth, f"{identical}/{len(pairs)}", f"{nodes:,.0f}", f"{nodes_bare:,.0f}",
+                         f"{nodes_bare / nodes:.2f}", f"{ms:.1f}", f"{ms_bare:.1f}", f"{ms_bare / ms:.2f}"])
+        summary = (f"the same moves in {same} of {games} replayed games; without it alpha-beta searched "
+                   f"{min(ratios):.2f}-{max(ratios):.2f} times the nodes")
+        lines = ["## The transposition table's effect", "",
+                 "Each game of alpha-beta against random, replayed on the same seeds by alpha-beta without its "
+                 "transposition table (`table=false`): whether the game came out move for move the same, and "
+                 "alpha-beta's mean nodes and ms per searched move with and without the table.", "",
+                 table(["evaluator", "depth", "same games", "nodes (table)", "nodes (none)", "ratio",
+                        "ms (table)", "ms (none)", "ratio"], rows), ""]
+        return lines, summary
 
     @staticmethod
     def _outcomes(results: dict[str, list[dict]], design: list[Job]) -> list[str]:

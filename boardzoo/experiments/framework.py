@@ -61,6 +61,11 @@ class Job:
         return data
 
 
+#: What alternating seats does to a study whose document drew the first player at random.
+SEATS_EFFECT = ("the same expected share (each seat played equally often, as random draws give on average), "
+                "without the chance imbalance of seats, which only adds variance: no effect on what is estimated")
+
+
 @dataclass
 class Report:
     """Markdown text, plus plots: ``{file name: f(path)}`` drawn when matplotlib is there."""
@@ -246,12 +251,20 @@ def run(experiment: Experiment, out: str, games: int | None = None, full: bool =
     games_path, config_path = os.path.join(out, "games.jsonl"), os.path.join(out, "run.json")
     if (os.path.exists(games_path) or os.path.exists(config_path)) and not resume:
         raise ExperimentError(f"{out} already holds a run: add --resume to continue it, or choose another --out")
+    added = 0
     if os.path.exists(config_path):
         previous = _read_config(config_path)
-        if previous.get("experiment") != config["experiment"] or _moved(previous.get("jobs")) != config["jobs"]:
+        kept = _moved(previous.get("jobs"))
+        # A run whose experiment has since gained jobs (a deviation measured, a table added)
+        # resumes: its games stay, only the new jobs are played. Any job changed is another run.
+        if (previous.get("experiment") != config["experiment"] or not isinstance(kept, list)
+                or any(job not in config["jobs"] for job in kept)):
             raise ExperimentError(f"{out} holds a different run ({previous.get('experiment')}, other jobs or "
                                   "sizes): resume it with the same options, or choose another --out")
+        added = len(config["jobs"]) - len(kept)
     with open_ledger(games_path, jobs) as ledger:
+        if added:
+            log(f"note: the experiment has {added} job(s) this run did not have; they are played now")
         for note in ledger.notes:
             log(f"note: {note}")
         done = dict(ledger.records)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from statistics import mean
 
-from boardzoo.experiments.framework import Experiment, Job, Report, sized, tally
+from boardzoo.experiments.framework import SEATS_EFFECT, Experiment, Job, Report, sized, tally
 from boardzoo.games.geister import GeisterState
 from boardzoo.games.model import TERMINAL
 from boardzoo.stats import STATISTICS_NOTE, Comparison, compare_counts, deviations, table, verdicts, wilson
@@ -28,10 +28,15 @@ RUSHING = "greedy"
 FLAT_MC = "flatmc:playouts=5,rollout=forward,max_rollout=60"
 
 
-def document_mcts(iterations: int, belief: str = "behaviour", rollout: str = "forward", reuse: bool = False) -> str:
+#: The Nthr the open choice is measured against: every leaf expanded at its first visit.
+NTHR_OTHER = 1
+
+
+def document_mcts(iterations: int, belief: str = "behaviour", rollout: str = "forward", reuse: bool = False,
+                  nthr: int = NTHR) -> str:
     """The document's MCTS: Nthr expansion, [-1, 1] payoffs, its UCB1 in search and for
     the final move; roll-outs to the game's own 200-ply limit."""
-    return (f"mcts:iterations={iterations},nthr={NTHR},q=win-lose,c={C_DOCUMENT},final=value,c_final={C_DOCUMENT},"
+    return (f"mcts:iterations={iterations},nthr={nthr},q=win-lose,c={C_DOCUMENT},final=value,c_final={C_DOCUMENT},"
             f"rollout={rollout},belief={belief}" + (",reuse=true" if reuse else ""))
 
 
@@ -45,6 +50,8 @@ def pairings(iterations: int) -> list[tuple[str, str, str, str]]:
         ("uniform vs flat MC", mcts(belief="uniform"), FLAT_MC, "the control: no colour guess against primitive MC"),
         ("forward vs random roll-outs", mcts(), mcts(rollout="random"), "forward-biased play-outs, head to head"),
         ("reuse vs no reuse", mcts(reuse=True), mcts(), "tree reuse, head to head"),
+        (f"Nthr {NTHR} vs Nthr {NTHR_OTHER}", mcts(), mcts(nthr=NTHR_OTHER),
+         "the open Nthr (a deviation), head to head"),
     ]
 
 
@@ -72,11 +79,12 @@ class GeisterMCTS(Experiment):
     name = "geister-mcts"
     source = "source 004 (Japanese): the Geister MCTS design"
     compares = ("the document's MCTS (Nthr, [-1, 1] payoffs, UCB1 final move) testing its findings: purple view "
-                "vs rushing, nearest-is-blue vs flat Monte Carlo, forward play-outs, tree reuse")
+                "vs rushing, nearest-is-blue vs flat Monte Carlo, forward play-outs, tree reuse; the open Nthr's "
+                "effect")
     default_size = "MCTS at 50 iterations, 200 games per pairing"
     full_size = "MCTS at 300 iterations, 400 games per pairing (the document prints no sizes)"
-    expected_time = "about 6 min (measured: 5 min 58 s)"
-    full_time = "about 3 h on 2 cores (estimated: 6x the iterations, twice the games)"
+    expected_time = "about 8 min (measured: 5 min 58 s for the findings' six pairings, 1 min 40 s for the Nthr one)"
+    full_time = "about 3.5 h on 2 cores (estimated: 6x the iterations, twice the games)"
 
     def jobs(self, games: int | None, full: bool) -> list[Job]:
         iterations = 300 if full else 50
@@ -113,6 +121,11 @@ class GeisterMCTS(Experiment):
             wins, games = decided(key)
             tests.append(compare_counts(wins, games, 0.5, None, EVEN_MARGIN) if games else "no decided games")
         purple_words, nearest_words, forward_words, reuse_words = verdicts(tests)
+        # The assumption's own test, outside the findings' family.
+        nthr_key = f"Nthr {NTHR} vs Nthr {NTHR_OTHER}"
+        nthr_wins, nthr_games = decided(nthr_key)
+        nthr_words = verdicts([compare_counts(nthr_wins, nthr_games, 0.5, None, EVEN_MARGIN)
+                               if nthr_games else "no decided games"])[0]
         purple_worse = purple[0] / purple[1] < behaviour[0] / behaviour[1]
         nearest_wins = nearest[0] / nearest[1]
         nearest_low, _ = wilson(*nearest)
@@ -163,13 +176,15 @@ class GeisterMCTS(Experiment):
         text += deviations([
             ("Budget", "the document gives no iteration count; the default run uses 50 iterations a move (300 with "
                        "`--full`, the tournament client's setting)."),
-            ("Nthr", f"left open by the document; {NTHR}."),
+            ("Nthr", f"left open by the document; {NTHR}. Its effect, head to head against the same MCTS "
+                     f"expanding every leaf at its first visit (Nthr {NTHR_OTHER}): {nthr_wins} of {nthr_games} "
+                     f"decided games won, {even(nthr_words)}."),
             ("The purple view", "the document treats an unknown ghost as both colours; a sampled position must give "
                                 "each ghost one colour, so purple is the pessimistic sample: red where we could take "
                                 "it, blue nearest our home rows (`belief=purple`)."),
             ("Opponents", "the document names a rushing AI and primitive Monte Carlo without defining them; ours "
                           "are boardzoo's rushing player and flat Monte Carlo (5 play-outs a move, forward-biased)."),
-            ("Seats", "alternate game by game."),
+            ("Seats", "alternate game by game (the document does not say): " + SEATS_EFFECT + "."),
         ])
         return Report("\n".join(text))
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from functools import partial
 from statistics import mean, median, stdev
 
-from boardzoo.experiments.framework import Experiment, Job, Report, search_probe, sized, tally
+from boardzoo.experiments.framework import SEATS_EFFECT, Experiment, Job, Report, search_probe, sized, tally
 from boardzoo.experiments.plots import line_plot
 from boardzoo.stats import (
     ALPHA,
@@ -455,7 +455,7 @@ def _weighted(rows: dict, low: int, high: int, column: str, winning_only: bool =
 
 DEVIATIONS = [
     ("Seats alternate", "the document draws the first player at random; alternating seats is the balanced form "
-     "of the same design (equal expectation, no chance imbalance)."),
+     "of the same design: " + SEATS_EFFECT + "."),
     ("Time budgets on another machine and language", "at 10 ms our Python engine runs about 1,000 play-outs "
      "a decision where the document ran 1,100-1,300 at large piles and up to 6,700 near the end; so every "
      "match is also played at the document's own play-out count at each pile (`schedule=study-...`)."),
