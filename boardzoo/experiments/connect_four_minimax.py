@@ -153,8 +153,8 @@ class ConnectFourMinimax(Experiment):
                 "nodes per move (Tables 1-4), moves the winner needed (5-7), draws (8), starter (9), outcome by "
                 "first column (10), evaluators' wins and losses (11-13); the transposition table's effect")
     default_size = ("minimax 3-6 x alpha-beta 3-8, four games (each seat order twice) per pairing and evaluator; 6 "
-                    "games of alpha-beta (3, 5, 7) vs random per evaluator, each replayed without the transposition table; "
-                    "100 games per evaluator pair")
+                    "games of alpha-beta (3, 5, 7) vs random per evaluator, each replayed without the transposition "
+                    "table; 100 games per evaluator pair")
     full_size = ("the document's depths (minimax 3-9 / 3-8, alpha-beta 3-13 / 3-12), two games per pairing; "
                  "study 5 (alpha-beta 7-11 round robin); 10 games per depth vs random (and again without the table); "
                  "100 per evaluator pair")

@@ -241,7 +241,8 @@ def run(experiment: Experiment, out: str, games: int | None = None, full: bool =
             for job in experiment.jobs(games, full)]
     for job in jobs:  # fail on a bad spec now, not inside a worker
         arena.close_agents(arena.make_agents(job.a, job.b, envs.make(job.env)))
-    config = {"experiment": experiment.name, "games": games, "full": full, "jobs": [j.describe() for j in jobs]}
+    described = [j.describe() for j in jobs]
+    config = {"experiment": experiment.name, "games": games, "full": full, "jobs": described}
     if os.path.exists(out) and not os.path.isdir(out):
         raise ExperimentError(f"--out {out} is a file, not a folder")
     try:
@@ -258,10 +259,10 @@ def run(experiment: Experiment, out: str, games: int | None = None, full: bool =
         # A run whose experiment has since gained jobs (a deviation measured, a table added)
         # resumes: its games stay, only the new jobs are played. Any job changed is another run.
         if (previous.get("experiment") != config["experiment"] or not isinstance(kept, list)
-                or any(job not in config["jobs"] for job in kept)):
+                or any(job not in described for job in kept)):
             raise ExperimentError(f"{out} holds a different run ({previous.get('experiment')}, other jobs or "
                                   "sizes): resume it with the same options, or choose another --out")
-        added = len(config["jobs"]) - len(kept)
+        added = len(described) - len(kept)
     with open_ledger(games_path, jobs) as ledger:
         if added:
             log(f"note: the experiment has {added} job(s) this run did not have; they are played now")
