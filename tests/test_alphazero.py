@@ -121,6 +121,23 @@ def test_the_agent_plays_legal_moves_in_the_arena_and_shows_its_tree(connect_fou
     assert time.perf_counter() - began < 1.0 and quick.stats["iterations"] >= 1
 
 
+def test_a_timed_move_is_sequential_halving_of_the_simulations_its_speed_fits(connect_four_weights):
+    state = game("connect_four").new_initial_state()
+    for move in (3, 3, 2):
+        state.apply(move)
+    timed = make_agent(f"alphazero:weights={connect_four_weights},time=0.2", seed=0)
+    timed.warm_up(state)
+    timed._speed = 250.0  # as if measured: 0.2 s fits about 45 simulations, run in a few ms
+    timed.act({}, state)
+    planned = timed.stats["planned"]
+    assert 40 <= planned <= 45 and timed.stats["iterations"] == planned
+    fixed = make_agent(f"alphazero:weights={connect_four_weights},iterations={planned}", seed=0)
+    fixed.act({}, state)
+    assert (fixed.stats["action"], fixed.stats["policy"]) == (timed.stats["action"], timed.stats["policy"])
+    assert [c["visits"] for c in fixed.stats["children"]] == [c["visits"] for c in timed.stats["children"]]
+    assert timed._speed > 250.0  # re-measured by the move: far faster than assumed
+
+
 def test_the_network_alone_plays_its_highest_legal_logit(connect_four_weights):
     network = Network.load(connect_four_weights)
     agent = make_agent(f"alphazero:weights={connect_four_weights},iterations=0")

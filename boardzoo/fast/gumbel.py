@@ -23,8 +23,10 @@ lacks visits against the improved policy ``softmax(logits + sigma(completed q))`
 visited actions' values; ``sigma`` scales the q values, rescaled to [0, 1] within the
 node, by ``(50 + the most visits of an action) * 0.1``. The improved policy at the root
 is the training target; with no noise, halving is a strong way to play a fixed number
-of simulations; *anytime* mode uses the below-the-root rule at the root as well, so a
-search can stop at any simulation (a time budget).
+of simulations. (Using the below-the-root rule at the root too, so that a search can
+stop at any simulation, played far worse at equal time: it sends nearly every visit to
+the first move whose value beats the network's estimate of the others, which are never
+visited to correct it.)
 
 Values in the trees are player 0's (``returns0``); each node turns them to its mover's
 side, so games where a player moves twice in a row (Cantris' bonus turn) need nothing
@@ -225,7 +227,7 @@ def _backup(b, leaf, value, path_nodes, path_actions, d, edge_n, edge_w, node_n)
 
 
 @njit(cache=True)
-def descend(game, halving, states, children, logits, legal, edge_n, edge_w, value0, node_n, to_move, used,
+def descend(game, states, children, logits, legal, edge_n, edge_w, value0, node_n, to_move, used,
             gumbel, considered, n_considered, table, path_nodes, path_actions, depth, pending, inputs, sigma, policy):
     """One simulation's way down in every game (see the module docstring); ``pending[b]``
     is the new node waiting for the network, or -1 when the leaf's value was exact."""
@@ -233,7 +235,7 @@ def descend(game, halving, states, children, logits, legal, edge_n, edge_w, valu
         node, d = 0, 0
         pending[b] = -1
         while True:
-            if d == 0 and halving:
+            if d == 0:
                 action = _root_choice(b, logits[b, 0], legal[b, 0], edge_n[b, 0], edge_w[b, 0], value0[b, 0],
                                       to_move[b, 0], gumbel, considered, n_considered, table, node_n[b, 0] - 1,
                                       sigma, policy)
@@ -286,7 +288,7 @@ def expand(game, states, logits, legal, value0, to_move, net_logits, net_values,
 
 
 @njit(cache=True)
-def results(halving, logits, legal, edge_n, edge_w, value0, to_move, gumbel, considered, policy_out, actions_out,
+def results(logits, legal, edge_n, edge_w, value0, to_move, gumbel, considered, policy_out, actions_out,
             values_out, sigma):
     """Each root's improved policy (the training target), the move to play and the
     root's value for its mover (the visited children's mean, the network's before any)."""
@@ -296,20 +298,15 @@ def results(halving, logits, legal, edge_n, edge_w, value0, to_move, gumbel, con
         sign = 1.0 if to_move[b, 0] == 0 else -1.0
         values_out[b] = sign * (edge_w[b, 0].sum() / visits if visits else value0[b, 0])
         best, best_score = -1, -np.inf
-        if halving:
-            most = 0
-            for a in range(logits.shape[2]):
-                if considered[b, a]:
-                    most = max(most, edge_n[b, 0, a])
-            for a in range(logits.shape[2]):
-                if considered[b, a] and edge_n[b, 0, a] == most:
-                    score = gumbel[b, a] + logits[b, 0, a] + sigma[a]
-                    if score > best_score:
-                        best, best_score = a, score
-        else:
-            for a in range(logits.shape[2]):
-                if legal[b, 0, a] and policy_out[b, a] > best_score:
-                    best, best_score = a, policy_out[b, a]
+        most = 0
+        for a in range(logits.shape[2]):
+            if considered[b, a]:
+                most = max(most, edge_n[b, 0, a])
+        for a in range(logits.shape[2]):
+            if considered[b, a] and edge_n[b, 0, a] == most:
+                score = gumbel[b, a] + logits[b, 0, a] + sigma[a]
+                if score > best_score:
+                    best, best_score = a, score
         actions_out[b] = best
 
 
@@ -399,8 +396,10 @@ class BatchedGumbelSearch:
             deadline: float | None = None) -> SearchResult:
         """Search every root (``roots[b]``, compiled positions with a player to move) for
         ``simulations`` simulations (at least 1), by sequential halving over the
-        ``gumbel`` noise given (none: zeros), or, with a ``deadline`` (``time.perf_counter``),
-        in anytime mode until it passes or the simulations are spent (at least one runs)."""
+        ``gumbel`` noise given (none: zeros); a ``deadline`` (``time.perf_counter``) stops
+        it early (after at least one simulation), its move then the most visited among
+        the actions still considered. A caller with a time budget plans ``simulations``
+        to fit it (the agent does, from its measured speed), the deadline a safety stop."""
         n = len(roots)
         if roots.ndim != 2 or not 1 <= n <= self.batch or roots.shape[1] != self.state_length:
             raise ValueError(f"roots must have shape (1..{self.batch}, {self.state_length}), got {roots.shape}")
@@ -411,9 +410,8 @@ class BatchedGumbelSearch:
         if longest > self.path_nodes.shape[1]:
             self.path_nodes = np.zeros((self.batch, longest), dtype=np.int64)
             self.path_actions = np.zeros((self.batch, longest), dtype=np.int64)
-        halving = deadline is None
         self.gumbel[:n] = 0.0 if gumbel is None else gumbel
-        table = considered_visits(self.max_considered, simulations if halving else 1)
+        table = considered_visits(self.max_considered, simulations)
         plant(self.game, roots, self.states[:n], self.children, self.edge_n, self.edge_w, self.node_n, self.to_move,
               self.used, self.inputs, self.pending, self.depth)
         self._evaluate_and_expand(evaluate, n)
@@ -422,7 +420,7 @@ class BatchedGumbelSearch:
         while done < simulations and (deadline is None or done == 0 or time.perf_counter() < deadline):
             if self.used[:n].max() >= self.capacity:
                 self._allocate(2 * self.capacity)
-            descend(self.game, halving, self.states[:n], self.children, self.logits, self.legal, self.edge_n,
+            descend(self.game, self.states[:n], self.children, self.logits, self.legal, self.edge_n,
                     self.edge_w, self.value0, self.node_n, self.to_move, self.used, self.gumbel, self.considered,
                     self.n_considered, table, self.path_nodes, self.path_actions, self.depth, self.pending,
                     self.inputs, self._sigma, self._policy)
@@ -431,7 +429,7 @@ class BatchedGumbelSearch:
         policy = np.zeros((n, self.num_actions))
         actions = np.zeros(n, dtype=np.int64)
         values = np.zeros(n)
-        results(halving, self.logits[:n], self.legal, self.edge_n, self.edge_w, self.value0, self.to_move,
+        results(self.logits[:n], self.legal, self.edge_n, self.edge_w, self.value0, self.to_move,
                 self.gumbel, self.considered, policy, actions, values, self._sigma)
         return SearchResult(actions, policy, values, done)
 

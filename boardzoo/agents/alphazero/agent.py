@@ -8,8 +8,9 @@
 ``weights`` is a network file written by ``boardzoo train`` (none: the network shipped
 with boardzoo for the game played: Connect Four 6x7, Nim with k=3, Cantris 8x4). The
 network is evaluated with NumPy; the search (:mod:`boardzoo.fast.gumbel`, the ``fast``
-extra) runs ``iterations`` simulations by sequential halving without noise, or, with
-``time``, in anytime mode until the time is spent (``iterations`` then caps it). The
+extra) runs ``iterations`` simulations by sequential halving without noise; with
+``time``, as many as the agent's measured speed fits into the time (``iterations`` then
+caps them), the time itself a hard stop. The
 games it plays: perfect information without chance (Connect Four, Nim without the coin,
 Cantris), each as its network was trained (board size, Nim's k and largest pile).
 ``sample_moves=N`` draws the agent's first N moves of each game from its improved policy
@@ -45,6 +46,11 @@ from boardzoo.values import seconds, whole
 
 #: The most simulations a move may ask for (a tree of as many nodes, about 350 bytes each).
 MAX_ITERATIONS = 200_000
+#: The share of a move's time its planned simulations may fill (the rest is margin: the
+#: deadline stops a search that runs slower than the last one).
+TIME_SHARE = 0.9
+#: Simulations of the short search that measures the speed before a first timed move.
+SPEED_PROBE = 8
 #: Positions searched together by act_batch (their trees together: about 70 MB at 800
 #: simulations each).
 BATCH = 256
@@ -75,6 +81,7 @@ class AlphaZeroAgent(Agent):
         self._search: Any = None
         self._shape: tuple | None = None
         self._last: tuple[Any, GameState] | None = None
+        self._speed: float | None = None  # simulations a second, as the last timed search ran
 
     def network_for(self, model: GameState) -> Network:
         if self.weights is None:
@@ -88,6 +95,7 @@ class AlphaZeroAgent(Agent):
     def warm_up(self, model: GameState) -> None:
         if model.current_player() >= 0:
             self._decide(model, time.perf_counter() + 0.001)
+            self._speed = None  # measured while compiling: the first timed move measures again
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -142,14 +150,31 @@ class AlphaZeroAgent(Agent):
         if self.iterations == 0:
             return self._network_move(network, model, sample)
         search = self._search_for(network, GAME_IDS[model.game_name], len(state))
-        budget = MAX_ITERATIONS if self.iterations is None else self.iterations
+        budget = self.iterations if deadline is None else self._timed_budget(search, state, network, deadline)
+        assert budget is not None  # without time= the agent always has a number
+        start = time.perf_counter()
         result = search.run(state[None, :], network, budget, deadline=deadline)
+        if deadline is not None:
+            self._speed = result.simulations / max(time.perf_counter() - start, 1e-6)
         self._last = (search, model)
         action = self._drawn(result.policy[0]) if sample else int(result.actions[0])
-        self.stats = {"iterations": result.simulations, "value": float(result.values[0]), "action": action,
+        self.stats = {"iterations": result.simulations, "planned": budget, "value": float(result.values[0]),
+                      "action": action,
                       "policy": [round(float(p), 4) for p in result.policy[0]], "size": int(search.used[0]),
                       "children": self._root_children(search, model)}
         return action
+
+    def _timed_budget(self, search: Any, state: np.ndarray, network: Network, deadline: float) -> int:
+        """Simulations for a timed move: sequential halving needs its number in advance
+        (searching until the clock runs out, with no plan, played far worse at equal
+        time), so the time left is filled at the speed the last timed search ran; before
+        the first, a short search measures it."""
+        if self._speed is None:
+            start = time.perf_counter()
+            search.run(state[None, :], network, SPEED_PROBE)
+            self._speed = SPEED_PROBE / max(time.perf_counter() - start, 1e-6)
+        planned = int(self._speed * (deadline - time.perf_counter()) * TIME_SHARE)
+        return max(1, min(MAX_ITERATIONS if self.iterations is None else self.iterations, planned))
 
     @staticmethod
     def _root_children(search: Any, model: GameState) -> list[dict[str, Any]]:
