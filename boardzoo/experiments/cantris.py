@@ -123,7 +123,10 @@ class CantrisMCTS(Experiment):
         ]
         text += deviations([
             ("Reconstructed rules", "the document gives the board sizes, the deal and the scoring outline, not "
-             "every rule; figures that depend on the missing rules can differ for that reason alone."),
+             "every rule; figures that depend on the missing rules can differ for that reason alone. The "
+             "`cantris-rules-fit` experiment measures this assumption's effect: it plays every published row "
+             "under each candidate reading of the missing rules and scores how well each fits all the tables "
+             "(docs/experiments/cantris-rules-fit/report.md)."),
             ("Seats alternate", "the document draws the first player at random; alternating is the balanced form "
              "of the same design: " + SEATS_EFFECT + "."),
             ("Sample size", f"{games:,} games per row in this run (the document: 10,000; `--full` plays that)."),
