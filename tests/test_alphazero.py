@@ -271,6 +271,27 @@ def test_the_loop_at_a_tiny_size_learns_rates_and_keeps_its_files_bounded(tmp_pa
     assert len(records) == 2
 
 
+def test_sampled_opening_plies_vary_self_play_and_follow_the_seed(connect_four_weights):
+    from boardzoo.training.alphazero.selfplay import SelfPlayTask, play
+
+    network = Network.load(connect_four_weights)
+
+    def games(sampled_plies: int, seed: int = 3) -> list[tuple]:
+        task = SelfPlayTask("connect_four_v0", {}, "connect_four", network, games=8, batch=8, simulations=4,
+                            max_considered=4, seed=seed, gumbel_scale=0.0, sampled_plies=sampled_plies)
+        result = play(task)
+        # A game's positions follow one another, each game's from the empty board on.
+        empty = result.inputs[0]
+        starts = [i for i, row in enumerate(result.inputs) if (row == empty).all()] + [len(result.inputs)]
+        assert result.games == 8 and len(starts) == 9
+        return sorted(result.inputs[a:b].astype(bool).tobytes() for a, b in zip(starts, starts[1:]))
+
+    plain = games(0)
+    assert len(set(plain)) == 1  # no noise, nothing drawn: one game eight times
+    sampled = games(6)
+    assert len(set(sampled)) >= 4 and games(6) == sampled and games(6, seed=4) != sampled
+
+
 def test_a_run_resumed_goes_on_as_if_it_never_stopped(tmp_path):
     straight = str(tmp_path / "straight")
     Trainer(straight, TINY, log=lambda line: None).run(generations=2)

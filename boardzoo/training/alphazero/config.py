@@ -14,7 +14,7 @@ from boardzoo.fast.network_input import LEARNABLE
 #: Bounds of the settings (a configuration is input like any other).
 LIMITS: dict[str, tuple[float, float]] = {
     "channels": (1, 512), "blocks": (0, 32), "value_hidden": (1, 1024), "simulations": (1, 4096),
-    "max_considered": (1, 64), "gumbel_scale": (0.0, 10.0), "games_per_generation": (1, 1_000_000),
+    "max_considered": (1, 64), "gumbel_scale": (0.0, 10.0), "sampled_plies": (0, 10_000), "games_per_generation": (1, 1_000_000),
     "games_per_task": (1, 65_536), "replay_positions": (1_000, 20_000_000), "sample_reuse": (0.01, 100.0),
     "batch_size": (1, 65_536), "learning_rate": (1e-7, 1.0), "weight_decay": (0.0, 1.0),
     "lr_halving_generations": (0, 100_000), "min_learning_rate": (0.0, 1.0), "eval_games": (0, 10_000),
@@ -41,6 +41,7 @@ class TrainingConfig:
     simulations: int = 32
     max_considered: int = 16
     gumbel_scale: float = 1.0
+    sampled_plies: int = 0
     games_per_generation: int = 2048
     games_per_task: int = 256
     # learning
@@ -153,7 +154,7 @@ class TrainingConfig:
 #: The presets: what ``boardzoo train GAME`` runs (the shipped networks were made so).
 PRESETS: dict[str, TrainingConfig] = {
     "connect_four": TrainingConfig(
-        env="connect_four_v0", game="connect_four",
+        env="connect_four_v0", game="connect_four", sampled_plies=12,
         anchors=("random", "alphabeta:depth=2,eval=three2", "alphabeta:depth=4,eval=three2",
                  "mcts:iterations=1000,engine=compiled")),
     "nim": TrainingConfig(

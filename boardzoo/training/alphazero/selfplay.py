@@ -25,7 +25,10 @@ from boardzoo.vector import make as make_batch
 class SelfPlayTask:
     """``games`` games of ``env`` (with ``params``), ``batch`` at a time, every move searched
     by ``simulations`` simulations of sequential halving over Gumbel noise (scaled by
-    ``gumbel_scale``; 0 plays the network's best without exploration)."""
+    ``gumbel_scale``; 0 plays the network's best without exploration). The first
+    ``sampled_plies`` plies of each game are drawn from the search's improved policy
+    instead: openings that vary, so that the games do not settle into the same drawn
+    line (the policy targets are the improved policy either way)."""
 
     env: str
     params: dict[str, Any]
@@ -38,6 +41,7 @@ class SelfPlayTask:
     seed: int
     gumbel_scale: float = 1.0
     number: int = 0
+    sampled_plies: int = 0
 
 
 @dataclass
@@ -116,6 +120,10 @@ def play(task: SelfPlayTask) -> SelfPlayResult:
                                     int(batch.current_player[b])))
         actions = np.zeros(slots, dtype=np.int64)
         actions[playing] = result.actions
+        for i, b in enumerate(playing):
+            if len(trajectories[b]) <= task.sampled_plies:  # this ply (just recorded) is an opening one
+                policy = result.policy[i]
+                actions[b] = rng.choice(len(policy), p=policy / policy.sum())
         batch = games.step(batch, actions, playing=live)
         plies += len(playing)
         ended = np.flatnonzero(live & (batch.terminated | batch.truncated))

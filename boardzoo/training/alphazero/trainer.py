@@ -207,6 +207,7 @@ class Trainer:
             "generation": g, "games": games, "positions": len(values), "buffer": self.buffer.size,
             "plies_per_game": round(sum(r.plies for r in results) / max(games, 1), 2),
             "first_player_score": round(sum(r.first_player_score * r.games for r in results) / max(games, 1), 4),
+            "draw_share": round(sum(r.outcomes.get("draw", 0) for r in results) / max(games, 1), 4),
             "selfplay_seconds": round(played - began, 1), "learn_seconds": round(learned - played, 1),
             "evaluations_per_second": round(sum(r.evaluations for r in results) / max(played - began, 1e-9)),
             "learning_rate": self.config.learning_rate_at(g), **losses}
@@ -241,7 +242,8 @@ class Trainer:
             games = min(config.games_per_task, config.games_per_generation - i * config.games_per_task)
             tasks.append(SelfPlayTask(config.env, dict(config.params), config.game, network, games,
                                       config.games_per_task, config.simulations, config.max_considered,
-                                      seed=_seed(config.seed, g, i), gumbel_scale=config.gumbel_scale, number=i))
+                                      seed=_seed(config.seed, g, i), gumbel_scale=config.gumbel_scale, number=i,
+                                      sampled_plies=config.sampled_plies))
         if done:
             self.log(f"generation {g}: {len(done)} of {tasks_count} self-play tasks found done in staging/")
         for result in run_tasks(play, tasks, max(1, min(self.workers, len(tasks) or 1)), self.ray):
