@@ -21,11 +21,13 @@ def main() -> None:
     history = [json.loads(line) for line in (args.run / "history.jsonl").read_text().splitlines()]
     shown = [e for e in history if e["generation"] % args.every == 0 or e is history[-1]]
     opponents = sorted({name for e in history for name in e.get("scores", {}) if not name.startswith("gen-")})
-    rows = [[e["generation"], f"{e['hours']:.2f}", e["games"], f"{e['policy_loss']:.3f}", f"{e['value_loss']:.3f}",
+    rows = [[e["generation"], f"{e['hours']:.2f}", e["games"], f"{e['plies_per_game']:.1f}",
+             f"{e['draw_share']:.2f}" if "draw_share" in e else "", f"{e['policy_loss']:.3f}", f"{e['value_loss']:.3f}",
              f"{e['elo']:+.0f} ({e['elo_low']:+.0f}..{e['elo_high']:+.0f})" if "elo" in e else "",
              *(f"{e['scores'][name]:.2f}" if name in e.get("scores", {}) else "" for name in opponents)]
             for e in shown]
-    print(table(["generation", "hours", "games", "policy loss", "value loss", "rating (95 % interval)",
+    print(table(["generation", "hours", "games", "plies a game", "draws", "policy loss", "value loss",
+                 "rating (95 % interval)",
                  *(f"vs `{name}`" for name in opponents)], rows))
     for key, rule in (("outcome_mistakes", "outcome"), ("mistakes", "score")):
         measured = [e for e in history if key in e]
