@@ -11,17 +11,11 @@ from typing import Any
 
 from boardzoo.fast.network_input import LEARNABLE
 
-#: Bounds of the settings (a configuration is input like any other).
-LIMITS: dict[str, tuple[float, float]] = {
-    "channels": (1, 512), "blocks": (0, 32), "value_hidden": (1, 1024), "simulations": (1, 4096),
-    "max_considered": (1, 64), "gumbel_scale": (0.0, 10.0), "sampled_plies": (0, 10_000), "games_per_generation": (1, 1_000_000),
-    "games_per_task": (1, 65_536), "replay_positions": (1_000, 20_000_000), "sample_reuse": (0.01, 100.0),
-    "batch_size": (1, 65_536), "learning_rate": (1e-7, 1.0), "weight_decay": (0.0, 1.0),
-    "lr_halving_generations": (0, 100_000), "min_learning_rate": (0.0, 1.0), "eval_games": (0, 10_000),
-    "eval_simulations": (0, 100_000), "eval_sample_moves": (0, 10_000), "eval_every": (1, 1_000),
-    "mistakes_every": (0, 1_000), "mistake_positions": (1, 1_000), "mistake_simulations": (0, 100_000),
-    "keep_weights": (1, 10_000), "seed": (0, 2**63 - 1), "largest_pile": (0, 10_000),
-}
+
+def bounded(default: float, low: float, high: float) -> Any:
+    """A numeric setting with its bounds (a configuration is input like any other): an
+    int setting when both bounds are ints."""
+    return field(default=default, metadata={"bounds": (low, high)})
 
 
 @dataclass(frozen=True)
@@ -33,39 +27,39 @@ class TrainingConfig:
     params: dict[str, Any] = field(default_factory=dict)
     # the network
     kind: str = "conv"
-    channels: int = 64
-    blocks: int = 4
-    value_hidden: int = 64
-    largest_pile: int = 0
+    channels: int = bounded(64, 1, 512)
+    blocks: int = bounded(4, 0, 32)
+    value_hidden: int = bounded(64, 1, 1024)
+    largest_pile: int = bounded(0, 0, 10_000)
     # self-play
-    simulations: int = 32
-    max_considered: int = 16
-    gumbel_scale: float = 1.0
-    sampled_plies: int = 0
-    games_per_generation: int = 2048
-    games_per_task: int = 256
+    simulations: int = bounded(32, 1, 4096)
+    max_considered: int = bounded(16, 1, 64)
+    gumbel_scale: float = bounded(1.0, 0.0, 10.0)
+    sampled_plies: int = bounded(0, 0, 10_000)
+    games_per_generation: int = bounded(2048, 1, 1_000_000)
+    games_per_task: int = bounded(256, 1, 65_536)
     # learning
-    replay_positions: int = 600_000
-    sample_reuse: float = 2.0
-    batch_size: int = 512
-    learning_rate: float = 2e-3
-    weight_decay: float = 1e-4
-    lr_halving_generations: int = 30
-    min_learning_rate: float = 1e-4
+    replay_positions: int = bounded(600_000, 1_000, 20_000_000)
+    sample_reuse: float = bounded(2.0, 0.01, 100.0)
+    batch_size: int = bounded(512, 1, 65_536)
+    learning_rate: float = bounded(2e-3, 1e-7, 1.0)
+    weight_decay: float = bounded(1e-4, 0.0, 1.0)
+    lr_halving_generations: int = bounded(30, 0, 100_000)
+    min_learning_rate: float = bounded(1e-4, 0.0, 1.0)
     mirror: bool = True
     # evaluation
     anchors: tuple[str, ...] = ()
-    eval_games: int = 20
-    eval_simulations: int = 32
-    eval_sample_moves: int = 4
-    eval_every: int = 1
+    eval_games: int = bounded(20, 0, 10_000)
+    eval_simulations: int = bounded(32, 0, 100_000)
+    eval_sample_moves: int = bounded(4, 0, 10_000)
+    eval_every: int = bounded(1, 1, 1000)
     mistake_sets: str = ""
-    mistakes_every: int = 5
-    mistake_positions: int = 100
-    mistake_simulations: int = 64
+    mistakes_every: int = bounded(5, 0, 1000)
+    mistake_positions: int = bounded(100, 1, 1000)
+    mistake_simulations: int = bounded(64, 0, 100_000)
     # files
-    keep_weights: int = 10
-    seed: int = 0
+    keep_weights: int = bounded(10, 1, 10_000)
+    seed: int = bounded(0, 0, 2**63 - 1)
 
     def __post_init__(self) -> None:
         if not isinstance(self.params, dict):
@@ -77,9 +71,12 @@ class TrainingConfig:
             raise ValueError(f"train: networks learn {', '.join(LEARNABLE)}, not {self.game}")
         if self.kind not in ("conv", "mlp"):
             raise ValueError(f"train: kind must be conv or mlp, got {self.kind!r}")
-        for name, (low, high) in LIMITS.items():
+        for setting in dataclasses.fields(self):
+            if "bounds" not in setting.metadata:
+                continue
+            name, (low, high) = setting.name, setting.metadata["bounds"]
             value = getattr(self, name)
-            integer = isinstance(LIMITS[name][0], int) and isinstance(LIMITS[name][1], int)
+            integer = isinstance(low, int) and isinstance(high, int)
             if isinstance(value, bool) or not isinstance(value, int if integer else (int, float)) \
                     or not math.isfinite(value) or not low <= value <= high:
                 kind = "an int" if integer else "a number"
