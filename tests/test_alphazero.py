@@ -276,9 +276,10 @@ def test_sampled_opening_plies_vary_self_play_and_follow_the_seed(connect_four_w
 
     network = Network.load(connect_four_weights)
 
-    def games(sampled_plies: int, seed: int = 3) -> list[tuple]:
+    def games(sampled_plies: int, seed: int = 3, late_temperature: float = 0.0) -> list[tuple]:
         task = SelfPlayTask("connect_four_v0", {}, "connect_four", network, games=8, batch=8, simulations=4,
-                            max_considered=4, seed=seed, gumbel_scale=0.0, sampled_plies=sampled_plies)
+                            max_considered=4, seed=seed, gumbel_scale=0.0, sampled_plies=sampled_plies,
+                            late_temperature=late_temperature)
         result = play(task)
         # A game's positions follow one another, each game's from the empty board on.
         empty = result.inputs[0]
@@ -290,6 +291,8 @@ def test_sampled_opening_plies_vary_self_play_and_follow_the_seed(connect_four_w
     assert len(set(plain)) == 1  # no noise, nothing drawn: one game eight times
     sampled = games(6)
     assert len(set(sampled)) >= 4 and games(6) == sampled and games(6, seed=4) != sampled
+    late = games(0, late_temperature=1.0)  # every ply drawn, none in the opening
+    assert len(set(late)) >= 4 and games(0, late_temperature=1.0) == late
 
 
 def test_a_run_resumed_goes_on_as_if_it_never_stopped(tmp_path):

@@ -36,6 +36,7 @@ class TrainingConfig:
     max_considered: int = bounded(16, 1, 64)
     gumbel_scale: float = bounded(1.0, 0.0, 10.0)
     sampled_plies: int = bounded(0, 0, 10_000)
+    late_temperature: float = bounded(0.0, 0.0, 10.0)
     games_per_generation: int = bounded(2048, 1, 1_000_000)
     games_per_task: int = bounded(256, 1, 65_536)
     # learning
@@ -151,7 +152,7 @@ class TrainingConfig:
 #: The presets: what ``boardzoo train GAME`` runs (the shipped networks were made so).
 PRESETS: dict[str, TrainingConfig] = {
     "connect_four": TrainingConfig(
-        env="connect_four_v0", game="connect_four", sampled_plies=12,
+        env="connect_four_v0", game="connect_four", sampled_plies=12, late_temperature=0.4,
         anchors=("random", "alphabeta:depth=2,eval=three2", "alphabeta:depth=4,eval=three2",
                  "mcts:iterations=1000,engine=compiled")),
     "nim": TrainingConfig(

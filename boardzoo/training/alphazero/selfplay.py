@@ -27,8 +27,10 @@ class SelfPlayTask:
     by ``simulations`` simulations of sequential halving over Gumbel noise (scaled by
     ``gumbel_scale``; 0 plays the network's best without exploration). The first
     ``sampled_plies`` plies of each game are drawn from the search's improved policy
-    instead: openings that vary, so that the games do not settle into the same drawn
-    line (the policy targets are the improved policy either way)."""
+    instead (openings that vary), and with ``late_temperature`` above 0 every later ply
+    too, from the improved policy sharpened to that temperature: a near-best move now
+    and then, so that games between two equal players do not all end drawn (the policy
+    targets are the improved policy either way)."""
 
     env: str
     params: dict[str, Any]
@@ -42,6 +44,7 @@ class SelfPlayTask:
     gumbel_scale: float = 1.0
     number: int = 0
     sampled_plies: int = 0
+    late_temperature: float = 0.0
 
 
 @dataclass
@@ -121,9 +124,12 @@ def play(task: SelfPlayTask) -> SelfPlayResult:
         actions = np.zeros(slots, dtype=np.int64)
         actions[playing] = result.actions
         for i, b in enumerate(playing):
+            policy = result.policy[i].astype(np.float64)
             if len(trajectories[b]) <= task.sampled_plies:  # this ply (just recorded) is an opening one
-                policy = result.policy[i]
                 actions[b] = rng.choice(len(policy), p=policy / policy.sum())
+            elif task.late_temperature > 0:
+                sharpened = policy ** (1.0 / task.late_temperature)
+                actions[b] = rng.choice(len(policy), p=sharpened / sharpened.sum())
         batch = games.step(batch, actions, playing=live)
         plies += len(playing)
         ended = np.flatnonzero(live & (batch.terminated | batch.truncated))
