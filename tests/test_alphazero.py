@@ -295,6 +295,25 @@ def test_sampled_opening_plies_vary_self_play_and_follow_the_seed(connect_four_w
     assert len(set(late)) >= 4 and games(0, late_temperature=1.0) == late
 
 
+def test_search_value_weight_mixes_the_games_result_with_the_searchs_value(connect_four_weights):
+    from boardzoo.training.alphazero.selfplay import SelfPlayTask, play
+
+    network = Network.load(connect_four_weights)
+
+    def targets(weight: float):
+        task = SelfPlayTask("connect_four_v0", {}, "connect_four", network, games=6, batch=6, simulations=8,
+                            max_considered=4, seed=5, sampled_plies=4, search_value_weight=weight)
+        return play(task)
+
+    results, searched, half = targets(0.0), targets(1.0), targets(0.5)
+    # The weight changes the targets only: the same games, positions and policies.
+    assert np.array_equal(results.inputs, searched.inputs) and np.array_equal(results.policies, half.policies)
+    assert set(np.unique(results.values)) <= {-1.0, 0.0, 1.0}
+    assert np.all(np.abs(searched.values) <= 1.0) and len(np.unique(searched.values)) > 3
+    assert not np.allclose(searched.values, results.values)
+    np.testing.assert_allclose(half.values, (results.values + searched.values) / 2, atol=1e-6)
+
+
 def test_a_run_resumed_goes_on_as_if_it_never_stopped(tmp_path):
     straight = str(tmp_path / "straight")
     Trainer(straight, TINY, log=lambda line: None).run(generations=2)

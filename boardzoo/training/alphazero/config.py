@@ -40,6 +40,7 @@ class TrainingConfig:
     games_per_generation: int = bounded(2048, 1, 1_000_000)
     games_per_task: int = bounded(256, 1, 65_536)
     # learning
+    search_value_weight: float = bounded(0.0, 0.0, 1.0)
     replay_positions: int = bounded(600_000, 1_000, 20_000_000)
     sample_reuse: float = bounded(2.0, 0.01, 100.0)
     batch_size: int = bounded(512, 1, 65_536)

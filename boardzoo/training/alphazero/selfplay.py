@@ -30,7 +30,9 @@ class SelfPlayTask:
     instead (openings that vary), and with ``late_temperature`` above 0 every later ply
     too, from the improved policy sharpened to that temperature: a near-best move now
     and then, so that games between two equal players do not all end drawn (the policy
-    targets are the improved policy either way)."""
+    targets are the improved policy either way). A position's value target is its game's
+    result for the player to move, or with ``search_value_weight`` w above 0, that result
+    times 1 - w plus w times the search's value of the position (its root's mean)."""
 
     env: str
     params: dict[str, Any]
@@ -45,6 +47,7 @@ class SelfPlayTask:
     number: int = 0
     sampled_plies: int = 0
     late_temperature: float = 0.0
+    search_value_weight: float = 0.0
 
 
 @dataclass
@@ -106,7 +109,7 @@ def play(task: SelfPlayTask) -> SelfPlayResult:
     rng = np.random.default_rng([task.seed, 1])
     live = np.ones(slots, dtype=bool)
     started = slots
-    trajectories: list[list[tuple[np.ndarray, np.ndarray, int]]] = [[] for _ in range(slots)]
+    trajectories: list[list[tuple[np.ndarray, np.ndarray, int, float]]] = [[] for _ in range(slots)]
     inputs, policies, values = [], [], []
     finished = plies = 0
     first_score = 0.0
@@ -120,7 +123,7 @@ def play(task: SelfPlayTask) -> SelfPlayResult:
         write_inputs(game_id, roots, root_inputs[:len(playing)])
         for i, b in enumerate(playing):
             trajectories[b].append((root_inputs[i].copy(), result.policy[i].astype(np.float32),
-                                    int(batch.current_player[b])))
+                                    int(batch.current_player[b]), float(result.values[i])))
         actions = np.zeros(slots, dtype=np.int64)
         actions[playing] = result.actions
         for i, b in enumerate(playing):
@@ -135,10 +138,11 @@ def play(task: SelfPlayTask) -> SelfPlayResult:
         ended = np.flatnonzero(live & (batch.terminated | batch.truncated))
         for b in ended:
             rewards = batch.rewards[b]
-            for position, policy, mover in trajectories[b]:
+            weight = task.search_value_weight
+            for position, policy, mover, searched in trajectories[b]:
                 inputs.append(position)
                 policies.append(policy)
-                values.append(float(rewards[mover]))
+                values.append((1.0 - weight) * float(rewards[mover]) + weight * searched)
             trajectories[b] = []
             finished += 1
             first_score += (float(rewards[0]) + 1) / 2

@@ -243,7 +243,8 @@ class Trainer:
             tasks.append(SelfPlayTask(config.env, dict(config.params), config.game, network, games,
                                       config.games_per_task, config.simulations, config.max_considered,
                                       seed=_seed(config.seed, g, i), gumbel_scale=config.gumbel_scale, number=i,
-                                      sampled_plies=config.sampled_plies, late_temperature=config.late_temperature))
+                                      sampled_plies=config.sampled_plies, late_temperature=config.late_temperature,
+                                      search_value_weight=config.search_value_weight))
         if done:
             self.log(f"generation {g}: {len(done)} of {tasks_count} self-play tasks found done in staging/")
         for result in run_tasks(play, tasks, max(1, min(self.workers, len(tasks) or 1)), self.ray):
