@@ -314,6 +314,29 @@ def test_search_value_weight_mixes_the_games_result_with_the_searchs_value(conne
     np.testing.assert_allclose(half.values, (results.values + searched.values) / 2, atol=1e-6)
 
 
+def test_playout_cap_randomisation_learns_only_from_the_fully_searched_plies(connect_four_weights):
+    from boardzoo.training.alphazero.selfplay import SelfPlayTask, play
+
+    network = Network.load(connect_four_weights)
+
+    def games(share: float, seed: int = 7):
+        task = SelfPlayTask("connect_four_v0", {}, "connect_four", network, games=8, batch=8, simulations=16,
+                            max_considered=4, seed=seed, sampled_plies=4, full_search_share=share,
+                            fast_simulations=2)
+        return play(task)
+
+    full, capped = games(1.0), games(0.25)
+    assert full.games == capped.games == 8
+    assert len(full.inputs) == full.plies  # every ply a position
+    # About a quarter of the plies are learned from; the rest cost two simulations, not sixteen.
+    assert 0.1 * capped.plies < len(capped.inputs) < 0.45 * capped.plies
+    assert capped.evaluations < 0.6 * full.evaluations * capped.plies / full.plies
+    assert set(np.unique(capped.values)) <= {-1.0, 0.0, 1.0}
+    again = games(0.25)
+    assert np.array_equal(again.inputs, capped.inputs) and np.array_equal(again.values, capped.values)
+    assert not np.array_equal(games(0.25, seed=8).inputs, capped.inputs)
+
+
 def test_a_run_resumed_goes_on_as_if_it_never_stopped(tmp_path):
     straight = str(tmp_path / "straight")
     Trainer(straight, TINY, log=lambda line: None).run(generations=2)
@@ -453,6 +476,9 @@ def test_train_on_the_command_line_refuses_bad_input_with_a_message(tmp_path, ca
     assert "unknown setting 'colour'" in capsys.readouterr().err
     assert cli_main(["train", "nim", "--run", run_dir, "--set", "simulations=0"]) == 2
     assert "simulations must be an int from 1" in capsys.readouterr().err
+    capped = ["--set", "full_search_share=0.25", "--set", "fast_simulations=16"]
+    assert cli_main(["train", "nim", "--run", run_dir, *capped]) == 2
+    assert "fast_simulations (16) must be fewer than simulations (16)" in capsys.readouterr().err
     assert cli_main(["train", "connect_four", "--run", run_dir, "--set", "mistake_sets=nowhere.txt"]) == 2
     assert "cannot read mistake sets nowhere.txt" in capsys.readouterr().err
     tiny = ["--set", "games_per_generation=8", "--set", "eval_games=2", "--set", "channels=4"]

@@ -37,6 +37,8 @@ class TrainingConfig:
     gumbel_scale: float = bounded(1.0, 0.0, 10.0)
     sampled_plies: int = bounded(0, 0, 10_000)
     late_temperature: float = bounded(0.0, 0.0, 10.0)
+    full_search_share: float = bounded(1.0, 0.01, 1.0)
+    fast_simulations: int = bounded(8, 1, 4096)
     games_per_generation: int = bounded(2048, 1, 1_000_000)
     games_per_task: int = bounded(256, 1, 65_536)
     # learning
@@ -85,6 +87,9 @@ class TrainingConfig:
                 raise ValueError(f"train: {name} must be {kind} from {low} to {high}, got {value!r}")
         if not isinstance(self.mirror, bool):
             raise ValueError(f"train: mirror must be true or false, got {self.mirror!r}")
+        if self.full_search_share < 1 and self.fast_simulations >= self.simulations:
+            raise ValueError(f"train: fast_simulations ({self.fast_simulations}) must be fewer than simulations "
+                             f"({self.simulations}) when full_search_share is below 1")
         if self.game == "nim" and self.params.get("coin"):
             raise ValueError("train: Nim with the coin has chance events, which this search does not play")
 

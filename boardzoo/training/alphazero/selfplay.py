@@ -32,7 +32,13 @@ class SelfPlayTask:
     and then, so that games between two equal players do not all end drawn (the policy
     targets are the improved policy either way). A position's value target is its game's
     result for the player to move, or with ``search_value_weight`` w above 0, that result
-    times 1 - w plus w times the search's value of the position (its root's mean)."""
+    times 1 - w plus w times the search's value of the position (its root's mean).
+
+    With ``full_search_share`` below 1 (playout-cap randomisation, from KataGo), a ply is
+    searched by all ``simulations`` only that often, drawn for the whole batch at once,
+    and otherwise by ``fast_simulations``; only the fully searched plies become training
+    positions. The moves of the cheap plies still count, so the same work plays more
+    games, hence more value targets, while every policy target keeps the full search."""
 
     env: str
     params: dict[str, Any]
@@ -48,6 +54,8 @@ class SelfPlayTask:
     sampled_plies: int = 0
     late_temperature: float = 0.0
     search_value_weight: float = 0.0
+    full_search_share: float = 1.0
+    fast_simulations: int = 0
 
 
 @dataclass
@@ -105,9 +113,11 @@ def play(task: SelfPlayTask) -> SelfPlayResult:
     size = int(np.prod(shape))
     actions_count = task.network.num_actions
     search = BatchedGumbelSearch(game_id, actions_count, shape, batch.state.states.shape[1], slots,
-                                 max_considered=task.max_considered, capacity=task.simulations + 1)
+                                 max_considered=task.max_considered,
+                                 capacity=max(task.simulations, task.fast_simulations) + 1)
     rng = np.random.default_rng([task.seed, 1])
     live = np.ones(slots, dtype=bool)
+    game_plies = np.zeros(slots, dtype=np.int64)
     started = slots
     trajectories: list[list[tuple[np.ndarray, np.ndarray, int, float]]] = [[] for _ in range(slots)]
     inputs, policies, values = [], [], []
@@ -119,20 +129,24 @@ def play(task: SelfPlayTask) -> SelfPlayResult:
         playing = np.flatnonzero(live)
         roots = np.ascontiguousarray(batch.state.states[playing])
         noise = rng.gumbel(size=(len(playing), actions_count)) * task.gumbel_scale
-        result = search.run(roots, evaluate, task.simulations, gumbel=noise)
-        write_inputs(game_id, roots, root_inputs[:len(playing)])
-        for i, b in enumerate(playing):
-            trajectories[b].append((root_inputs[i].copy(), result.policy[i].astype(np.float32),
-                                    int(batch.current_player[b]), float(result.values[i])))
+        # No draw when every ply is searched in full: such a run's games stay as they were.
+        full = task.full_search_share >= 1.0 or rng.random() < task.full_search_share
+        result = search.run(roots, evaluate, task.simulations if full else task.fast_simulations, gumbel=noise)
+        if full:
+            write_inputs(game_id, roots, root_inputs[:len(playing)])
+            for i, b in enumerate(playing):
+                trajectories[b].append((root_inputs[i].copy(), result.policy[i].astype(np.float32),
+                                        int(batch.current_player[b]), float(result.values[i])))
+        game_plies[playing] += 1
         actions = np.zeros(slots, dtype=np.int64)
         actions[playing] = result.actions
         for i, b in enumerate(playing):
-            policy = result.policy[i].astype(np.float64)
-            if len(trajectories[b]) <= task.sampled_plies:  # this ply (just recorded) is an opening one
+            if game_plies[b] <= task.sampled_plies:  # an opening ply
+                policy = result.policy[i].astype(np.float64)
                 actions[b] = rng.choice(len(policy), p=policy / policy.sum())
             elif task.late_temperature > 0:
-                sharpened = policy ** (1.0 / task.late_temperature)
-                actions[b] = rng.choice(len(policy), p=sharpened / sharpened.sum())
+                sharpened = result.policy[i].astype(np.float64) ** (1.0 / task.late_temperature)
+                actions[b] = rng.choice(len(sharpened), p=sharpened / sharpened.sum())
         batch = games.step(batch, actions, playing=live)
         plies += len(playing)
         ended = np.flatnonzero(live & (batch.terminated | batch.truncated))
@@ -144,6 +158,7 @@ def play(task: SelfPlayTask) -> SelfPlayResult:
                 policies.append(policy)
                 values.append((1.0 - weight) * float(rewards[mover]) + weight * searched)
             trajectories[b] = []
+            game_plies[b] = 0
             finished += 1
             first_score += (float(rewards[0]) + 1) / 2
             outcomes["first" if rewards[0] > 0 else "second" if rewards[0] < 0 else "draw"] += 1

@@ -244,7 +244,9 @@ class Trainer:
                                       config.games_per_task, config.simulations, config.max_considered,
                                       seed=_seed(config.seed, g, i), gumbel_scale=config.gumbel_scale, number=i,
                                       sampled_plies=config.sampled_plies, late_temperature=config.late_temperature,
-                                      search_value_weight=config.search_value_weight))
+                                      search_value_weight=config.search_value_weight,
+                                      full_search_share=config.full_search_share,
+                                      fast_simulations=config.fast_simulations))
         if done:
             self.log(f"generation {g}: {len(done)} of {tasks_count} self-play tasks found done in staging/")
         for result in run_tasks(play, tasks, max(1, min(self.workers, len(tasks) or 1)), self.ray):
