@@ -415,7 +415,18 @@ def test_the_purple_engine_auto_is_the_compiled_one_when_installed():
     assert not isinstance(make("purple:engine=python", seed=0).search, CompiledPurpleSearch)
 
 
-def test_an_interrupt_stops_the_compiled_purple_search_as_a_keyboard_interrupt():
+@pytest.fixture
+def ctrl_c_raises():
+    """Python's own Ctrl-C handler for the test: a shell starts background jobs with
+    SIGINT ignored, and a process that inherits that never sees the interrupt."""
+    import signal
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_an_interrupt_stops_the_compiled_purple_search_as_a_keyboard_interrupt(ctrl_c_raises):
     """Ctrl-C during an untimed compiled search: the interrupt itself, not a SystemError."""
     import os
     import signal
@@ -432,7 +443,7 @@ def test_an_interrupt_stops_the_compiled_purple_search_as_a_keyboard_interrupt()
     timer.join()
 
 
-def test_ctrl_c_stops_the_compiled_mcts_within_a_chunk_of_time_not_of_iterations():
+def test_ctrl_c_stops_the_compiled_mcts_within_a_chunk_of_time_not_of_iterations(ctrl_c_raises):
     """Long play-outs (Nim with 100,000 pawns): 65,536 of them took most of a minute, and
     Ctrl-C waited for them; chunks now last about CHUNK_SECONDS."""
     import os
