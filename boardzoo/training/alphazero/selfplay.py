@@ -141,12 +141,11 @@ def play(task: SelfPlayTask) -> SelfPlayResult:
         actions = np.zeros(slots, dtype=np.int64)
         actions[playing] = result.actions
         for i, b in enumerate(playing):
-            if game_plies[b] <= task.sampled_plies:  # an opening ply
-                policy = result.policy[i].astype(np.float64)
-                actions[b] = rng.choice(len(policy), p=policy / policy.sum())
-            elif task.late_temperature > 0:
-                sharpened = result.policy[i].astype(np.float64) ** (1.0 / task.late_temperature)
-                actions[b] = rng.choice(len(sharpened), p=sharpened / sharpened.sum())
+            # An opening ply is drawn from the improved policy itself (p ** 1.0 is p exactly).
+            temperature = 1.0 if game_plies[b] <= task.sampled_plies else task.late_temperature
+            if temperature > 0:
+                weights = result.policy[i].astype(np.float64) ** (1.0 / temperature)
+                actions[b] = rng.choice(len(weights), p=weights / weights.sum())
         batch = games.step(batch, actions, playing=live)
         plies += len(playing)
         ended = np.flatnonzero(live & (batch.terminated | batch.truncated))
