@@ -337,6 +337,36 @@ def test_playout_cap_randomisation_learns_only_from_the_fully_searched_plies(con
     assert not np.array_equal(games(0.25, seed=8).inputs, capped.inputs)
 
 
+def test_random_openings_are_played_but_not_learned_from(connect_four_weights):
+    from boardzoo.training.alphazero.selfplay import SelfPlayTask, play
+
+    network = Network.load(connect_four_weights)
+
+    def games(share: float, seed: int = 9, plies: int = 6, env: str = "connect_four_v0", name: str = "connect_four",
+              net: Network = network, params: dict | None = None):
+        task = SelfPlayTask(env, params or {}, name, net, games=8, batch=8, simulations=8, max_considered=4,
+                            seed=seed, sampled_plies=2, random_opening_share=share, random_opening_plies=plies)
+        return play(task)
+
+    plain, opened = games(0.0), games(1.0)
+    assert plain.games == opened.games == 8
+    empty = plain.inputs[0]  # the first game's first position
+    assert sum(bool((row == empty).all()) for row in plain.inputs) == 8
+    # Every game opened at random: no position learned from is the empty board, and the
+    # random plies are played (counted) but none is a position.
+    assert not any((row == empty).all() for row in opened.inputs)
+    assert len(opened.inputs) < opened.plies
+    assert set(np.unique(opened.values)) <= {-1.0, 0.0, 1.0}
+    again = games(1.0)
+    assert np.array_equal(again.inputs, opened.inputs) and np.array_equal(again.values, opened.values)
+    assert not np.array_equal(games(1.0, seed=10).inputs, opened.inputs)
+    # Openings longer than any game of Nim: each ends inside its opening, is not counted,
+    # and its slot plays a game without one, every ply of which is learned from.
+    nim = Network.load(shipped_path("nim"))
+    short = games(1.0, plies=1000, env="nim_v0", name="nim", net=nim, params={"n": 12, "k": 3})
+    assert short.games == 8 and len(short.inputs) == short.plies > 0
+
+
 def test_a_run_resumed_goes_on_as_if_it_never_stopped(tmp_path):
     straight = str(tmp_path / "straight")
     Trainer(straight, TINY, log=lambda line: None).run(generations=2)
@@ -479,6 +509,8 @@ def test_train_on_the_command_line_refuses_bad_input_with_a_message(tmp_path, ca
     capped = ["--set", "full_search_share=0.25", "--set", "fast_simulations=16"]
     assert cli_main(["train", "nim", "--run", run_dir, *capped]) == 2
     assert "fast_simulations (16) must be fewer than simulations (16)" in capsys.readouterr().err
+    assert cli_main(["train", "nim", "--run", run_dir, "--set", "random_opening_share=0.5"]) == 2
+    assert "random_opening_plies must be at least 1" in capsys.readouterr().err
     assert cli_main(["train", "connect_four", "--run", run_dir, "--set", "mistake_sets=nowhere.txt"]) == 2
     assert "cannot read mistake sets nowhere.txt" in capsys.readouterr().err
     tiny = ["--set", "games_per_generation=8", "--set", "eval_games=2", "--set", "channels=4"]

@@ -39,6 +39,8 @@ class TrainingConfig:
     late_temperature: float = bounded(0.0, 0.0, 10.0)
     full_search_share: float = bounded(1.0, 0.01, 1.0)
     fast_simulations: int = bounded(8, 1, 4096)
+    random_opening_share: float = bounded(0.0, 0.0, 1.0)
+    random_opening_plies: int = bounded(0, 0, 1000)
     games_per_generation: int = bounded(2048, 1, 1_000_000)
     games_per_task: int = bounded(256, 1, 65_536)
     # learning
@@ -90,6 +92,8 @@ class TrainingConfig:
         if self.full_search_share < 1 and self.fast_simulations >= self.simulations:
             raise ValueError(f"train: fast_simulations ({self.fast_simulations}) must be fewer than simulations "
                              f"({self.simulations}) when full_search_share is below 1")
+        if self.random_opening_share > 0 and self.random_opening_plies < 1:
+            raise ValueError("train: random_opening_plies must be at least 1 when random_opening_share is above 0")
         if self.game == "nim" and self.params.get("coin"):
             raise ValueError("train: Nim with the coin has chance events, which this search does not play")
 
@@ -159,6 +163,7 @@ class TrainingConfig:
 PRESETS: dict[str, TrainingConfig] = {
     "connect_four": TrainingConfig(
         env="connect_four_v0", game="connect_four", sampled_plies=12, late_temperature=0.4,
+        random_opening_share=0.5, random_opening_plies=20,
         anchors=("random", "alphabeta:depth=2,eval=three2", "alphabeta:depth=4,eval=three2",
                  "mcts:iterations=1000,engine=compiled")),
     "nim": TrainingConfig(

@@ -19,6 +19,7 @@ from boardzoo.fast.gumbel import BatchedGumbelSearch
 from boardzoo.fast.network_input import write_inputs
 from boardzoo.training.alphazero.model import PolicyValueNet
 from boardzoo.vector import make as make_batch
+from boardzoo.vector import random_actions
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,15 @@ class SelfPlayTask:
     searched by all ``simulations`` only that often, drawn for the whole batch at once,
     and otherwise by ``fast_simulations``; only the fully searched plies become training
     positions. The moves of the cheap plies still count, so the same work plays more
-    games, hence more value targets, while every policy target keeps the full search."""
+    games, hence more value targets, while every policy target keeps the full search.
+
+    With ``random_opening_share`` above 0, that share of the games opens with 1 to
+    ``random_opening_plies`` (drawn uniformly) uniformly random legal moves, neither
+    searched nor learned from: the network then also learns positions that two strong
+    players never reach, such as those after a blunder, which a referee's random
+    positions are full of. A game that ends inside its random opening is not counted and
+    its slot plays another without one (so that a game too short for its opening cannot
+    loop). ``sampled_plies`` counts from the start of the game, the random plies included."""
 
     env: str
     params: dict[str, Any]
@@ -56,6 +65,8 @@ class SelfPlayTask:
     search_value_weight: float = 0.0
     full_search_share: float = 1.0
     fast_simulations: int = 0
+    random_opening_share: float = 0.0
+    random_opening_plies: int = 0
 
 
 @dataclass
@@ -118,6 +129,16 @@ def play(task: SelfPlayTask) -> SelfPlayResult:
     rng = np.random.default_rng([task.seed, 1])
     live = np.ones(slots, dtype=bool)
     game_plies = np.zeros(slots, dtype=np.int64)
+    random_left = np.zeros(slots, dtype=np.int64)  # random opening moves still to play
+
+    def open_game(b: int | np.integer) -> None:
+        # No draw without random openings: such a run's games stay as they were.
+        if task.random_opening_share > 0 and rng.random() < task.random_opening_share:
+            random_left[b] = rng.integers(1, task.random_opening_plies + 1)
+        game_plies[b] = 0
+
+    for slot in range(slots):
+        open_game(slot)
     started = slots
     trajectories: list[list[tuple[np.ndarray, np.ndarray, int, float]]] = [[] for _ in range(slots)]
     inputs, policies, values = [], [], []
@@ -127,42 +148,52 @@ def play(task: SelfPlayTask) -> SelfPlayResult:
     root_inputs = np.zeros((slots, size), dtype=np.float32)
     while live.any():
         playing = np.flatnonzero(live)
-        roots = np.ascontiguousarray(batch.state.states[playing])
-        noise = rng.gumbel(size=(len(playing), actions_count)) * task.gumbel_scale
-        # No draw when every ply is searched in full: such a run's games stay as they were.
-        full = task.full_search_share >= 1.0 or rng.random() < task.full_search_share
-        result = search.run(roots, evaluate, task.simulations if full else task.fast_simulations, gumbel=noise)
-        if full:
-            write_inputs(game_id, roots, root_inputs[:len(playing)])
-            for i, b in enumerate(playing):
-                trajectories[b].append((root_inputs[i].copy(), result.policy[i].astype(np.float32),
-                                        int(batch.current_player[b]), float(result.values[i])))
-        game_plies[playing] += 1
+        opening = playing[random_left[playing] > 0]
+        searched = playing[random_left[playing] == 0]
         actions = np.zeros(slots, dtype=np.int64)
-        actions[playing] = result.actions
-        for i, b in enumerate(playing):
-            # An opening ply is drawn from the improved policy itself (p ** 1.0 is p exactly).
-            temperature = 1.0 if game_plies[b] <= task.sampled_plies else task.late_temperature
-            if temperature > 0:
-                weights = result.policy[i].astype(np.float64) ** (1.0 / temperature)
-                actions[b] = rng.choice(len(weights), p=weights / weights.sum())
+        if len(opening):
+            actions[opening] = random_actions(batch.legal_action_mask[opening], rng)
+            random_left[opening] -= 1
+        if len(searched):
+            roots = np.ascontiguousarray(batch.state.states[searched])
+            noise = rng.gumbel(size=(len(searched), actions_count)) * task.gumbel_scale
+            # No draw when every ply is searched in full: such a run's games stay as they were.
+            full = task.full_search_share >= 1.0 or rng.random() < task.full_search_share
+            result = search.run(roots, evaluate, task.simulations if full else task.fast_simulations, gumbel=noise)
+            if full:
+                write_inputs(game_id, roots, root_inputs[:len(searched)])
+                for i, b in enumerate(searched):
+                    trajectories[b].append((root_inputs[i].copy(), result.policy[i].astype(np.float32),
+                                            int(batch.current_player[b]), float(result.values[i])))
+            actions[searched] = result.actions
+            for i, b in enumerate(searched):
+                # An opening ply is drawn from the improved policy itself (p ** 1.0 is p exactly).
+                temperature = 1.0 if game_plies[b] < task.sampled_plies else task.late_temperature
+                if temperature > 0:
+                    weights = result.policy[i].astype(np.float64) ** (1.0 / temperature)
+                    actions[b] = rng.choice(len(weights), p=weights / weights.sum())
+        game_plies[playing] += 1
         batch = games.step(batch, actions, playing=live)
         plies += len(playing)
         ended = np.flatnonzero(live & (batch.terminated | batch.truncated))
         for b in ended:
+            if b in opening:  # over before anything was learned from it: not a game
+                plies -= int(game_plies[b])
+                random_left[b] = game_plies[b] = 0
+                continue
             rewards = batch.rewards[b]
             weight = task.search_value_weight
-            for position, policy, mover, searched in trajectories[b]:
+            for position, policy, mover, searched_value in trajectories[b]:
                 inputs.append(position)
                 policies.append(policy)
-                values.append((1.0 - weight) * float(rewards[mover]) + weight * searched)
+                values.append((1.0 - weight) * float(rewards[mover]) + weight * searched_value)
             trajectories[b] = []
-            game_plies[b] = 0
             finished += 1
             first_score += (float(rewards[0]) + 1) / 2
             outcomes["first" if rewards[0] > 0 else "second" if rewards[0] < 0 else "draw"] += 1
             if started < task.games:
                 started += 1
+                open_game(b)
             else:
                 live[b] = False
         if len(ended) and live[ended].any():

@@ -246,7 +246,9 @@ class Trainer:
                                       sampled_plies=config.sampled_plies, late_temperature=config.late_temperature,
                                       search_value_weight=config.search_value_weight,
                                       full_search_share=config.full_search_share,
-                                      fast_simulations=config.fast_simulations))
+                                      fast_simulations=config.fast_simulations,
+                                      random_opening_share=config.random_opening_share,
+                                      random_opening_plies=config.random_opening_plies))
         if done:
             self.log(f"generation {g}: {len(done)} of {tasks_count} self-play tasks found done in staging/")
         for result in run_tasks(play, tasks, max(1, min(self.workers, len(tasks) or 1)), self.ray):
