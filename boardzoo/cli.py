@@ -320,6 +320,9 @@ def parser() -> argparse.ArgumentParser:
     train.add_argument("--ray", metavar="ADDRESS", help=RAY_HELP.replace("play the games", "run self-play"))
     train.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                        help="change one setting of the preset (repeatable; see docs/tutorials/alphazero.md)")
+    train.add_argument("--branch-from", metavar="DIR",
+                       help="start --run as a copy of the run in DIR where it is now, with --set's settings changed "
+                            "(an ablation from the same network; DIR is only read); once made, resumed as any run")
     train.set_defaults(run=_train)
 
     web = commands.add_parser(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import pathlib
 import random
 import signal
 import subprocess
@@ -381,6 +382,49 @@ def test_a_run_resumed_goes_on_as_if_it_never_stopped(tmp_path):
         Trainer(parts, dataclasses.replace(TINY, simulations=5))
 
 
+def test_a_branch_goes_on_from_its_source_with_its_settings_changed(tmp_path):
+    from boardzoo.training.alphazero.trainer import branch
+
+    quiet = {"log": lambda line: None}
+    straight = str(tmp_path / "straight")
+    Trainer(straight, TINY, **quiet).run(generations=2)
+    source = str(tmp_path / "source")
+    Trainer(source, TINY, **quiet).run(generations=1)
+    files = ("checkpoint.pt", "config.json", "history.jsonl", os.path.join("weights", "latest.npz"))
+
+    def contents() -> list[bytes]:
+        return [pathlib.Path(source, name).read_bytes() for name in files]
+
+    before = contents()
+    # Nothing changed: the branch goes on exactly as its source would have.
+    same = branch(source, str(tmp_path / "same"), {}, **quiet)
+    assert same.generation == 1 and same.run_dir == str(tmp_path / "same")
+    same.run(generations=2)
+    for name, array in weights_of(straight, 2).items():
+        np.testing.assert_array_equal(weights_of(same.run_dir, 2)[name], array, err_msg=name)
+    # Settings changed: the branch keeps them when resumed, and its record starts with its source's.
+    changed_dir = str(tmp_path / "changed")
+    branch(source, changed_dir, {"learning_rate": "0.001", "random_opening_share": "0.5",
+                                 "random_opening_plies": "3"}, **quiet).run(generations=2)
+    resumed = Trainer(changed_dir, None, **quiet)
+    assert (resumed.generation, resumed.config.learning_rate, resumed.config.random_opening_share) == (2, 0.001, 0.5)
+    assert resumed.history[0] == same.history[0] and resumed.history[1]["learning_rate"] == 0.001
+    made = Network.load(os.path.join(changed_dir, "weights", "gen-0002.npz")).about["commands"]
+    assert made[-1]["branched_from"] == f"{os.path.abspath(source)} at generation 1"
+    assert not np.array_equal(weights_of(changed_dir, 2)["stem.weight"], weights_of(straight, 2)["stem.weight"])
+    assert contents() == before  # the source is only read
+    # Refused: what fixes the network, a directory in use, a source that is no run; nothing is left behind.
+    with pytest.raises(ValueError, match="keeps its source's channels"):
+        branch(source, str(tmp_path / "wide"), {"channels": "8"}, **quiet)
+    with pytest.raises(ValueError, match="is not empty"):
+        branch(source, changed_dir, {}, **quiet)
+    with pytest.raises(ValueError, match="holds no training run"):
+        branch(str(tmp_path / "nowhere"), str(tmp_path / "other"), {}, **quiet)
+    with pytest.raises(ValueError, match="trains connect_four, not nim"):
+        branch(source, str(tmp_path / "other"), {}, game="nim", **quiet)
+    assert sorted(os.listdir(tmp_path)) == ["changed", "same", "source", "straight"]
+
+
 def test_a_damaged_staged_task_is_played_again(tmp_path):
     run_dir = str(tmp_path / "run")
     straight = str(tmp_path / "straight")
@@ -522,6 +566,15 @@ def test_train_on_the_command_line_refuses_bad_input_with_a_message(tmp_path, ca
     assert "trains nim, not cantris" in capsys.readouterr().err
     assert cli_main(["train", "nim", "--run", run_dir, "--generations", "2"]) == 0  # resumed as it was
     assert cli_main(["train", "nim", "--run", run_dir, "--generations", "2", *tiny]) == 0  # the same settings
+    branched = str(tmp_path / "branched")
+    branching = ["train", "nim", "--run", branched, "--branch-from", run_dir, "--generations", "3"]
+    assert cli_main([*branching, "--set", "channels=8"]) == 2
+    assert "keeps its source's channels" in capsys.readouterr().err and not os.path.exists(branched)
+    assert cli_main([*branching, "--set", "sample_reuse=1"]) == 0
+    assert "branched " in capsys.readouterr().err
+    assert cli_main([*branching, "--set", "sample_reuse=1"]) == 0  # the same command resumes it
+    assert cli_main([*branching, "--set", "sample_reuse=3"]) == 2
+    assert "holds a run with other settings" in capsys.readouterr().err
     with open(os.path.join(run_dir, "checkpoint.pt"), "wb") as handle:
         handle.write(b"garbage")
     assert cli_main(["train", "nim", "--run", run_dir, "--generations", "3"]) == 2

@@ -10,7 +10,7 @@ import sys
 
 from boardzoo.errors import SpecError
 from boardzoo.training.alphazero.config import PRESETS
-from boardzoo.training.alphazero.trainer import CHECKPOINT, Trainer
+from boardzoo.training.alphazero.trainer import CHECKPOINT, Trainer, branch
 from boardzoo.values import number, whole
 
 
@@ -42,9 +42,19 @@ def train(args: argparse.Namespace) -> int:
             settings[name.strip()] = value.strip()
         run_dir = args.run_dir or os.path.join("runs", f"train-{args.game}")
         resuming = os.path.exists(os.path.join(run_dir, CHECKPOINT))
-        config = None if resuming and not settings else PRESETS[args.game].with_settings(settings)
         command = shlex.join(["boardzoo", *sys.argv[1:]]) if sys.argv and sys.argv[0].endswith("boardzoo") else ""
-        trainer = Trainer(run_dir, config, workers=args.workers, ray=args.ray, commit=_commit(), command=command)
+        if args.branch_from and not resuming:
+            trainer = branch(args.branch_from, run_dir, settings, game=args.game, commit=_commit(), command=command,
+                             workers=args.workers, ray=args.ray)
+        else:
+            # A branch's settings are its source's with --set's changes, not the preset's: the
+            # same command run again resumes it if they still hold.
+            config = None if resuming and (not settings or args.branch_from) \
+                else PRESETS[args.game].with_settings(settings)
+            trainer = Trainer(run_dir, config, workers=args.workers, ray=args.ray, commit=_commit(), command=command)
+            if args.branch_from and trainer.config.with_settings(settings) != trainer.config:
+                raise ValueError(f"{run_dir} holds a run with other settings; resume it without --set, or branch "
+                                 "into another run directory")
         if trainer.config.game != args.game:
             raise ValueError(f"train: {run_dir} trains {trainer.config.game}, not {args.game}")
         trainer.run(generations=args.generations, hours=args.hours)

@@ -159,6 +159,12 @@ class TrainingConfig:
                 "value_hidden": self.value_hidden, "actions": actions}
 
 
+#: The settings a branch of a run (``train --branch-from``) keeps: they fix the game, the
+#: network's shape and the buffer's, which the branch takes over as they are.
+FIXED_IN_A_BRANCH = ("env", "game", "params", "kind", "channels", "blocks", "value_hidden", "largest_pile",
+                     "replay_positions")
+
+
 #: The presets: what ``boardzoo train GAME`` runs (the shipped networks were made so).
 PRESETS: dict[str, TrainingConfig] = {
     "connect_four": TrainingConfig(

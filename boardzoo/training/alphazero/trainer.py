@@ -36,6 +36,7 @@ import os
 import re
 import shutil
 import sys
+import tempfile
 import time
 import zipfile
 from collections.abc import Callable
@@ -50,7 +51,7 @@ from boardzoo.fast.games import encode
 from boardzoo.fast.network_input import input_shape
 from boardzoo.ledger import write_atomic, write_atomic_with
 from boardzoo.stats import ratings
-from boardzoo.training.alphazero.config import TrainingConfig
+from boardzoo.training.alphazero.config import FIXED_IN_A_BRANCH, TrainingConfig
 from boardzoo.training.alphazero.model import PolicyValueNet
 from boardzoo.training.alphazero.selfplay import SelfPlayResult, SelfPlayTask, play
 from boardzoo.workers import run_tasks
@@ -457,3 +458,45 @@ def _read_staged(path: str, number: int) -> SelfPlayResult | None:
     except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
         os.unlink(path)
         return None
+
+
+def branch(source: str, run_dir: str, settings: dict[str, str], game: str | None = None, commit: str = "",
+           command: str = "", workers: int = 1, ray: str | None = None,
+           log: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True)) -> Trainer:
+    """A new run in ``run_dir`` that goes on from run ``source`` where that one is now
+    (its network, optimizer, buffer, records and ratings) with ``settings`` changed: an
+    ablation from one network, without retraining it. ``source`` is only read. The new
+    directory appears whole or not at all; the settings that fix the network's shape or
+    the game (:data:`FIXED_IN_A_BRANCH`) are refused, and so is a ``source`` of another
+    ``game``. The returned trainer is the branch, ready to run; its networks name the
+    commands that made ``source`` and this branch."""
+    if not os.path.exists(os.path.join(source, CHECKPOINT)):
+        raise ValueError(f"{source} holds no training run (no {CHECKPOINT}) to branch from")
+    if os.path.exists(run_dir) and (not os.path.isdir(run_dir) or os.listdir(run_dir)):
+        raise ValueError(f"{run_dir} is not empty; a branch starts in a new run directory")
+    parent = os.path.dirname(os.path.abspath(run_dir))
+    os.makedirs(parent, exist_ok=True)
+    scratch = tempfile.mkdtemp(prefix=".branch-", dir=parent)
+    try:
+        shutil.copytree(source, scratch, ignore=shutil.ignore_patterns("staging"), dirs_exist_ok=True)
+        trainer = Trainer(scratch, None, workers=workers, ray=ray, log=lambda line: None, commit=commit,
+                          command=command)
+        if game is not None and trainer.config.game != game:
+            raise ValueError(f"train: {source} trains {trainer.config.game}, not {game}")
+        config = trainer.config.with_settings(settings)
+        fixed = [name for name in FIXED_IN_A_BRANCH if getattr(config, name) != getattr(trainer.config, name)]
+        if fixed:
+            raise ValueError(f"train: a branch keeps its source's {', '.join(fixed)} (the network and its "
+                             "buffer are taken as they are); start a new run to change them")
+        trainer.config = config
+        trainer.commands[-1]["branched_from"] = f"{os.path.abspath(source)} at generation {trainer.generation}"
+        trainer._checkpoint()
+        write_atomic(os.path.join(scratch, CONFIG), json.dumps(config.to_json(), indent=1) + "\n")
+        os.rename(scratch, run_dir)  # onto nothing or an empty directory: whole or not at all
+    except BaseException:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise
+    trainer.run_dir, trainer.log = run_dir, log
+    log(f"branched {run_dir} from {source} at generation {trainer.generation} "
+        f"({', '.join(f'{k}={v}' for k, v in settings.items()) or 'no setting changed'})")
+    return trainer
