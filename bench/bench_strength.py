@@ -3,6 +3,7 @@ win rates with 95 % Wilson intervals, seats alternating, through the arena.
 
     python bench/bench_strength.py [--games 200] [--workers 2] [--only geister]
     python bench/bench_strength.py --games 400 --only alphazero     # issue 43's strength targets
+    python bench/bench_strength.py --games 400 --only alphazero --weights RUN/weights/gen-0040.npz
 
 ``--only`` keeps the checks whose env or agent contains the text. Against alpha-beta,
 which breaks no ties at random, the alphazero agent draws its first two moves from its
@@ -50,11 +51,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--only", help="run only the checks whose env or agent contains this text")
+    parser.add_argument("--weights", help="a network file the alphazero checks play instead of the shipped one")
     args = parser.parse_args()
     rows = []
     for env, agent, opponent, required in CHECKS:
         if args.only and args.only not in env and args.only not in agent:
             continue
+        if args.weights and agent.startswith("alphazero:"):
+            agent = agent.replace("alphazero:", f"alphazero:weights={args.weights},", 1)
         summary = arena.summarize(arena.run(env, agent, opponent, games=args.games, seed=0,
                                             workers=args.workers, progress=False))
         wins = summary["a_wins"]
