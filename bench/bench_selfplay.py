@@ -1,7 +1,8 @@
 """Self-play's search, batched across games against one game at a time: Connect Four
 positions searched per second by Gumbel AlphaZero (32 simulations a move, the shipped
 network's architecture, 64 channels x 4 blocks), the network asked about every game's
-leaf in one PyTorch call (``--batch`` games) or about one leaf per call, one thread.
+leaf in one PyTorch call (``--batch`` games) or about one leaf per call, one thread; and
+the batched search with the network in bfloat16 (the ``selfplay_precision`` setting).
 
     python bench/bench_selfplay.py [--batch 256] [--seconds 20] [--rounds 5]
 """
@@ -54,13 +55,15 @@ def main() -> None:
     config = PRESETS["connect_four"]
     network = PolicyValueNet(config.architecture((3, 6, 7), 7)).to_network()
     evaluate = torch_evaluator(inference_module(network))  # as self-play sets it up
+    evaluate_bfloat16 = torch_evaluator(inference_module(network, "bfloat16"))
     rates = compare({"batched": positions(args.batch, args.simulations, evaluate, 1),
+                     "batched, bfloat16": positions(args.batch, args.simulations, evaluate_bfloat16, 1),
                      "one game a call": positions(1, args.simulations, evaluate, 1)}, args.seconds, args.rounds)
     base = rates["one game a call"]
     print(f"Self-play search, Connect Four, {args.simulations} simulations a move ({machine()}, one torch thread; "
           f"medians of {args.rounds} interleaved rounds)\n")
     print(table(["search", "positions searched / s", "network evaluations / s", "vs one game a call"],
-                [[f"{args.batch} games, one network call a simulation" if name == "batched" else name,
+                [[name.replace("batched", f"{args.batch} games, one network call a simulation"),
                   f"{rate:,.0f}", f"{rate * (args.simulations + 1):,.0f}", f"{rate / base:.1f}x"]
                  for name, rate in rates.items()]))
 

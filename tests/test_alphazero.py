@@ -368,6 +368,31 @@ def test_random_openings_are_played_but_not_learned_from(connect_four_weights):
     assert short.games == 8 and len(short.inputs) == short.plies > 0
 
 
+def test_self_play_in_bfloat16_judges_as_float32_does_to_two_digits(connect_four_weights):
+    from boardzoo.training.alphazero.selfplay import SelfPlayTask, inference_module, play, torch_evaluator
+
+    network = Network.load(connect_four_weights)
+
+    def games(precision: str):
+        return play(SelfPlayTask("connect_four_v0", {}, "connect_four", network, games=6, batch=6, simulations=8,
+                                 max_considered=4, seed=2, sampled_plies=4, precision=precision))
+
+    full, half = games("float32"), games("bfloat16")
+    assert full.games == half.games == 6 and len(half.inputs) == half.plies
+    np.testing.assert_allclose(half.policies.sum(axis=1), 1.0, atol=1e-5)
+    assert np.array_equal(games("bfloat16").inputs, half.inputs)  # the same seed, the same games
+    positions = full.inputs.astype(np.float32).reshape(-1, *network.input_shape)
+    (logits32, values32), (logits16, values16) = (torch_evaluator(inference_module(network, precision))(positions)
+                                                  for precision in ("float32", "bfloat16"))
+    assert logits16.dtype == values16.dtype == np.float32
+    probabilities = [np.exp(x - x.max(axis=1, keepdims=True)) for x in (logits32, logits16)]
+    p32, p16 = (p / p.sum(axis=1, keepdims=True) for p in probabilities)
+    assert np.abs(p32 - p16).max() < 0.05 and np.abs(values32 - values16).max() < 0.05
+    assert not np.array_equal(values32, values16)  # it did play in bfloat16
+    with pytest.raises(ValueError, match="precision must be float32 or bfloat16"):
+        inference_module(network, "float16")
+
+
 def test_a_run_resumed_goes_on_as_if_it_never_stopped(tmp_path):
     straight = str(tmp_path / "straight")
     Trainer(straight, TINY, log=lambda line: None).run(generations=2)
@@ -555,6 +580,8 @@ def test_train_on_the_command_line_refuses_bad_input_with_a_message(tmp_path, ca
     assert "fast_simulations (16) must be fewer than simulations (16)" in capsys.readouterr().err
     assert cli_main(["train", "nim", "--run", run_dir, "--set", "random_opening_share=0.5"]) == 2
     assert "random_opening_plies must be at least 1" in capsys.readouterr().err
+    assert cli_main(["train", "nim", "--run", run_dir, "--set", "selfplay_precision=float16"]) == 2
+    assert "selfplay_precision must be float32 or bfloat16" in capsys.readouterr().err
     assert cli_main(["train", "connect_four", "--run", run_dir, "--set", "mistake_sets=nowhere.txt"]) == 2
     assert "cannot read mistake sets nowhere.txt" in capsys.readouterr().err
     tiny = ["--set", "games_per_generation=8", "--set", "eval_games=2", "--set", "channels=4"]

@@ -41,6 +41,7 @@ class TrainingConfig:
     fast_simulations: int = bounded(8, 1, 4096)
     random_opening_share: float = bounded(0.0, 0.0, 1.0)
     random_opening_plies: int = bounded(0, 0, 1000)
+    selfplay_precision: str = "float32"
     games_per_generation: int = bounded(2048, 1, 1_000_000)
     games_per_task: int = bounded(256, 1, 65_536)
     # learning
@@ -77,6 +78,9 @@ class TrainingConfig:
             raise ValueError(f"train: networks learn {', '.join(LEARNABLE)}, not {self.game}")
         if self.kind not in ("conv", "mlp"):
             raise ValueError(f"train: kind must be conv or mlp, got {self.kind!r}")
+        if self.selfplay_precision not in PRECISIONS:
+            raise ValueError(f"train: selfplay_precision must be {' or '.join(PRECISIONS)}, "
+                             f"got {self.selfplay_precision!r}")
         for setting in dataclasses.fields(self):
             if "bounds" not in setting.metadata:
                 continue
@@ -158,6 +162,9 @@ class TrainingConfig:
         return {"kind": self.kind, "input": list(input_shape), "channels": self.channels, "blocks": self.blocks,
                 "value_hidden": self.value_hidden, "actions": actions}
 
+
+#: The precisions self-play's network may play in (torch's names).
+PRECISIONS = ("float32", "bfloat16")
 
 #: The settings a branch of a run (``train --branch-from``) keeps: they fix the game, the
 #: network's shape and the buffer's, which the branch takes over as they are.

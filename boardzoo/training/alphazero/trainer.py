@@ -249,7 +249,8 @@ class Trainer:
                                       full_search_share=config.full_search_share,
                                       fast_simulations=config.fast_simulations,
                                       random_opening_share=config.random_opening_share,
-                                      random_opening_plies=config.random_opening_plies))
+                                      random_opening_plies=config.random_opening_plies,
+                                      precision=config.selfplay_precision))
         if done:
             self.log(f"generation {g}: {len(done)} of {tasks_count} self-play tasks found done in staging/")
         for result in run_tasks(play, tasks, max(1, min(self.workers, len(tasks) or 1)), self.ray):
