@@ -6,8 +6,11 @@ at ``--simulations`` and by the network alone, by the outcome rule and the score
 measured, and a second run measures only the generations missing), and the curves of
 the outcome rule are drawn beside it (``--plot``, the ``plot`` extra).
 
-    python bench/mistake_curve.py /work/runs2/c4 --weights /work/runs2/c4-keep --every 5 \
-        --out ../docs/training/connect_four-mistakes.jsonl --plot ../docs/training/connect_four-mistakes.png
+    python bench/mistake_curve.py RUN --weights KEPT --every 5 \
+        --out docs/training/connect_four-mistakes.jsonl --plot docs/training/connect_four-mistakes.png
+
+(``KEPT``: a folder where every generation's weights were copied as the run wrote them,
+since a run keeps only its last ``keep_weights``; by default ``RUN/weights``.)
 """
 
 from __future__ import annotations

@@ -239,7 +239,7 @@ TINY = dataclasses.replace(
     PRESETS["connect_four"], channels=4, blocks=1, value_hidden=4, simulations=4, games_per_generation=6,
     games_per_task=3, replay_positions=1000, batch_size=32, eval_games=2, eval_simulations=2,
     anchors=("random",), mistake_sets=SETS_FILE, mistakes_every=2, mistake_positions=2, mistake_simulations=2,
-    keep_weights=2)
+    keep_weights=2, keep_every=0)
 
 
 def weights_of(run_dir: str, generation: int) -> dict[str, np.ndarray]:
@@ -448,6 +448,14 @@ def test_a_branch_goes_on_from_its_source_with_its_settings_changed(tmp_path):
     with pytest.raises(ValueError, match="trains connect_four, not nim"):
         branch(source, str(tmp_path / "other"), {}, game="nim", **quiet)
     assert sorted(os.listdir(tmp_path)) == ["changed", "same", "source", "straight"]
+
+
+def test_every_keep_every_th_generation_is_kept_for_good(tmp_path):
+    run_dir = str(tmp_path / "run")
+    Trainer(run_dir, dataclasses.replace(TINY, keep_weights=1, keep_every=2, eval_every=10),
+            log=lambda line: None).run(generations=5)
+    assert sorted(os.listdir(os.path.join(run_dir, "weights"))) == [
+        "gen-0000.npz", "gen-0002.npz", "gen-0004.npz", "gen-0005.npz", "latest.npz"]
 
 
 def test_a_damaged_staged_task_is_played_again(tmp_path):

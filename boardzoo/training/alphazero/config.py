@@ -66,6 +66,7 @@ class TrainingConfig:
     mistake_simulations: int = bounded(64, 0, 100_000)
     # files
     keep_weights: int = bounded(10, 1, 10_000)
+    keep_every: int = bounded(0, 0, 100_000)
     seed: int = bounded(0, 0, 2**63 - 1)
 
     def __post_init__(self) -> None:
@@ -176,7 +177,7 @@ FIXED_IN_A_BRANCH = ("env", "game", "params", "kind", "channels", "blocks", "val
 PRESETS: dict[str, TrainingConfig] = {
     "connect_four": TrainingConfig(
         env="connect_four_v0", game="connect_four", sampled_plies=12, late_temperature=0.4,
-        random_opening_share=0.5, random_opening_plies=20,
+        random_opening_share=0.5, random_opening_plies=20, keep_every=5,
         anchors=("random", "alphabeta:depth=2,eval=three2", "alphabeta:depth=4,eval=three2",
                  "mcts:iterations=1000,engine=compiled")),
     "nim": TrainingConfig(

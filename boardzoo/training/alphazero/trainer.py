@@ -16,7 +16,8 @@ A generation:
    to ``checkpoint.pt`` (written whole beside the old one, then renamed over it);
    the network also to ``weights/gen-NNNN.npz`` and ``weights/latest.npz`` (the files
    ``alphazero:weights=`` reads). Only the newest ``keep_weights`` generations' files are
-   kept, so the directory's size is bounded;
+   kept, and every ``keep_every``-th (for a curve over the whole run), so the
+   directory's size is bounded;
 4. **evaluation** (every ``eval_every`` generations): arena games against the previous
    generation and the anchors, on this machine (results files in ``eval/``, resumable as
    any arena run),
@@ -392,6 +393,8 @@ class Trainer:
         for path in (self.weights_path(self.generation), os.path.join(self.run_dir, "weights", "latest.npz")):
             write_atomic_with(path, network.write)
         for old in range(self.generation - self.config.keep_weights, -1, -1):
+            if self.config.keep_every and old % self.config.keep_every == 0:
+                continue
             try:
                 os.unlink(self.weights_path(old))
             except FileNotFoundError:
