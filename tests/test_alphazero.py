@@ -450,6 +450,26 @@ def test_a_branch_goes_on_from_its_source_with_its_settings_changed(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["changed", "same", "source", "straight"]
 
 
+def test_learning_in_bfloat16_follows_float32s_losses(tmp_path):
+    rng = np.random.default_rng(0)
+    inputs = rng.integers(0, 2, (256, 3 * 6 * 7)).astype(np.float16)
+    policies = rng.dirichlet(np.full(7, 0.3), 256).astype(np.float32)
+    values = rng.choice([-1.0, 0.0, 1.0], 256).astype(np.float32)
+    losses, weights = {}, {}
+    for precision in ("float32", "bfloat16"):
+        trainer = Trainer(str(tmp_path / precision), dataclasses.replace(TINY, channels=16, batch_size=64,
+                                                                         learn_precision=precision),
+                          log=lambda line: None)
+        trainer.buffer.add(inputs, policies, values)
+        losses[precision] = [trainer._learn(1, 64 * 20) for _ in range(3)]
+        weights[precision] = trainer.model.state_dict()["stem.weight"].numpy().copy()
+    assert losses["float32"][-1]["value_loss"] < 0.9 * losses["float32"][0]["value_loss"]  # it learns
+    for full, half in zip(losses["float32"], losses["bfloat16"]):
+        for name in ("policy_loss", "value_loss"):
+            assert abs(half[name] - full[name]) <= 0.02 * full[name], (name, full, half)
+    assert not np.array_equal(weights["float32"], weights["bfloat16"])  # it did compute in bfloat16
+
+
 def test_every_keep_every_th_generation_is_kept_for_good(tmp_path):
     run_dir = str(tmp_path / "run")
     Trainer(run_dir, dataclasses.replace(TINY, keep_weights=1, keep_every=2, eval_every=10),
@@ -590,6 +610,8 @@ def test_train_on_the_command_line_refuses_bad_input_with_a_message(tmp_path, ca
     assert "random_opening_plies must be at least 1" in capsys.readouterr().err
     assert cli_main(["train", "nim", "--run", run_dir, "--set", "selfplay_precision=float16"]) == 2
     assert "selfplay_precision must be float32 or bfloat16" in capsys.readouterr().err
+    assert cli_main(["train", "nim", "--run", run_dir, "--set", "learn_precision=half"]) == 2
+    assert "learn_precision must be float32 or bfloat16" in capsys.readouterr().err
     assert cli_main(["train", "connect_four", "--run", run_dir, "--set", "mistake_sets=nowhere.txt"]) == 2
     assert "cannot read mistake sets nowhere.txt" in capsys.readouterr().err
     tiny = ["--set", "games_per_generation=8", "--set", "eval_games=2", "--set", "channels=4"]

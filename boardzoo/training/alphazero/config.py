@@ -51,6 +51,7 @@ class TrainingConfig:
     batch_size: int = bounded(512, 1, 65_536)
     learning_rate: float = bounded(2e-3, 1e-7, 1.0)
     weight_decay: float = bounded(1e-4, 0.0, 1.0)
+    learn_precision: str = "float32"
     lr_halving_generations: int = bounded(30, 0, 100_000)
     min_learning_rate: float = bounded(1e-4, 0.0, 1.0)
     mirror: bool = True
@@ -79,9 +80,9 @@ class TrainingConfig:
             raise ValueError(f"train: networks learn {', '.join(LEARNABLE)}, not {self.game}")
         if self.kind not in ("conv", "mlp"):
             raise ValueError(f"train: kind must be conv or mlp, got {self.kind!r}")
-        if self.selfplay_precision not in PRECISIONS:
-            raise ValueError(f"train: selfplay_precision must be {' or '.join(PRECISIONS)}, "
-                             f"got {self.selfplay_precision!r}")
+        for name in ("selfplay_precision", "learn_precision"):
+            if getattr(self, name) not in PRECISIONS:
+                raise ValueError(f"train: {name} must be {' or '.join(PRECISIONS)}, got {getattr(self, name)!r}")
         for setting in dataclasses.fields(self):
             if "bounds" not in setting.metadata:
                 continue
@@ -164,7 +165,7 @@ class TrainingConfig:
                 "value_hidden": self.value_hidden, "actions": actions}
 
 
-#: The precisions self-play's network may play in (torch's names).
+#: The precisions self-play's network may play in and learning may compute in (torch's names).
 PRECISIONS = ("float32", "bfloat16")
 
 #: The settings a branch of a run (``train --branch-from``) keeps: they fix the game, the

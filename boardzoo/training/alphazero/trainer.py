@@ -278,9 +278,12 @@ class Trainer:
                 flip = torch.from_numpy(rng.random(len(inputs)) < 0.5)
                 x = torch.where(flip[:, None, None, None], x.flip(-1), x)
                 target = torch.where(flip[:, None], target.flip(-1), target)
-            logits, predicted = self.model(x)
-            policy_loss = -(target * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
-            value_loss = torch.mean((predicted - torch.from_numpy(values)) ** 2)
+            # In bfloat16 the convolutions and products run at half width; the losses and
+            # the weights the optimiser keeps stay float32.
+            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=config.learn_precision == "bfloat16"):
+                logits, predicted = self.model(x)
+            policy_loss = -(target * torch.log_softmax(logits.float(), dim=1)).sum(dim=1).mean()
+            value_loss = torch.mean((predicted.float() - torch.from_numpy(values)) ** 2)
             self.optimizer.zero_grad()
             (policy_loss + value_loss).backward()
             self.optimizer.step()

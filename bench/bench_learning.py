@@ -1,0 +1,56 @@
+"""The trainer's learning steps per second in float32 against bfloat16 (the
+``learn_precision`` setting): Connect Four's preset (64 x 4 network, batches of 512,
+mirrored), the trainer's own step on a buffer of random positions, one torch thread,
+interleaved rounds.
+
+    python bench/bench_learning.py [--seconds 20] [--rounds 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import tempfile
+
+import numpy as np
+import torch
+from common import compare, machine, table
+
+from boardzoo.training.alphazero import PRESETS, Trainer
+
+POSITIONS = 20_000
+
+
+def learner(precision: str, folder: str):
+    """A function taking one of the trainer's learning steps; returns how many it took."""
+    config = dataclasses.replace(PRESETS["connect_four"], learn_precision=precision, mistake_sets="")
+    trainer = Trainer(f"{folder}/{precision}", config, log=lambda line: None)
+    rng = np.random.default_rng(0)
+    size = int(np.prod(trainer.input_shape))
+    trainer.buffer.add(rng.integers(0, 2, (POSITIONS, size)).astype(np.float16),
+                       rng.dirichlet(np.ones(trainer.actions), POSITIONS).astype(np.float32),
+                       rng.choice([-1.0, 0.0, 1.0], POSITIONS).astype(np.float32))
+    new_positions = int(config.batch_size / config.sample_reuse)  # one step a call
+
+    def step_once() -> int:
+        return int(trainer._learn(1, new_positions)["steps"])
+    return step_once
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    with tempfile.TemporaryDirectory() as folder:
+        rates = compare({precision: learner(precision, folder) for precision in ("float32", "bfloat16")},
+                        args.seconds, args.rounds)
+    print(f"Learning steps, Connect Four's preset, batches of 512 ({machine()}, one torch thread; "
+          f"medians of {args.rounds} interleaved rounds)\n")
+    print(table(["learn_precision", "steps / s", "vs float32"],
+                [[name, f"{rate:.2f}", f"{rate / rates['float32']:.2f}x"] for name, rate in rates.items()]))
+
+
+if __name__ == "__main__":
+    main()
