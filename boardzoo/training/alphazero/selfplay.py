@@ -53,7 +53,7 @@ class SelfPlayTask:
     ``precision`` is the network's while it plays: ``bfloat16`` halves the arithmetic's
     width, which CPUs with bfloat16 instructions (AVX512-BF16, AMX) run faster, at about
     two decimal digits of precision in each prior and value; CPUs without them emulate it,
-    more slowly. Learning stays in float32."""
+    more slowly."""
 
     env: str
     params: dict[str, Any]
