@@ -168,10 +168,10 @@ class TrainingConfig:
 #: The precisions self-play's network may play in and learning may compute in (torch's names).
 PRECISIONS = ("float32", "bfloat16")
 
-#: The settings a branch of a run (``train --branch-from``) keeps: they fix the game, the
-#: network's shape and the buffer's, which the branch takes over as they are.
-FIXED_IN_A_BRANCH = ("env", "game", "params", "kind", "channels", "blocks", "value_hidden", "largest_pile",
-                     "replay_positions")
+#: The settings a branch of a run (``train --branch-from``) keeps: they fix the network's
+#: shape and the buffer's, which the branch takes over as they are (the game and its
+#: params no ``--set`` changes at all).
+FIXED_IN_A_BRANCH = ("kind", "channels", "blocks", "value_hidden", "largest_pile", "replay_positions")
 
 
 #: The presets: what ``boardzoo train GAME`` runs (the shipped networks were made so).

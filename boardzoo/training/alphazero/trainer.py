@@ -474,8 +474,8 @@ def branch(source: str, run_dir: str, settings: dict[str, str], game: str | None
     (its network, optimizer, buffer, records and ratings) with ``settings`` changed: an
     ablation from one network, without retraining it. ``source`` is only read. The new
     directory appears whole or not at all; the settings that fix the network's shape or
-    the game (:data:`FIXED_IN_A_BRANCH`) are refused, and so is a ``source`` of another
-    ``game``. The returned trainer is the branch, ready to run; its networks name the
+    the buffer's (:data:`FIXED_IN_A_BRANCH`) are refused, and so is a ``source`` of
+    another ``game``. The returned trainer is the branch, ready to run; its networks name the
     commands that made ``source`` and this branch."""
     if not os.path.exists(os.path.join(source, CHECKPOINT)):
         raise ValueError(f"{source} holds no training run (no {CHECKPOINT}) to branch from")
@@ -499,7 +499,11 @@ def branch(source: str, run_dir: str, settings: dict[str, str], game: str | None
         trainer.commands[-1]["branched_from"] = f"{os.path.abspath(source)} at generation {trainer.generation}"
         trainer._checkpoint()
         write_atomic(os.path.join(scratch, CONFIG), json.dumps(config.to_json(), indent=1) + "\n")
-        os.rename(scratch, run_dir)  # onto nothing or an empty directory: whole or not at all
+        try:
+            os.rename(scratch, run_dir)  # onto nothing or an empty directory: whole or not at all
+        except OSError as error:  # another branch (or anything) filled run_dir meanwhile
+            raise ValueError(f"{run_dir} could not become the branch ({error.strerror}); it was filled "
+                             "while the branch was copied") from None
     except BaseException:
         shutil.rmtree(scratch, ignore_errors=True)
         raise
