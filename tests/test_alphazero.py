@@ -407,6 +407,43 @@ def test_a_run_resumed_goes_on_as_if_it_never_stopped(tmp_path):
         Trainer(parts, dataclasses.replace(TINY, simulations=5))
 
 
+def test_the_buffer_packs_its_planes_to_bits_and_reads_back_format_1_checkpoints(tmp_path):
+    import torch
+
+    from boardzoo.training.alphazero.trainer import ReplayBuffer
+
+    rng = np.random.default_rng(1)
+    planes = rng.integers(0, 2, (50, 126)).astype(np.float16)
+    policies = rng.dirichlet(np.ones(7), 50).astype(np.float32)
+    values = rng.choice([-1.0, 0.0, 1.0], 50).astype(np.float32)
+    states = {}
+    for inputs, key in ((planes, "packed_inputs"), (planes * np.float16(0.5), "inputs")):
+        buffer = ReplayBuffer(40, 126, 7)  # a ring that has wrapped: the state is oldest first
+        buffer.add(inputs, policies, values)
+        states[key] = state = buffer.state()
+        assert set(state) == {key, "policies", "values"}
+        again = ReplayBuffer(40, 126, 7)
+        again.load(state, "here")
+        np.testing.assert_array_equal(again.state()["policies"].numpy(), policies[10:])
+        np.testing.assert_array_equal(again.inputs[:40], inputs[10:])
+    assert states["packed_inputs"]["packed_inputs"].shape == (40, 16)  # 126 planes' bits in 16 bytes
+    for state in states.values():
+        with pytest.raises(ValueError, match="does not fit"):
+            ReplayBuffer(40, 140, 7).load(state, "here")
+    # A checkpoint written in format 1 (float16 inputs) resumes to the same weights.
+    straight, old = str(tmp_path / "straight"), str(tmp_path / "old")
+    Trainer(straight, TINY, log=lambda line: None).run(generations=2)
+    Trainer(old, TINY, log=lambda line: None).run(generations=1)
+    path = os.path.join(old, "checkpoint.pt")
+    saved = torch.load(path, weights_only=True)
+    packed = saved["buffer"].pop("packed_inputs")
+    saved["buffer"]["inputs"] = torch.from_numpy(np.unpackbits(packed.numpy(), axis=1)[:, :126].astype(np.float16))
+    torch.save({**saved, "format": 1}, path)
+    Trainer(old, None, log=lambda line: None).run(generations=2)
+    for name, array in weights_of(straight, 2).items():
+        np.testing.assert_array_equal(weights_of(old, 2)[name], array, err_msg=name)
+
+
 def test_a_branch_goes_on_from_its_source_with_its_settings_changed(tmp_path):
     from boardzoo.training.alphazero.trainer import branch
 

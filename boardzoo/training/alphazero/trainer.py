@@ -57,8 +57,10 @@ from boardzoo.training.alphazero.model import PolicyValueNet
 from boardzoo.training.alphazero.selfplay import SelfPlayResult, SelfPlayTask, play
 from boardzoo.workers import run_tasks
 
-#: The checkpoint's format; a checkpoint of another is refused, not guessed at.
-FORMAT = 1
+#: The checkpoint's format; a checkpoint of another is refused, not guessed at. Format 2
+#: packs 0/1 buffer inputs to bits (a tenth of the size, so a run's checkpoint can be
+#: kept in version control); format 1 (float16 inputs) is still read.
+FORMAT, READABLE_FORMATS = 2, (1, 2)
 CHECKPOINT, CONFIG, HISTORY = "checkpoint.pt", "config.json", "history.jsonl"
 _STAGED = re.compile(r"gen-(\d+)-task-(\d+)\.npz")
 
@@ -105,13 +107,23 @@ class ReplayBuffer:
         return self.inputs[rows].astype(np.float32), self.policies[rows], self.values[rows]
 
     def state(self) -> dict[str, Any]:
+        """The positions, oldest first; inputs that are all 0 or 1 (every game's planes)
+        packed eight to a byte, others as float16."""
         n = self.size
-        order = (self.cursor - n + np.arange(n)) % self.capacity  # oldest first
-        return {"inputs": torch.from_numpy(self.inputs[order]), "policies": torch.from_numpy(self.policies[order]),
-                "values": torch.from_numpy(self.values[order])}
+        order = (self.cursor - n + np.arange(n)) % self.capacity
+        inputs = self.inputs[order]
+        stored = {"policies": torch.from_numpy(self.policies[order]), "values": torch.from_numpy(self.values[order])}
+        if ((inputs == 0) | (inputs == 1)).all():
+            return {**stored, "packed_inputs": torch.from_numpy(np.packbits(inputs.astype(bool), axis=1))}
+        return {**stored, "inputs": torch.from_numpy(inputs)}
 
     def load(self, state: dict[str, Any], where: str) -> None:
         inputs, policies, values = (state.get(key) for key in ("inputs", "policies", "values"))
+        packed = state.get("packed_inputs")
+        if isinstance(packed, torch.Tensor) and packed.dtype == torch.uint8 and packed.ndim == 2 \
+                and packed.shape[1] == -(-self.inputs.shape[1] // 8):
+            inputs = torch.from_numpy(np.unpackbits(packed.numpy(), axis=1, count=self.inputs.shape[1])
+                                      .astype(np.float16))
         if not (isinstance(inputs, torch.Tensor) and isinstance(policies, torch.Tensor)
                 and isinstance(values, torch.Tensor)) \
                 or inputs.shape[1:] != self.inputs.shape[1:] or policies.shape[1:] != self.policies.shape[1:] \
@@ -416,8 +428,9 @@ class Trainer:
             saved = torch.load(path, weights_only=True)
         except Exception as error:  # torch raises many kinds for a damaged file
             raise ValueError(f"{path} is not a readable checkpoint ({type(error).__name__}: {error})") from None
-        if not isinstance(saved, dict) or saved.get("format") != FORMAT:
-            raise ValueError(f"{path} is not a boardzoo training checkpoint of format {FORMAT}")
+        if not isinstance(saved, dict) or saved.get("format") not in READABLE_FORMATS:
+            raise ValueError(f"{path} is not a boardzoo training checkpoint of format "
+                             f"{' or '.join(map(str, READABLE_FORMATS))}")
         return saved
 
     def _restore(self, saved: dict[str, Any], where: str) -> None:
