@@ -290,6 +290,12 @@ def test_sampled_opening_plies_vary_self_play_and_follow_the_seed(connect_four_w
 
     plain = games(0)
     assert len(set(plain)) == 1  # no noise, nothing drawn: one game eight times
+
+    def evaluations(cache: int) -> int:
+        return play(SelfPlayTask("connect_four_v0", {}, "connect_four", network, games=8, batch=8, simulations=4,
+                                 max_considered=4, seed=3, gumbel_scale=0.0, evaluation_cache=cache)).evaluations
+
+    assert 8 * evaluations(1 << 18) <= evaluations(0)  # one game eight times: the network asked once
     sampled = games(6)
     assert len(set(sampled)) >= 4 and games(6) == sampled and games(6, seed=4) != sampled
     late = games(0, late_temperature=1.0)  # every ply drawn, none in the opening

@@ -8,10 +8,13 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 pytest.importorskip("numba")
 
 from boardzoo.agents.alphazero.reference import gumbel_search, halving_schedule  # noqa: E402
+from boardzoo.fast.cached_evaluator import CachedEvaluator  # noqa: E402
 from boardzoo.fast.games import GAME_IDS, encode  # noqa: E402
 from boardzoo.fast.gumbel import BatchedGumbelSearch, considered_visits  # noqa: E402
 from boardzoo.fast.network_input import input_shape, write_input  # noqa: E402
@@ -108,6 +111,45 @@ def test_a_batch_of_searches_is_each_search_alone(name):
         assert single.actions[0] == together.actions[i]
         np.testing.assert_array_equal(single.policy[0], together.policy[i])
         assert single.values[0] == together.values[i]
+
+
+@given(batches=st.lists(st.lists(st.integers(0, 11), min_size=1, max_size=9), min_size=1, max_size=12),
+       capacity=st.integers(1, 14), binary=st.booleans())
+def test_the_cache_answers_as_the_network_would_and_asks_it_only_about_the_new(batches, capacity, binary):
+    rng = np.random.default_rng(0)
+    pool = rng.integers(0, 2, (12, 3, 2, 2)).astype(np.float32) if binary else rng.normal(size=(12, 3, 2, 2))
+    pool = np.unique(pool.astype(np.float32), axis=0)  # distinct positions, each a key of its own
+    network = RowEvaluator(12, 5, 1)
+    asked: list[bytes] = []
+    cached = CachedEvaluator(lambda inputs: (asked.extend(row.tobytes() for row in inputs), network(inputs))[1],
+                             capacity)
+    for batch in batches:
+        inputs = pool[[i % len(pool) for i in batch]]
+        (logits, values), (want_logits, want_values) = cached(inputs), network(inputs)
+        np.testing.assert_array_equal(logits, want_logits)
+        np.testing.assert_array_equal(values, want_values)
+    everything = [i % len(pool) for batch in batches for i in batch]
+    assert cached.asked == len(everything) and cached.evaluated == len(asked)
+    if capacity >= len(pool):  # nothing forgotten: each position asked about once
+        assert sorted(asked) == sorted(pool[i].tobytes() for i in set(everything))
+
+
+def test_a_search_behind_the_cache_is_the_search_without_it():
+    rng = random.Random(4)
+    states = [random_position("connect_four", rng) for _ in range(6)]
+    roots = np.stack([encode(s) for s in states])
+    shape = shape_of("connect_four", states[0])
+    evaluate = RowEvaluator(int(np.prod(shape)), 7, 2)
+    cached = CachedEvaluator(evaluate, 1000)
+    plain = BatchedGumbelSearch(GAME_IDS["connect_four"], 7, shape, roots.shape[1], len(states), capacity=8)
+    remembering = BatchedGumbelSearch(GAME_IDS["connect_four"], 7, shape, roots.shape[1], len(states), capacity=8)
+    for move in range(3):  # later searches meet positions the earlier ones asked about
+        noise = np.random.default_rng(move).gumbel(size=(len(states), 7))
+        want, got = plain.run(roots, evaluate, 24, gumbel=noise), remembering.run(roots, cached, 24, gumbel=noise)
+        np.testing.assert_array_equal(got.actions, want.actions)
+        np.testing.assert_array_equal(got.policy, want.policy)
+        np.testing.assert_array_equal(got.values, want.values)
+    assert cached.evaluated < cached.asked / 2
 
 
 def test_the_search_finds_a_win_and_a_block_with_an_uninformed_network():

@@ -41,6 +41,7 @@ from boardzoo.agents.alphazero.evaluator import (
 from boardzoo.agents.alphazero.network import Network, move_probabilities
 from boardzoo.agents.base import MAX_SECONDS, Agent
 from boardzoo.fast import available
+from boardzoo.fast.cached_evaluator import CachedEvaluator
 from boardzoo.games.model import GameState
 from boardzoo.values import seconds, whole
 
@@ -51,6 +52,9 @@ MAX_ITERATIONS = 200_000
 TIME_SHARE = 0.9
 #: Simulations of the short search that measures the speed before a first timed move.
 SPEED_PROBE = 8
+#: Positions whose network answers a player remembers (about 100 bytes each): a move's
+#: search starts where the last one looked.
+REMEMBERED = 1 << 16
 #: Positions searched together by act_batch (their trees together: about 70 MB at 800
 #: simulations each).
 BATCH = 256
@@ -82,6 +86,7 @@ class AlphaZeroAgent(Agent):
         self._shape: tuple | None = None
         self._last: tuple[Any, GameState] | None = None
         self._speed: float | None = None  # simulations a second, as the last timed search ran
+        self._remembered: tuple[Network, CachedEvaluator] | None = None
 
     def network_for(self, model: GameState) -> Network:
         if self.weights is None:
@@ -150,10 +155,11 @@ class AlphaZeroAgent(Agent):
         if self.iterations == 0:
             return self._network_move(network, model, sample)
         search = self._search_for(network, GAME_IDS[model.game_name], len(state))
-        budget = self.iterations if deadline is None else self._timed_budget(search, state, network, deadline)
+        evaluate = self._evaluator_for(network)
+        budget = self.iterations if deadline is None else self._timed_budget(search, state, evaluate, deadline)
         assert budget is not None  # without time= the agent always has a number
         start = time.perf_counter()
-        result = search.run(state[None, :], network, budget, deadline=deadline)
+        result = search.run(state[None, :], evaluate, budget, deadline=deadline)
         if deadline is not None:
             self._speed = result.simulations / max(time.perf_counter() - start, 1e-6)
         self._last = (search, model)
@@ -164,14 +170,21 @@ class AlphaZeroAgent(Agent):
                       "children": self._root_children(search, model)}
         return action
 
-    def _timed_budget(self, search: Any, state: np.ndarray, network: Network, deadline: float) -> int:
+    def _evaluator_for(self, network: Network) -> CachedEvaluator:
+        """``network`` behind a memory kept from move to move (the answers are the
+        network's own; only the time they take changes)."""
+        if self._remembered is None or self._remembered[0] is not network:
+            self._remembered = (network, CachedEvaluator(network, REMEMBERED))
+        return self._remembered[1]
+
+    def _timed_budget(self, search: Any, state: np.ndarray, evaluate: CachedEvaluator, deadline: float) -> int:
         """Simulations for a timed move: sequential halving needs its number in advance
         (searching until the clock runs out, with no plan, played far worse at equal
         time), so the time left is filled at the speed the last timed search ran; before
         the first, a short search measures it."""
         if self._speed is None:
             start = time.perf_counter()
-            search.run(state[None, :], network, SPEED_PROBE)
+            search.run(state[None, :], evaluate, SPEED_PROBE)
             self._speed = SPEED_PROBE / max(time.perf_counter() - start, 1e-6)
         planned = int(self._speed * (deadline - time.perf_counter()) * TIME_SHARE)
         return max(1, min(MAX_ITERATIONS if self.iterations is None else self.iterations, planned))

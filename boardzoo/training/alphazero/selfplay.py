@@ -14,8 +14,9 @@ import numpy as np
 import torch
 
 from boardzoo.agents.alphazero.network import Network
+from boardzoo.fast.cached_evaluator import CachedEvaluator
 from boardzoo.fast.games import GAME_IDS
-from boardzoo.fast.gumbel import BatchedGumbelSearch
+from boardzoo.fast.gumbel import BatchedGumbelSearch, Evaluator
 from boardzoo.fast.network_input import write_inputs
 from boardzoo.training.alphazero.config import PRECISIONS
 from boardzoo.training.alphazero.model import PolicyValueNet
@@ -53,7 +54,11 @@ class SelfPlayTask:
     ``precision`` is the network's while it plays: ``bfloat16`` halves the arithmetic's
     width, which CPUs with bfloat16 instructions (AVX512-BF16, AMX) run faster, at about
     two decimal digits of precision in each prior and value; CPUs without them emulate it,
-    more slowly."""
+    more slowly.
+
+    The network is asked about each position once per task while ``evaluation_cache``
+    positions fit in memory (:class:`~boardzoo.fast.cached_evaluator.CachedEvaluator`;
+    0: asked every time)."""
 
     env: str
     params: dict[str, Any]
@@ -74,6 +79,7 @@ class SelfPlayTask:
     random_opening_share: float = 0.0
     random_opening_plies: int = 0
     precision: str = "float32"
+    evaluation_cache: int = 1 << 18
 
 
 @dataclass
@@ -105,6 +111,17 @@ def torch_evaluator(module: PolicyValueNet):
     return evaluate
 
 
+class CountingEvaluator:
+    """``evaluate``, counting the positions it was given (``evaluated``)."""
+
+    def __init__(self, evaluate: Evaluator):
+        self.evaluate, self.evaluated = evaluate, 0
+
+    def __call__(self, inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        self.evaluated += len(inputs)
+        return self.evaluate(inputs)
+
+
 def inference_module(network: Network, precision: str = "float32") -> PolicyValueNet:
     """The PyTorch module of ``network`` set up to evaluate positions (no training), its
     parameters in ``precision`` (one of :data:`PRECISIONS`)."""
@@ -121,13 +138,8 @@ def play(task: SelfPlayTask) -> SelfPlayResult:
     torch.set_num_threads(1)
     start = time.perf_counter()
     module = inference_module(task.network, task.precision)
-    network_calls = 0
-    evaluate_module = torch_evaluator(module)
-
-    def evaluate(inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        nonlocal network_calls
-        network_calls += len(inputs)
-        return evaluate_module(inputs)
+    evaluate = CachedEvaluator(torch_evaluator(module), task.evaluation_cache) if task.evaluation_cache \
+        else CountingEvaluator(torch_evaluator(module))
 
     slots = min(task.batch, task.games)
     games = make_batch(task.env, slots, engine="compiled", **task.params)
@@ -214,4 +226,4 @@ def play(task: SelfPlayTask) -> SelfPlayResult:
     return SelfPlayResult(task.number, np.asarray(inputs, dtype=np.float16).reshape(-1, size),
                           np.asarray(policies, dtype=np.float32).reshape(-1, actions_count),
                           np.asarray(values, dtype=np.float32), finished, plies,
-                          first_score / max(finished, 1), time.perf_counter() - start, network_calls, outcomes)
+                          first_score / max(finished, 1), time.perf_counter() - start, evaluate.evaluated, outcomes)
