@@ -1,7 +1,8 @@
 """The trainer's learning steps per second in float32 against bfloat16 (the
-``learn_precision`` setting): Connect Four's preset (64 x 4 network, batches of 512,
-mirrored), the trainer's own step on a buffer of random positions, one torch thread,
-interleaved rounds.
+``learn_precision`` setting), and with one torch thread against two (a trainer with two
+local self-play workers learns on their cores while they wait): Connect Four's preset
+(64 x 4 network, batches of 512, mirrored), the trainer's own step on a buffer of random
+positions, interleaved rounds.
 
     python bench/bench_learning.py [--seconds 20] [--rounds 5]
 """
@@ -21,10 +22,10 @@ from boardzoo.training.alphazero import PRESETS, Trainer
 POSITIONS = 20_000
 
 
-def learner(precision: str, folder: str):
+def learner(precision: str, workers: int, folder: str):
     """A function taking one of the trainer's learning steps; returns how many it took."""
     config = dataclasses.replace(PRESETS["connect_four"], learn_precision=precision, mistake_sets="")
-    trainer = Trainer(f"{folder}/{precision}", config, log=lambda line: None)
+    trainer = Trainer(f"{folder}/{precision}-{workers}", config, workers=workers, log=lambda line: None)
     rng = np.random.default_rng(0)
     size = int(np.prod(trainer.input_shape))
     trainer.buffer.add(rng.integers(0, 2, (POSITIONS, size)).astype(np.float16),
@@ -44,12 +45,14 @@ def main() -> None:
     args = parser.parse_args()
     torch.set_num_threads(1)
     with tempfile.TemporaryDirectory() as folder:
-        rates = compare({precision: learner(precision, folder) for precision in ("float32", "bfloat16")},
+        rates = compare({f"{precision}, {threads} thread{'s' if threads > 1 else ''}": learner(precision, threads, folder)
+                         for precision, threads in (("float32", 1), ("bfloat16", 1), ("float32", 2))},
                         args.seconds, args.rounds)
-    print(f"Learning steps, Connect Four's preset, batches of 512 ({machine()}, one torch thread; "
+    print(f"Learning steps, Connect Four's preset, batches of 512 ({machine()}; "
           f"medians of {args.rounds} interleaved rounds)\n")
-    print(table(["learn_precision", "steps / s", "vs float32"],
-                [[name, f"{rate:.2f}", f"{rate / rates['float32']:.2f}x"] for name, rate in rates.items()]))
+    base = rates["float32, 1 thread"]
+    print(table(["learn_precision, torch threads", "steps / s", "vs float32, 1 thread"],
+                [[name, f"{rate:.2f}", f"{rate / base:.2f}x"] for name, rate in rates.items()]))
 
 
 if __name__ == "__main__":

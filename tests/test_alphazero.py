@@ -532,6 +532,28 @@ def test_learning_in_bfloat16_follows_float32s_losses(tmp_path):
     assert not np.array_equal(weights["float32"], weights["bfloat16"])  # it did compute in bfloat16
 
 
+def test_learning_takes_the_waiting_workers_cores_and_gives_them_back(tmp_path):
+    import torch
+
+    rng = np.random.default_rng(0)
+    inputs = rng.integers(0, 2, (256, 3 * 6 * 7)).astype(np.float16)
+    policies = rng.dirichlet(np.full(7, 0.3), 256).astype(np.float32)
+    values = rng.choice([-1.0, 0.0, 1.0], 256).astype(np.float32)
+    weights, threads_seen = [], []
+    for name in ("a", "b"):
+        trainer = Trainer(str(tmp_path / name), dataclasses.replace(TINY, channels=16, batch_size=64), workers=2,
+                          log=lambda line: None)
+        step = trainer._step
+        trainer._step = lambda *args: (threads_seen.append(torch.get_num_threads()), step(*args))[1]
+        trainer.buffer.add(inputs, policies, values)
+        trainer._learn(1, 64 * 5)
+        weights.append(trainer.model.state_dict()["stem.weight"].numpy().copy())
+        assert torch.get_num_threads() == 1  # self-play's single thread again
+    assert threads_seen == [2] * 20
+    np.testing.assert_array_equal(*weights)  # two threads, the same steps: the same network
+    assert Trainer(str(tmp_path / "ray"), TINY, workers=2, ray="auto", log=lambda line: None).learn_threads == 1
+
+
 def test_every_keep_every_th_generation_is_kept_for_good(tmp_path):
     run_dir = str(tmp_path / "run")
     Trainer(run_dir, dataclasses.replace(TINY, keep_weights=1, keep_every=2, eval_every=10),

@@ -146,6 +146,8 @@ class Trainer:
                  log: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True),
                  commit: str = "", command: str = ""):
         self.run_dir, self.workers, self.ray, self.log = run_dir, workers, ray, log
+        #: Torch threads while learning: the local self-play workers' cores, idle then.
+        self.learn_threads = 1 if ray else max(1, workers)
         #: The commands (with the commit each ran) that made the run so far, in order.
         self.commands: list[dict[str, str]] = []
         self._started = {"command": command, "commit": commit}
@@ -282,27 +284,37 @@ class Trainer:
         mirror = mirrored(config, self.input_shape)
         self.model.train()
         totals = np.zeros(2)
-        for _ in range(steps):
-            inputs, policies, values = self.buffer.sample(min(config.batch_size, self.buffer.size), rng)
-            x = torch.from_numpy(inputs).reshape(len(inputs), *self.input_shape)
-            target = torch.from_numpy(policies)
-            if mirror:
-                flip = torch.from_numpy(rng.random(len(inputs)) < 0.5)
-                x = torch.where(flip[:, None, None, None], x.flip(-1), x)
-                target = torch.where(flip[:, None], target.flip(-1), target)
-            # In bfloat16 the convolutions and products run at half width; the losses and
-            # the weights the optimiser keeps stay float32.
-            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=config.learn_precision == "bfloat16"):
-                logits, predicted = self.model(x)
-            policy_loss = -(target * torch.log_softmax(logits.float(), dim=1)).sum(dim=1).mean()
-            value_loss = torch.mean((predicted.float() - torch.from_numpy(values)) ** 2)
-            self.optimizer.zero_grad()
-            (policy_loss + value_loss).backward()
-            self.optimizer.step()
-            totals += (policy_loss.item(), value_loss.item())
+        # The self-play workers wait while the network learns: their cores are the
+        # learner's then (the threads go back to one before self-play resumes).
+        torch.set_num_threads(self.learn_threads)
+        try:
+            for _ in range(steps):
+                totals += self._step(config, rng, mirror)
+        finally:
+            torch.set_num_threads(1)
         self.model.eval()
         return {"steps": steps, "policy_loss": round(float(totals[0] / steps), 5),
                 "value_loss": round(float(totals[1] / steps), 5)}
+
+    def _step(self, config: TrainingConfig, rng: np.random.Generator, mirror: bool) -> np.ndarray:
+        """One step of the optimiser on a minibatch; its two losses."""
+        inputs, policies, values = self.buffer.sample(min(config.batch_size, self.buffer.size), rng)
+        x = torch.from_numpy(inputs).reshape(len(inputs), *self.input_shape)
+        target = torch.from_numpy(policies)
+        if mirror:
+            flip = torch.from_numpy(rng.random(len(inputs)) < 0.5)
+            x = torch.where(flip[:, None, None, None], x.flip(-1), x)
+            target = torch.where(flip[:, None], target.flip(-1), target)
+        # In bfloat16 the convolutions and products run at half width; the losses and
+        # the weights the optimiser keeps stay float32.
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=config.learn_precision == "bfloat16"):
+            logits, predicted = self.model(x)
+        policy_loss = -(target * torch.log_softmax(logits.float(), dim=1)).sum(dim=1).mean()
+        value_loss = torch.mean((predicted.float() - torch.from_numpy(values)) ** 2)
+        self.optimizer.zero_grad()
+        (policy_loss + value_loss).backward()
+        self.optimizer.step()
+        return np.array([policy_loss.item(), value_loss.item()])
 
     # --- evaluation ----------------------------------------------------------------------------------------
     def agent_spec(self, generation: int, simulations: int, sample_moves: int = 0) -> str:
