@@ -45,8 +45,9 @@ def main() -> None:
     args = parser.parse_args()
     torch.set_num_threads(1)
     with tempfile.TemporaryDirectory() as folder:
-        rates = compare({f"{precision}, {threads} thread{'s' if threads > 1 else ''}": learner(precision, threads, folder)
-                         for precision, threads in (("float32", 1), ("bfloat16", 1), ("float32", 2))},
+        variants = {"float32, 1 thread": ("float32", 1), "bfloat16, 1 thread": ("bfloat16", 1),
+                    "float32, 2 threads": ("float32", 2)}
+        rates = compare({name: learner(precision, threads, folder) for name, (precision, threads) in variants.items()},
                         args.seconds, args.rounds)
     print(f"Learning steps, Connect Four's preset, batches of 512 ({machine()}; "
           f"medians of {args.rounds} interleaved rounds)\n")

@@ -544,7 +544,7 @@ def test_learning_takes_the_waiting_workers_cores_and_gives_them_back(tmp_path):
         trainer = Trainer(str(tmp_path / name), dataclasses.replace(TINY, channels=16, batch_size=64), workers=2,
                           log=lambda line: None)
         step = trainer._step
-        trainer._step = lambda *args: (threads_seen.append(torch.get_num_threads()), step(*args))[1]
+        trainer._step = lambda *args, step=step: (threads_seen.append(torch.get_num_threads()), step(*args))[1]
         trainer.buffer.add(inputs, policies, values)
         trainer._learn(1, 64 * 5)
         weights.append(trainer.model.state_dict()["stem.weight"].numpy().copy())
