@@ -512,6 +512,24 @@ def test_a_branch_whose_directory_fills_meanwhile_is_refused_and_leaves_nothing(
     assert sorted(os.listdir(tmp_path)) == ["source", "target"] and os.listdir(target) == ["theirs.txt"]
 
 
+def test_a_run_in_bfloat16_on_a_cpu_without_it_is_warned(tmp_path, monkeypatch):
+    from boardzoo.training.alphazero import trainer as trainer_module
+
+    def warnings(native: bool, **settings) -> list[str]:
+        monkeypatch.setattr(trainer_module, "bfloat16_in_hardware", lambda: native)
+        lines: list[str] = []
+        Trainer(str(tmp_path / f"run-{len(os.listdir(tmp_path))}"), dataclasses.replace(TINY, **settings),
+                log=lines.append)
+        return [line for line in lines if line.startswith("warning")]
+
+    assert warnings(False, selfplay_precision="bfloat16") == [
+        "warning: selfplay_precision is bfloat16, which this CPU has no instructions for (avx512_bf16, amx_bf16): "
+        "it is emulated, many times slower than float32 (docs/benchmarks.md); a branch (--branch-from) can go on "
+        "in float32"]
+    assert "learn_precision" in warnings(False, learn_precision="bfloat16")[0]
+    assert warnings(True, selfplay_precision="bfloat16", learn_precision="bfloat16") == warnings(False) == []
+
+
 def test_learning_in_bfloat16_follows_float32s_losses(tmp_path):
     rng = np.random.default_rng(0)
     inputs = rng.integers(0, 2, (256, 3 * 6 * 7)).astype(np.float16)

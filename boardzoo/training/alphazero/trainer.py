@@ -169,6 +169,12 @@ class Trainer:
             from boardzoo.training.alphazero.referee import read_mistake_sets
 
             read_mistake_sets(self.config.mistake_sets)
+        emulated = [name for name in ("selfplay_precision", "learn_precision")
+                    if getattr(self.config, name) == "bfloat16" and not bfloat16_in_hardware()]
+        if emulated:
+            self.log(f"warning: {' and '.join(emulated)} is bfloat16, which this CPU has no instructions for "
+                     "(avx512_bf16, amx_bf16): it is emulated, many times slower than float32 (docs/benchmarks.md); "
+                     "a branch (--branch-from) can go on in float32")
         self.input_shape, self.actions = game_facts(self.config)
         self.architecture = self.config.architecture(self.input_shape, self.actions)
         torch.set_num_threads(1)
@@ -459,6 +465,12 @@ class Trainer:
         self.model.eval()
         self._rate()
         self.log(f"resumed {self.run_dir} at generation {self.generation} ({self.seconds / 3600:.2f} h trained)")
+
+
+def bfloat16_in_hardware() -> bool:
+    """Whether this CPU computes in bfloat16 (else torch emulates it, slowly)."""
+    capabilities = torch.cpu.get_capabilities()
+    return bool(capabilities.get("avx512_bf16") or capabilities.get("amx_bf16"))
 
 
 def _seed(base: int, generation: int, part: int) -> int:
