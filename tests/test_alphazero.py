@@ -9,6 +9,7 @@ import json
 import os
 import pathlib
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -409,6 +410,12 @@ def test_a_run_resumed_goes_on_as_if_it_never_stopped(tmp_path):
     resumed.run(generations=2)
     for name, array in weights_of(straight, 2).items():
         np.testing.assert_array_equal(weights_of(parts, 2)[name], array, err_msg=name)
+    # A run checked out of version control has its checkpoint but no weights: resuming writes them.
+    shutil.rmtree(os.path.join(parts, "weights"))
+    assert Trainer(parts, None, log=lambda line: None).generation == 2
+    for name, array in weights_of(straight, 2).items():
+        np.testing.assert_array_equal(weights_of(parts, 2)[name], array, err_msg=name)
+    assert Network.load(os.path.join(parts, "weights", "latest.npz")).about["generation"] == 2
     with pytest.raises(ValueError, match="other settings"):
         Trainer(parts, dataclasses.replace(TINY, simulations=5))
 

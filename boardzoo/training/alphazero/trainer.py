@@ -194,6 +194,9 @@ class Trainer:
             self._checkpoint()
         else:
             self._restore(saved, path)
+            if not os.path.exists(self.weights_path(self.generation)):  # a checkout of a run carries no weights
+                os.makedirs(os.path.join(run_dir, "weights"), exist_ok=True)
+                self._write_weights()
 
     # --- the loop ----------------------------------------------------------------------------------------
     def run(self, generations: int | None = None, hours: float | None = None) -> None:
