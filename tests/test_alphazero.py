@@ -498,6 +498,12 @@ def test_a_branch_goes_on_from_its_source_with_its_settings_changed(tmp_path):
     with pytest.raises(ValueError, match="trains connect_four, not nim"):
         branch(source, str(tmp_path / "other"), {}, game="nim", **quiet)
     assert sorted(os.listdir(tmp_path)) == ["changed", "same", "source", "straight"]
+    # A branch killed outright left its scratch copy behind: the next branch sweeps it, not a living one's.
+    (tmp_path / ".branch-999999999-left").mkdir()
+    (tmp_path / f".branch-{os.getpid()}-working").mkdir()
+    branch(source, str(tmp_path / "after"), {}, **quiet)
+    assert sorted(os.listdir(tmp_path)) == [f".branch-{os.getpid()}-working", "after", "changed", "same", "source",
+                                            "straight"]
 
 
 def test_a_branch_whose_directory_fills_meanwhile_is_refused_and_leaves_nothing(tmp_path, monkeypatch):
@@ -526,7 +532,7 @@ def test_a_run_in_bfloat16_on_a_cpu_without_it_is_warned(tmp_path, monkeypatch):
         monkeypatch.setattr(trainer_module, "bfloat16_in_hardware", lambda: native)
         lines: list[str] = []
         Trainer(str(tmp_path / f"run-{len(os.listdir(tmp_path))}"), dataclasses.replace(TINY, **settings),
-                log=lines.append)
+                log=lines.append).run(generations=0)
         return [line for line in lines if line.startswith("warning")]
 
     assert warnings(False, selfplay_precision="bfloat16") == [

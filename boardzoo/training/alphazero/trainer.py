@@ -169,12 +169,6 @@ class Trainer:
             from boardzoo.training.alphazero.referee import read_mistake_sets
 
             read_mistake_sets(self.config.mistake_sets)
-        emulated = [name for name in ("selfplay_precision", "learn_precision")
-                    if getattr(self.config, name) == "bfloat16" and not bfloat16_in_hardware()]
-        if emulated:
-            self.log(f"warning: {' and '.join(emulated)} is bfloat16, which this CPU has no instructions for "
-                     "(avx512_bf16, amx_bf16): it is emulated, many times slower than float32 (docs/benchmarks.md); "
-                     "a branch (--branch-from) can go on in float32")
         self.input_shape, self.actions = game_facts(self.config)
         self.architecture = self.config.architecture(self.input_shape, self.actions)
         torch.set_num_threads(1)
@@ -203,6 +197,12 @@ class Trainer:
         """Train until the run has ``generations`` generations or this call has run
         ``hours`` (checked between phases), whichever comes first."""
         start = time.monotonic()
+        emulated = [name for name in ("selfplay_precision", "learn_precision")
+                    if getattr(self.config, name) == "bfloat16" and not bfloat16_in_hardware()]
+        if emulated:
+            self.log(f"warning: {' and '.join(emulated)} is bfloat16, which this CPU has no instructions for "
+                     "(avx512_bf16, amx_bf16): it is emulated, many times slower than float32 (docs/benchmarks.md); "
+                     "a branch (--branch-from) can go on in float32")
 
         def time_left() -> bool:
             return hours is None or time.monotonic() - start < hours * 3600
@@ -507,6 +507,24 @@ def _read_staged(path: str, number: int) -> SelfPlayResult | None:
         return None
 
 
+_SCRATCH = re.compile(r"\.branch-(\d+)-")
+
+
+def _sweep_dead_branches(parent: str) -> None:
+    """Remove the scratch copies of branches whose process died without cleaning up
+    (killed outright); those of living processes are theirs."""
+    for name in os.listdir(parent):
+        match = _SCRATCH.match(name)
+        if not match:
+            continue
+        try:
+            os.kill(int(match.group(1)), 0)
+        except ProcessLookupError:
+            shutil.rmtree(os.path.join(parent, name), ignore_errors=True)
+        except (PermissionError, OverflowError):  # another user's process, or no process number at all
+            continue
+
+
 def branch(source: str, run_dir: str, settings: dict[str, str], game: str | None = None, commit: str = "",
            command: str = "", workers: int = 1, ray: str | None = None,
            log: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True)) -> Trainer:
@@ -523,7 +541,8 @@ def branch(source: str, run_dir: str, settings: dict[str, str], game: str | None
         raise ValueError(f"{run_dir} is not empty; a branch starts in a new run directory")
     parent = os.path.dirname(os.path.abspath(run_dir))
     os.makedirs(parent, exist_ok=True)
-    scratch = tempfile.mkdtemp(prefix=".branch-", dir=parent)
+    _sweep_dead_branches(parent)
+    scratch = tempfile.mkdtemp(prefix=f".branch-{os.getpid()}-", dir=parent)
     try:
         shutil.copytree(source, scratch, ignore=shutil.ignore_patterns("staging"), dirs_exist_ok=True)
         trainer = Trainer(scratch, None, workers=workers, ray=ray, log=lambda line: None, commit=commit,
