@@ -1,11 +1,9 @@
 """An evaluator that asks the network about each position once: the searches of many
 games and many moves reach the same positions again and again (the next move's search
 starts below where the last one looked; games share openings; move orders transpose),
-and the network is nearly all of a search's time.
-
-Measured on Connect Four self-play (64 games, 32 simulations a move, random openings):
-44 % of the positions the search asked about were distinct, so the network is asked
-about fewer than half as many (``bench/bench_selfplay.py`` times the whole effect)."""
+and the network is nearly all of a search's time. ``bench/bench_selfplay_cache.py``
+measures what it saves in self-play.
+"""
 
 from __future__ import annotations
 
