@@ -609,6 +609,53 @@ def test_a_damaged_staged_task_is_played_again(tmp_path):
         np.testing.assert_array_equal(weights_of(run_dir, 1)[name], array, err_msg=name)
 
 
+def test_the_time_of_tasks_staged_by_an_interrupted_call_counts_in_the_runs_hours(tmp_path, monkeypatch):
+    import boardzoo.training.alphazero.trainer as trainer_module
+
+    run_dir = str(tmp_path / "run")
+    real_run_tasks = trainer_module.run_tasks
+
+    def first_task_then_stop(*args, **kwargs):
+        yield next(iter(real_run_tasks(*args, **kwargs)))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(trainer_module, "run_tasks", first_task_then_stop)
+    with pytest.raises(KeyboardInterrupt):
+        Trainer(run_dir, TINY, workers=2, log=lambda line: None).run(generations=1)
+    monkeypatch.setattr(trainer_module, "run_tasks", real_run_tasks)
+    [staged] = os.listdir(os.path.join(run_dir, "staging"))
+    path = os.path.join(run_dir, "staging", staged)
+    result = trainer_module._read_staged(path, int(staged.split("-")[-1].split(".")[0]))
+    result.seconds = 7200.0  # as if the interrupted call had played it for two hours
+    trainer_module._write_staged(path, result)
+    lines: list[str] = []
+    Trainer(run_dir, None, workers=2, log=lines.append).run(generations=1)
+    assert any("1 of 2 self-play tasks found done" in line for line in lines)
+    [record] = [json.loads(line) for line in open(os.path.join(run_dir, "history.jsonl"))]
+    # Two workers played side by side: the staged task's two hours are one of the run's.
+    assert 3600 <= record["selfplay_seconds"] < 3600 + 600
+    assert 1.0 <= record["hours"] < 1.2
+
+
+def test_a_run_directory_takes_one_trainer_at_a_time(tmp_path):
+    from filelock import FileLock
+
+    run_dir = str(tmp_path / "run")
+    first = Trainer(run_dir, TINY, log=lambda line: None)
+    second = Trainer(run_dir, None, log=lambda line: None)
+    with FileLock(os.path.join(run_dir, ".lock")):  # as another trainer holds it while it runs
+        with pytest.raises(ValueError, match="is being trained by another trainer"):
+            second.run(generations=1)
+    second.run(generations=1)
+    # The first read generation 0's checkpoint; going on from there would undo generation 1.
+    with pytest.raises(ValueError, match="its checkpoint changed since this trainer read it"):
+        first.run(generations=2)
+    assert [json.loads(line)["generation"] for line in open(os.path.join(run_dir, "history.jsonl"))] == [1]
+    second.run(generations=2)  # the trainer that wrote the checkpoint goes on
+    Trainer(run_dir, None, log=lambda line: None).run(generations=3)  # and so does one that reads it afresh
+    assert [json.loads(line)["generation"] for line in open(os.path.join(run_dir, "history.jsonl"))] == [1, 2, 3]
+
+
 KILLED_RUN = """
 import sys
 from boardzoo.training.alphazero import Trainer, TrainingConfig
@@ -738,6 +785,11 @@ def test_train_on_the_command_line_refuses_bad_input_with_a_message(tmp_path, ca
     assert "trains nim, not cantris" in capsys.readouterr().err
     assert cli_main(["train", "nim", "--run", run_dir, "--generations", "2"]) == 0  # resumed as it was
     assert cli_main(["train", "nim", "--run", run_dir, "--generations", "2", *tiny]) == 0  # the same settings
+    from filelock import FileLock
+
+    with FileLock(os.path.join(run_dir, ".lock")):  # another trainer is on it
+        assert cli_main(["train", "nim", "--run", run_dir, "--generations", "3"]) == 2
+    assert "is being trained by another trainer" in capsys.readouterr().err
     branched = str(tmp_path / "branched")
     branching = ["train", "nim", "--run", branched, "--branch-from", run_dir, "--generations", "3"]
     assert cli_main([*branching, "--set", "channels=8"]) == 2

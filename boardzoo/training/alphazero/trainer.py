@@ -45,6 +45,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from filelock import FileLock, Timeout
 
 from boardzoo.arena import run as run_arena
 from boardzoo.envs import make as make_env
@@ -63,6 +64,8 @@ from boardzoo.workers import run_tasks
 #: still read.
 FORMAT, READABLE_FORMATS = 2, (1, 2)
 CHECKPOINT, CONFIG, HISTORY = "checkpoint.pt", "config.json", "history.jsonl"
+#: Held while a trainer runs (an OS lock: a killed trainer's goes with its process).
+LOCK = ".lock"
 _STAGED = re.compile(r"gen-(\d+)-task-(\d+)\.npz")
 
 
@@ -153,7 +156,10 @@ class Trainer:
         self.commands: list[dict[str, str]] = []
         self._started = {"command": command, "commit": commit}
         path = os.path.join(run_dir, CHECKPOINT)
+        #: The checkpoint file this trainer's state is (see :meth:`run`).
+        self._checkpoint_read: tuple[int, int] | None = None
         if os.path.exists(path):
+            self._checkpoint_read = _identity(path)  # before reading: a file replaced meanwhile reads as changed
             saved = self._read_checkpoint(path)
             stored = TrainingConfig.from_json(saved["config"], path)
             if config is not None and config != stored:
@@ -196,8 +202,27 @@ class Trainer:
     # --- the loop ----------------------------------------------------------------------------------------
     def run(self, generations: int | None = None, hours: float | None = None) -> None:
         """Train until the run has ``generations`` generations or this call has run
-        ``hours`` (checked between phases), whichever comes first."""
+        ``hours`` (checked between phases), whichever comes first.
+
+        One trainer at a time: another that is running on the same directory (in any
+        process) is refused, and so is this one when the checkpoint is no longer the one
+        it read (another trainer has gone on with the run meanwhile)."""
         start = time.monotonic()
+        lock = FileLock(os.path.join(self.run_dir, LOCK))
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            raise ValueError(f"{self.run_dir} is being trained by another trainer; a run directory takes one "
+                             "trainer at a time") from None
+        try:
+            if _identity(os.path.join(self.run_dir, CHECKPOINT)) != self._checkpoint_read:
+                raise ValueError(f"{self.run_dir}: its checkpoint changed since this trainer read it (another "
+                                 "trainer went on with the run); resume it afresh")
+            self._run(generations, hours, start)
+        finally:
+            lock.release()
+
+    def _run(self, generations: int | None, hours: float | None, start: float) -> None:
         emulated = [name for name in ("selfplay_precision", "learn_precision")
                     if getattr(self.config, name) == "bfloat16" and not bfloat16_in_hardware()]
         if emulated:
@@ -220,7 +245,7 @@ class Trainer:
     def _generation(self) -> None:
         began = time.monotonic()
         g = self.generation + 1
-        results = self._self_play(g)
+        results, staged_seconds = self._self_play(g)
         played = time.monotonic()
         inputs = np.concatenate([r.inputs for r in results])
         policies = np.concatenate([r.policies for r in results])
@@ -234,11 +259,12 @@ class Trainer:
             "plies_per_game": round(sum(r.plies for r in results) / max(games, 1), 2),
             "first_player_score": round(sum(r.first_player_score * r.games for r in results) / max(games, 1), 4),
             "draw_share": round(sum(r.outcomes.get("draw", 0) for r in results) / max(games, 1), 4),
-            "selfplay_seconds": round(played - began, 1), "learn_seconds": round(learned - played, 1),
-            "evaluations_per_second": round(sum(r.evaluations for r in results) / max(played - began, 1e-9)),
+            "selfplay_seconds": round(played - began + staged_seconds, 1), "learn_seconds": round(learned - played, 1),
+            "evaluations_per_second": round(sum(r.evaluations for r in results)
+                                            / max(played - began + staged_seconds, 1e-9)),
             "learning_rate": self.config.learning_rate_at(g), **losses}
         self.generation = g
-        self.seconds += learned - began
+        self.seconds += learned - began + staged_seconds
         record["hours"] = round(self.seconds / 3600, 4)
         self.history.append(record)
         self._write_weights()
@@ -248,7 +274,10 @@ class Trainer:
                  f"{losses['steps']} steps in {record['learn_seconds']} s, policy loss {losses['policy_loss']:.3f}, "
                  f"value loss {losses['value_loss']:.3f}")
 
-    def _self_play(self, g: int) -> list[SelfPlayResult]:
+    def _self_play(self, g: int) -> tuple[list[SelfPlayResult], float]:
+        """The generation's games, and the wall time the tasks found done in ``staging/``
+        took in the call that played them (their own seconds over the workers that ran
+        them side by side): that time is the run's too."""
         config = self.config
         staging = os.path.join(self.run_dir, "staging")
         os.makedirs(staging, exist_ok=True)
@@ -276,6 +305,7 @@ class Trainer:
                                       random_opening_share=config.random_opening_share,
                                       random_opening_plies=config.random_opening_plies,
                                       precision=config.selfplay_precision))
+        staged_seconds = sum(result.seconds for result in done.values()) / max(1, self.workers)
         if done:
             self.log(f"generation {g}: {len(done)} of {tasks_count} self-play tasks found done in staging/")
         for result in run_tasks(play, tasks, max(1, min(self.workers, len(tasks) or 1)), self.ray):
@@ -283,7 +313,7 @@ class Trainer:
             done[result.number] = result
             self.log(f"generation {g}: self-play task {result.number + 1} of {tasks_count}: {result.games} games "
                      f"in {result.seconds:.0f} s")
-        return [done[i] for i in range(tasks_count)]
+        return [done[i] for i in range(tasks_count)], staged_seconds
 
     def _learn(self, g: int, new_positions: int) -> dict[str, Any]:
         config = self.config
@@ -443,6 +473,7 @@ class Trainer:
                  "optimizer": self.optimizer.state_dict(), "buffer": self.buffer.state(),
                  "history": json.dumps(self.history), "commands": json.dumps(self.commands)}
         write_atomic_with(os.path.join(self.run_dir, CHECKPOINT), lambda handle: torch.save(state, handle))
+        self._checkpoint_read = _identity(os.path.join(self.run_dir, CHECKPOINT))
         write_atomic(os.path.join(self.run_dir, HISTORY), "".join(json.dumps(e) + "\n" for e in self.history))
 
     def _read_checkpoint(self, path: str) -> dict[str, Any]:
@@ -469,6 +500,15 @@ class Trainer:
         self.model.eval()
         self._rate()
         self.log(f"resumed {self.run_dir} at generation {self.generation} ({self.seconds / 3600:.2f} h trained)")
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    """Which file ``path`` is: every checkpoint is a new file renamed into place."""
+    try:
+        stat = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return stat.st_ino, stat.st_mtime_ns
 
 
 def bfloat16_in_hardware() -> bool:
@@ -548,7 +588,7 @@ def branch(source: str, run_dir: str, settings: dict[str, str], game: str | None
     _sweep_dead_branches(parent)
     scratch = tempfile.mkdtemp(prefix=f".branch-{os.getpid()}-", dir=parent)
     try:
-        shutil.copytree(source, scratch, ignore=shutil.ignore_patterns("staging"), dirs_exist_ok=True)
+        shutil.copytree(source, scratch, ignore=shutil.ignore_patterns("staging", LOCK), dirs_exist_ok=True)
         trainer = Trainer(scratch, None, workers=workers, ray=ray, log=lambda line: None, commit=commit,
                           command=command)
         if game is not None and trainer.config.game != game:
