@@ -6,18 +6,25 @@ with a 95 % Wilson interval, for each agent spec given.
 
     python bench/bench_mistakes.py "alphabeta:depth=5,eval=three2" "mcts:iterations=800,engine=compiled"
     python bench/bench_mistakes.py alphazero alphazero:iterations=0 --limit 200 --sets begin-hard,middle-medium
+    python bench/bench_mistakes.py alphazero --workers 2 --out bench/results/mistakes-alphazero.json
+
+Positions are judged 100 at a time in ``--workers`` processes; with ``--out`` each
+hundred's counts are kept in that file as they finish, and the same command run again
+after an interruption judges only what is missing.
 """
 
 from __future__ import annotations
 
 import argparse
 import pathlib
+import sys
 
 from common import machine, table
 
 from boardzoo.agents import make as make_agent
+from boardzoo.errors import BoardzooError
 from boardzoo.stats import wilson
-from boardzoo.training.alphazero.referee import SET_NAMES, chooser, mistake_counts, read_mistake_sets
+from boardzoo.training.alphazero.referee import SET_NAMES, measure_mistakes, read_mistake_sets
 
 SETS_FILE = pathlib.Path(__file__).parent / "data" / "connect_four_mistake_sets.txt"
 
@@ -28,13 +35,26 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=1000, help="positions a set (the first ones)")
     parser.add_argument("--sets", help="comma-separated set names (default: all six)")
     parser.add_argument("--file", type=pathlib.Path, default=SETS_FILE)
+    parser.add_argument("--workers", type=int, default=1, help="processes judging positions side by side")
+    parser.add_argument("--out", help="a JSON file keeping every finished hundred's counts (resumable)")
     args = parser.parse_args()
-    sets = read_mistake_sets(str(args.file))
-    names = args.sets.split(",") if args.sets else [name for name in SET_NAMES if name in sets]
+    try:
+        sets = read_mistake_sets(str(args.file))
+        names = args.sets.split(",") if args.sets else [name for name in SET_NAMES if name in sets]
+        unknown = [name for name in names if name not in SET_NAMES]
+        if unknown:
+            raise ValueError(f"no set {', '.join(unknown)}; the sets are {', '.join(SET_NAMES)}")
+        for spec in args.agents:
+            make_agent(spec, seed=0)  # a bad spec fails now, not in a worker an hour in
+    except (ValueError, BoardzooError) as error:
+        sys.exit(f"bench_mistakes: {error}")
     rows = []
     for spec in args.agents:
-        agent = make_agent(spec, seed=0)
-        counts = mistake_counts(chooser(agent), {name: sets.get(name, []) for name in names}, args.limit)
+        try:
+            counts = measure_mistakes(spec, {name: sets.get(name, []) for name in names}, args.limit,
+                                      max(1, args.workers), args.out, log=lambda line: print(line, file=sys.stderr))
+        except (ValueError, BoardzooError) as error:
+            sys.exit(f"bench_mistakes: {error}")
         for rule in ("outcome", "score"):
             row = [spec, rule]
             for name in names:

@@ -4,20 +4,29 @@ win rates with 95 % Wilson intervals, seats alternating, through the arena.
     python bench/bench_strength.py [--games 200] [--workers 2] [--only geister]
     python bench/bench_strength.py --games 400 --only alphazero     # issue 43's strength targets
     python bench/bench_strength.py --games 400 --only alphazero --weights RUN/weights/gen-0040.npz
+    python bench/bench_strength.py --games 400 --only alphazero --out bench/results/strength   # resumable
 
 ``--only`` keeps the checks whose env or agent contains the text. Against alpha-beta,
 which breaks no ties at random, the alphazero agent draws its first two moves from its
 improved policy (``sample_moves=2``): two deterministic players would play one game a
-seating however many games are asked for.
+seating however many games are asked for. With ``--out DIR`` every check's games go to
+a results file in ``DIR`` as they finish, and the same command run again after an
+interruption plays only the games missing (name a generation's network with
+``--weights``, not ``latest.npz``: a file that changes under the same name would mix two
+networks' games in one results file).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
+import sys
 
 from common import machine, table
 
 from boardzoo import arena
+from boardzoo.errors import BoardzooError
 from boardzoo.stats import wilson
 
 # Source 004's findings: forward-biased roll-outs, cut off (as a draw) after 60 moves.
@@ -52,15 +61,23 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--only", help="run only the checks whose env or agent contains this text")
     parser.add_argument("--weights", help="a network file the alphazero checks play instead of the shipped one")
+    parser.add_argument("--out", help="a folder for the checks' results files (resumable)")
     args = parser.parse_args()
+    if args.out is not None:
+        os.makedirs(args.out, exist_ok=True)
     rows = []
     for env, agent, opponent, required in CHECKS:
         if args.only and args.only not in env and args.only not in agent:
             continue
         if args.weights and agent.startswith("alphazero:"):
             agent = agent.replace("alphazero:", f"alphazero:weights={args.weights},", 1)
-        summary = arena.summarize(arena.run(env, agent, opponent, games=args.games, seed=0,
-                                            workers=args.workers, progress=False))
+        out = None if args.out is None else os.path.join(
+            args.out, re.sub(r"[^A-Za-z0-9_.=-]+", "_", f"{env}-{agent}-{opponent}")[:180] + ".jsonl")
+        try:
+            summary = arena.summarize(arena.run(env, agent, opponent, games=args.games, seed=0,
+                                                workers=args.workers, out=out, progress=False))
+        except (ValueError, BoardzooError) as error:
+            sys.exit(f"bench_strength: {error}")
         wins = summary["a_wins"]
         low, high = wilson(wins, args.games)
         rows.append([env, agent, opponent, f"{wins}/{args.games} = {wins / args.games:.1%}",

@@ -755,6 +755,49 @@ def test_mistakes_are_counted_per_set_by_both_rules():
         assert worst[name].outcome <= worst[name].score
 
 
+def test_a_long_mistake_measurement_runs_in_parts_in_parallel_and_resumes(tmp_path):
+    from filelock import FileLock
+
+    from boardzoo.agents import make as make_agent
+    from boardzoo.training.alphazero.referee import measure_mistakes
+
+    spec, part = "alphabeta:depth=2,eval=three2", 10
+    sets = {name: positions[:25] for name, positions in read_mistake_sets(SETS_FILE).items()
+            if name in ("middle-easy", "begin-hard")}
+    expected = {}
+    for name, positions in sets.items():  # each part judged by a fresh agent seeded by the part
+        parts = [mistake_counts(chooser(make_agent(spec, seed=SET_NAMES.index(name) * 1_000_000 + start)),
+                                {name: positions[start:start + part]})[name] for start in range(0, 25, part)]
+        expected[name] = tuple(map(sum, zip(*parts)))
+    out = str(tmp_path / "measured.json")
+    lines: list[str] = []
+    first = measure_mistakes(spec, {"begin-hard": sets["begin-hard"]}, workers=2, out=out, part=part,
+                             log=lines.append)
+    assert first["begin-hard"] == expected["begin-hard"] and first["middle-easy"] == (0, 0, 0)
+    # Run again with more sets: only the parts missing from the file are judged.
+    lines.clear()
+    both = measure_mistakes(spec, sets, workers=2, out=out, part=part, log=lines.append)
+    assert {name: both[name] for name in sets} == expected
+    assert lines[0].endswith("3 parts of up to 10 positions to judge, 3 already judged")
+    assert measure_mistakes(spec, sets, out=out, part=part, log=lines.append) == both  # nothing left to judge
+    assert measure_mistakes(spec, sets, part=part) == both  # no file: all judged again, the same
+    stored = json.loads(open(out).read())
+    with FileLock(out + ".lock"):  # another measurement is writing it
+        with pytest.raises(ValueError, match="is being written by another measurement"):
+            measure_mistakes(spec, sets, out=out, part=part)
+    with pytest.raises(ValueError, match="was measured on other positions"):
+        measure_mistakes(spec, {"begin-hard": sets["middle-easy"]}, out=out, part=part)
+    stored["measurements"][spec]["begin-hard/0"]["outcome"] = 99  # more mistakes than positions
+    with open(out, "w") as handle:
+        json.dump(stored, handle)
+    with pytest.raises(ValueError, match="has a part that is not a set's counts: 'begin-hard/0'"):
+        measure_mistakes(spec, sets, out=out, part=part)
+    with open(out, "w") as handle:
+        handle.write("no json")
+    with pytest.raises(ValueError, match="is not a mistake measurement"):
+        measure_mistakes(spec, sets, out=out, part=part)
+
+
 def test_train_on_the_command_line_refuses_bad_input_with_a_message(tmp_path, capsys):
     run_dir = str(tmp_path / "run")
     assert cli_main(["train", "go", "--run", run_dir]) == 2

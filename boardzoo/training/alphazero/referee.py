@@ -12,12 +12,18 @@ Two rules count a move as a mistake, and both are reported:
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from filelock import FileLock, Timeout
+
 from boardzoo.envs import make as make_env
 from boardzoo.games.model import GameState
+from boardzoo.ledger import check_writable_path, write_atomic
 
 #: The sets, in the order reported: discs played and moves left under perfect play.
 SET_NAMES = ("end-easy", "middle-easy", "middle-medium", "begin-easy", "begin-medium", "begin-hard")
@@ -121,3 +127,114 @@ def set_up(position: Position, env: Any = None) -> tuple[dict, GameState]:
         env.step(int(move) - 1)
     mover = env.agent_selection
     return env.observe(mover), env.model(mover)
+
+
+# --- a long measurement, in parts: parallel and resumable --------------------------------------------------
+#: Positions an agent judges in one part of a measurement (one task, one line of progress).
+PART = 100
+#: The largest measurement file read.
+MAX_MEASUREMENT = 16 << 20
+
+
+def measure_mistakes(spec: str, sets: Mapping[str, list[Position]], limit: int | None = None, workers: int = 1,
+                     out: str | None = None, part: int = PART,
+                     log: Callable[[str], None] = lambda line: None) -> dict[str, MistakeCount]:
+    """Set -> the mistakes of agent ``spec`` on the first ``limit`` positions of each set,
+    judged ``part`` positions at a time (a fresh agent each, seeded by the part) in
+    ``workers`` processes. With ``out``, each part's counts are written to that JSON file
+    as it finishes (the whole file replaced atomically), and a measurement run again with
+    the same file judges only the parts it lacks: hours at 800 simulations survive an
+    interruption. A file whose record for a part was made on other positions is refused
+    (ValueError), never mixed in; so is a file another measurement is writing."""
+    if out is None:
+        return _measure(spec, sets, limit, workers, None, part, log, {})
+    check_writable_path(out)
+    lock = FileLock(out + ".lock")
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        raise ValueError(f"{out} is being written by another measurement") from None
+    try:
+        return _measure(spec, sets, limit, workers, out, part, log,
+                        _read_measurement(out) if os.path.exists(out) else {})
+    finally:
+        lock.release()
+
+
+def _measure(spec: str, sets: Mapping[str, list[Position]], limit: int | None, workers: int, out: str | None,
+             part: int, log: Callable[[str], None], done: dict[str, dict[str, dict[str, Any]]]
+             ) -> dict[str, MistakeCount]:
+    from boardzoo.workers import run_parallel
+
+    measured = done.setdefault(spec, {})
+    tasks = []
+    for name in SET_NAMES:
+        positions = sets.get(name, [])[:limit]
+        for start in range(0, len(positions), part):
+            chunk = positions[start:start + part]
+            key, digest = f"{name}/{start}", _digest(chunk)
+            if key in measured:
+                if measured[key]["positions"] != digest:
+                    raise ValueError(f"{out}: {spec} on {key} was measured on other positions (another sets file, "
+                                     "or another part size); measure into another file")
+                continue
+            tasks.append((spec, name, start, chunk, digest))
+    if tasks:
+        log(f"{spec}: {len(tasks)} parts of up to {part} positions to judge, {len(measured)} already judged")
+    for finished, (name, start, counts, digest) in enumerate(run_parallel(_judge_part, tasks, workers), 1):
+        measured[f"{name}/{start}"] = {"outcome": counts.outcome, "score": counts.score, "judged": counts.positions,
+                                       "positions": digest}
+        if out is not None:
+            write_atomic(out, json.dumps({"format": 1, "measurements": done}, indent=1, sort_keys=True) + "\n")
+        log(f"{spec}: {name} from position {start + 1}: {counts.outcome} of {counts.positions} by the outcome rule "
+            f"({finished} of {len(tasks)} parts)")
+    totals = {}
+    for name in SET_NAMES:
+        positions = sets.get(name, [])[:limit]
+        parts = [measured[f"{name}/{start}"] for start in range(0, len(positions), part)]
+        totals[name] = MistakeCount(sum(p["outcome"] for p in parts), sum(p["score"] for p in parts),
+                                    sum(p["judged"] for p in parts))
+    return totals
+
+
+def _judge_part(task: tuple[str, str, int, list[Position], str]) -> tuple[str, int, MistakeCount, str]:
+    from boardzoo.agents import make as make_agent
+
+    spec, name, start, positions, digest = task
+    agent = make_agent(spec, seed=SET_NAMES.index(name) * 1_000_000 + start)
+    counts = mistake_counts(chooser(agent), {name: positions})[name]
+    return name, start, counts, digest
+
+
+def _digest(positions: list[Position]) -> str:
+    return hashlib.sha256(" ".join(p.moves + ":" + ",".join(map(str, p.values)) for p in positions).encode()) \
+        .hexdigest()[:16]
+
+
+def _read_measurement(path: str) -> dict[str, dict[str, dict[str, Any]]]:
+    """A measurement file's parts (spec -> "set/start" -> counts), every field checked."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_MEASUREMENT + 1)
+    except OSError as error:
+        raise ValueError(f"cannot read measurement {path}: {error.strerror}") from None
+    if len(data) > MAX_MEASUREMENT:
+        raise ValueError(f"{path}: a measurement file is at most {MAX_MEASUREMENT >> 20} MB")
+    try:
+        stored = json.loads(data)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise ValueError(f"{path} is not a mistake measurement (not JSON)") from None
+    if not isinstance(stored, dict) or stored.get("format") != 1 or not isinstance(stored.get("measurements"), dict):
+        raise ValueError(f"{path} is not a mistake measurement of format 1")
+    for spec, parts in stored["measurements"].items():
+        if not isinstance(parts, dict):
+            raise ValueError(f"{path}: the measurement of {spec!r} is not an object")
+        for key, counts in parts.items():
+            name, _, start = key.partition("/")
+            fields = ("outcome", "score", "judged")
+            if name not in SET_NAMES or not start.isdigit() or not isinstance(counts, dict) \
+                    or not isinstance(counts.get("positions"), str) \
+                    or any(type(counts.get(field)) is not int or counts[field] < 0 for field in fields) \
+                    or max(counts["outcome"], counts["score"]) > counts["judged"]:
+                raise ValueError(f"{path}: {spec!r} has a part that is not a set's counts: {key!r}")
+    return stored["measurements"]
