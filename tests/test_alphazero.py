@@ -64,6 +64,42 @@ def test_the_numpy_network_computes_what_the_torch_network_does(architecture):
         np.testing.assert_array_equal(again(torch.from_numpy(inputs))[0].numpy(), expected_logits.numpy())
 
 
+def test_the_networks_buffered_pass_computes_what_its_plain_reference_does():
+    import pickle
+    import threading
+
+    from boardzoo.agents.alphazero import network as network_module
+
+    rng = np.random.default_rng(4)
+    for conv in [a for a in ARCHITECTURES if a["kind"] == "conv"]:  # with residual blocks and without
+        network = random_module(conv, 3).to_network()
+        # Sizes in a row that reuse, grow past and evict the kept buffers, and one over a pass.
+        for n in (1, 5, 1, 2, 3, 4, 6, 5, network_module.PASS + 7, 1):
+            inputs = (rng.random((n, *conv["input"])) < 0.4).astype(np.float32)
+            for got, expected in zip(network(inputs), network.reference(inputs)):
+                np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+        assert len(network._plans.by_size) == network_module.KEPT_PLANS
+    first = network(inputs)
+    first[0][:] = 99.0  # what a caller keeps is its own, not a buffer the next call overwrites
+    np.testing.assert_allclose(network(inputs)[0], network.reference(inputs)[0], rtol=1e-5, atol=1e-6)
+    # One network shared by threads (the web server's searches): each thread its own buffers.
+    batches = [(rng.random((3, *conv["input"])) < 0.4).astype(np.float32) for _ in range(4)]
+    wrong = []
+
+    def judge(batch):
+        for _ in range(200):
+            if not np.allclose(network(batch)[1], network.reference(batch)[1], rtol=1e-5, atol=1e-6):
+                wrong.append(batch)
+    threads = [threading.Thread(target=judge, args=(batch,)) for batch in batches]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not wrong
+    copy = pickle.loads(pickle.dumps(network))  # to a worker process, without its buffers
+    np.testing.assert_array_equal(copy(batches[0])[1], network(batches[0])[1])
+
+
 def test_a_network_file_round_trips_and_bad_files_are_refused(tmp_path):
     network = random_module(ARCHITECTURES[0], 2).to_network({"game": "connect_four"})
     path = str(tmp_path / "net.npz")

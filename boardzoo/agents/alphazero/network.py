@@ -25,7 +25,9 @@ network one set of arrays, the same in both libraries.
 from __future__ import annotations
 
 import json
+import threading
 import zipfile
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import IO, Any
 
@@ -36,6 +38,11 @@ KINDS = ("conv", "mlp")
 LIMITS = {"channels": 1024, "blocks": 64, "value_hidden": 4096, "actions": 4096, "input": 1 << 20}
 #: The largest network file read, in bytes.
 MAX_FILE = 256 << 20
+#: Positions a convolutional network evaluates in one pass; more go in passes of this many
+#: (larger passes ran slower a position: their gathered windows outgrow the cache).
+PASS = 32
+#: Batch sizes whose buffers a thread keeps for the next call of the same size.
+KEPT_PLANS = 4
 
 
 def parameter_shapes(architecture: Mapping[str, Any]) -> dict[str, tuple[int, ...]]:
@@ -137,6 +144,14 @@ class Network:
                 self._matrices[name[:-len(".weight")]] = array.reshape(array.shape[0], -1).T.copy()
         if self.architecture["kind"] == "conv":
             self._windows = _window_cells(*self.input_shape[1:])
+        self._plans = threading.local()  # each thread's buffers: one network may serve many threads
+
+    def __getstate__(self) -> dict[str, Any]:  # a network travels to worker processes without its buffers
+        return {key: value for key, value in self.__dict__.items() if key != "_plans"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._plans = threading.local()
 
     # --- files ---------------------------------------------------------------------------------------------
     @classmethod
@@ -182,7 +197,49 @@ class Network:
     # --- the forward pass ---------------------------------------------------------------------------------
     def __call__(self, inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Logits (n, actions) and values (n,) in [-1, 1] for the player to move, of
-        inputs (n, *input shape)."""
+        inputs (n, *input shape). A convolutional network runs in buffers kept from call
+        to call (:class:`_Plan`); :meth:`reference` is the same computation written
+        plainly, and the tests hold the two together."""
+        x = np.asarray(inputs, dtype=np.float32)
+        if self.architecture["kind"] != "conv":
+            return self.reference(x)
+        if not len(x):
+            return self.reference(x)
+        if len(x) > PASS:
+            parts = [self(x[start:start + PASS]) for start in range(0, len(x), PASS)]
+            return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+        return self._planned(x)
+
+    def _planned(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        n = len(x)
+        plans: OrderedDict[int, _Plan] = self._plans.__dict__.setdefault("by_size", OrderedDict())
+        plan = plans.pop(n, None) or _Plan(self, n)
+        plans[n] = plan
+        while len(plans) > KEPT_PLANS:
+            plans.popitem(last=False)
+        rows = n * plan.cells
+        plan.planes[:rows] = x.reshape(n, x.shape[1], plan.cells).transpose(0, 2, 1).reshape(rows, -1)
+        trunk = self._relu(plan.convolve("stem", plan.planes, plan.planes_windows, plan.trunk))
+        for i in range(self.architecture["blocks"]):
+            self._relu(plan.convolve(f"blocks.{i}.conv1", plan.trunk, plan.windows, plan.inner))
+            # The block's output overwrites its inner layer (gathered into windows first).
+            out = plan.convolve(f"blocks.{i}.conv2", plan.inner, plan.windows, plan.inner)
+            out += trunk
+            trunk = self._relu(out)
+            plan.trunk, plan.inner = plan.inner, plan.trunk
+        return self._heads(trunk.reshape(n, plan.cells, -1))
+
+    def _heads(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The two heads on a convolutional trunk's output, channels last (n, cells, channels)."""
+        n = len(x)
+        policy = self._relu(self._dense("policy_conv", x))
+        logits = self._dense("policy_fc", policy.transpose(0, 2, 1).reshape(n, -1))
+        value_in = self._relu(self._dense("value_conv", x)).reshape(n, -1)
+        hidden = self._relu(self._dense("value_fc1", value_in))
+        return logits, np.tanh(self._dense("value_fc2", hidden))[:, 0]
+
+    def reference(self, inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The forward pass written plainly, every layer a new array."""
         x = np.asarray(inputs, dtype=np.float32)
         n = len(x)
         if self.architecture["kind"] == "mlp":
@@ -197,9 +254,7 @@ class Network:
             for i in range(self.architecture["blocks"]):
                 y = self._relu(self._conv3(x, f"blocks.{i}.conv1"))
                 x = self._relu(x + self._conv3(y, f"blocks.{i}.conv2"))
-            policy = self._relu(self._dense("policy_conv", x))
-            logits = self._dense("policy_fc", policy.transpose(0, 3, 1, 2).reshape(n, -1))
-            value_in = self._relu(self._dense("value_conv", x)).reshape(n, -1)
+            return self._heads(x.reshape(n, -1, x.shape[-1]))
         hidden = self._relu(self._dense("value_fc1", value_in))
         values = np.tanh(self._dense("value_fc2", hidden))[:, 0]
         return logits, values
@@ -221,3 +276,35 @@ class Network:
     @staticmethod
     def _relu(x: np.ndarray) -> np.ndarray:
         return np.maximum(x, 0.0, out=x)
+
+
+class _Plan:
+    """A convolutional network's buffers for batches of ``n`` positions. A layer's planes
+    are rows (position, cell) of channels, with one zero row after all of them that the
+    off-board cells of a window read; a 3x3 convolution gathers every row's window into
+    a buffer with one ``take`` and multiplies it in place: no array is made per layer."""
+
+    def __init__(self, network: Network, n: int):
+        planes, height, width = network.input_shape
+        channels = network.architecture["channels"]
+        self.n, self.cells = n, height * width
+        rows = n * self.cells
+        windows = network._windows  # (cells, 9): a cell's window, self.cells where off the board
+        self.gather = np.where(windows[None] == self.cells, rows,
+                               windows[None] + (np.arange(n) * self.cells)[:, None, None]).reshape(-1)
+        self.planes = np.zeros((rows + 1, planes), np.float32)
+        self.trunk = np.zeros((rows + 1, channels), np.float32)
+        self.inner = np.zeros((rows + 1, channels), np.float32)
+        self.planes_windows = np.zeros((rows * 9, planes), np.float32)
+        self.windows = np.zeros((rows * 9, channels), np.float32)
+        self._network = network
+
+    def convolve(self, name: str, source: np.ndarray, windows: np.ndarray, target: np.ndarray) -> np.ndarray:
+        """Layer ``name`` on ``source``'s rows into ``target``'s (which may be ``source``);
+        the rows written (the zero row stays zero)."""
+        np.take(source, self.gather, axis=0, out=windows, mode="clip")
+        rows = self.n * self.cells
+        out = target[:rows]
+        np.matmul(windows.reshape(rows, -1), self._network._matrices[name], out=out)
+        out += self._network.arrays[f"{name}.bias"]
+        return out
