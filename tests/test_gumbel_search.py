@@ -93,6 +93,39 @@ def test_the_compiled_search_is_the_reference_simulation_for_simulation(name):
 
 
 @pytest.mark.parametrize("name", list(GAMES))
+def test_a_search_whose_sweeps_run_at_once_is_the_search_one_simulation_at_a_time(name):
+    rng = random.Random(13)
+    for trial in range(8):
+        state = random_position(name, rng)
+        shape = shape_of(name, state)
+        row_evaluator = RowEvaluator(int(np.prod(shape)), state.num_actions, trial)
+        calls = []
+
+        def evaluate(inputs, row_evaluator=row_evaluator, calls=calls):
+            calls.append(len(inputs))
+            return row_evaluator(inputs)
+        gumbel = np.random.default_rng(trial).gumbel(size=(1, state.num_actions))
+        simulations, considered = [(16, 16), (50, 4), (200, 16), (7, 2), (100, 8), (1, 16), (33, 3), (64, 16)][trial]
+        results = {}
+        for sweeps in (True, False):
+            calls.clear()
+            search = BatchedGumbelSearch(GAME_IDS[name], state.num_actions, shape, len(encode(state)), 1,
+                                         max_considered=considered, capacity=1)  # grown by whole sweeps
+            results[sweeps] = (search.run(encode(state)[None], evaluate, simulations, gumbel=gumbel, sweeps=sweeps),
+                               len(calls), sum(calls), search.edge_n[0, 0].copy(), int(search.used[0]))
+        (swept, swept_calls, swept_leaves, swept_visits, swept_size), (alone, alone_calls, alone_leaves, visits, size) \
+            = results[True], results[False]
+        assert swept.actions[0] == alone.actions[0] and swept.simulations == alone.simulations == simulations
+        np.testing.assert_array_equal(swept.policy[0], alone.policy[0])
+        assert swept.values[0] == alone.values[0]
+        np.testing.assert_array_equal(swept_visits, visits)
+        assert swept_size == size and swept_leaves == alone_leaves  # the same nodes, the same questions
+        legal = len(state.legal_actions())
+        if simulations >= 2 * min(considered, legal) and min(considered, legal) > 1:  # a sweep at least
+            assert swept_calls < alone_calls
+
+
+@pytest.mark.parametrize("name", list(GAMES))
 def test_a_batch_of_searches_is_each_search_alone(name):
     rng = random.Random(3)
     states = [random_position(name, rng) for _ in range(9)]

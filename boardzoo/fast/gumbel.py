@@ -28,6 +28,12 @@ stop at any simulation, played far worse at equal time: it sends nearly every vi
 the first move whose value beats the network's estimate of the others, which are never
 visited to correct it.)
 
+A single position's search (the agent's move) batches within its tree instead: when the
+schedule's next ``k`` simulations each visit a different one of ``k`` considered moves
+(every round's sweeps but a halving round's first), the ``k`` simulations walk down at
+once, each in its own move's subtree, and the network judges their leaves in one call.
+The tree is the one the simulations would make one after the other.
+
 Values in the trees are player 0's (``returns0``); each node turns them to its mover's
 side, so games where a player moves twice in a row (Cantris' bonus turn) need nothing
 special. Games with chance events are not searched here (the callers refuse them).
@@ -217,13 +223,60 @@ def consider(logits, legal, gumbel, max_considered, considered, n_considered):
 
 
 @njit(cache=True)
-def _backup(b, leaf, value, path_nodes, path_actions, d, edge_n, edge_w, node_n):
+def _backup(b, row, leaf, value, path_nodes, path_actions, d, edge_n, edge_w, node_n):
+    """Game ``b``'s tree takes a simulation's value along the path kept in ``row``."""
     for i in range(d):
-        node, action = path_nodes[b, i], path_actions[b, i]
+        node, action = path_nodes[row, i], path_actions[row, i]
         edge_n[b, node, action] += 1
         edge_w[b, node, action] += value
         node_n[b, node] += 1
     node_n[b, leaf] += 1
+
+
+@njit(cache=True)
+def _descend_one(game, b, row, first, states, children, logits, legal, edge_n, edge_w, value0, node_n, to_move,
+                 used, gumbel, considered, n_considered, table, path_nodes, path_actions, depth, pending, inputs,
+                 sigma, policy):
+    """One simulation's way down game ``b``'s tree, kept in ``row`` of the path, pending
+    and input arrays; its root move is ``first``, or the root's rule's when -1."""
+    node, d = 0, 0
+    pending[row] = -1
+    while True:
+        if d == 0 and first >= 0:
+            action = first
+        elif d == 0:
+            action = _root_choice(b, logits[b, 0], legal[b, 0], edge_n[b, 0], edge_w[b, 0], value0[b, 0],
+                                  to_move[b, 0], gumbel, considered, n_considered, table, node_n[b, 0] - 1,
+                                  sigma, policy)
+        else:
+            action = _below_root_choice(logits[b, node], legal[b, node], edge_n[b, node], edge_w[b, node],
+                                        value0[b, node], to_move[b, node], sigma, policy)
+        path_nodes[row, d], path_actions[row, d] = node, action
+        d += 1
+        child = children[b, node, action]
+        if child < 0:
+            child = used[b]
+            used[b] += 1
+            children[b, node, action] = child
+            states[b, child, :] = states[b, node, :]
+            apply(game, states[b, child], action)
+            children[b, child, :] = -1
+            edge_n[b, child, :] = 0
+            edge_w[b, child, :] = 0.0
+            node_n[b, child] = 0
+            to_move[b, child] = current_player(game, states[b, child])
+            if to_move[b, child] == TERMINAL:
+                value0[b, child] = returns0(game, states[b, child])
+                _backup(b, row, child, value0[b, child], path_nodes, path_actions, d, edge_n, edge_w, node_n)
+            else:
+                write_input(game, states[b, child], inputs[row])
+                pending[row] = child
+            break
+        if to_move[b, child] == TERMINAL:
+            _backup(b, row, child, value0[b, child], path_nodes, path_actions, d, edge_n, edge_w, node_n)
+            break
+        node = child
+    depth[row] = d
 
 
 @njit(cache=True)
@@ -232,59 +285,39 @@ def descend(game, states, children, logits, legal, edge_n, edge_w, value0, node_
     """One simulation's way down in every game (see the module docstring); ``pending[b]``
     is the new node waiting for the network, or -1 when the leaf's value was exact."""
     for b in range(states.shape[0]):
-        node, d = 0, 0
-        pending[b] = -1
-        while True:
-            if d == 0:
-                action = _root_choice(b, logits[b, 0], legal[b, 0], edge_n[b, 0], edge_w[b, 0], value0[b, 0],
-                                      to_move[b, 0], gumbel, considered, n_considered, table, node_n[b, 0] - 1,
-                                      sigma, policy)
-            else:
-                action = _below_root_choice(logits[b, node], legal[b, node], edge_n[b, node], edge_w[b, node],
-                                            value0[b, node], to_move[b, node], sigma, policy)
-            path_nodes[b, d], path_actions[b, d] = node, action
-            d += 1
-            child = children[b, node, action]
-            if child < 0:
-                child = used[b]
-                used[b] += 1
-                children[b, node, action] = child
-                states[b, child, :] = states[b, node, :]
-                apply(game, states[b, child], action)
-                children[b, child, :] = -1
-                edge_n[b, child, :] = 0
-                edge_w[b, child, :] = 0.0
-                node_n[b, child] = 0
-                to_move[b, child] = current_player(game, states[b, child])
-                if to_move[b, child] == TERMINAL:
-                    value0[b, child] = returns0(game, states[b, child])
-                    _backup(b, child, value0[b, child], path_nodes, path_actions, d, edge_n, edge_w, node_n)
-                else:
-                    write_input(game, states[b, child], inputs[b])
-                    pending[b] = child
-                break
-            if to_move[b, child] == TERMINAL:
-                _backup(b, child, value0[b, child], path_nodes, path_actions, d, edge_n, edge_w, node_n)
-                break
-            node = child
-        depth[b] = d
+        _descend_one(game, b, b, -1, states, children, logits, legal, edge_n, edge_w, value0, node_n, to_move,
+                     used, gumbel, considered, n_considered, table, path_nodes, path_actions, depth, pending, inputs,
+                     sigma, policy)
 
 
 @njit(cache=True)
-def expand(game, states, logits, legal, value0, to_move, net_logits, net_values, pending, path_nodes, path_actions,
-           depth, edge_n, edge_w, node_n, moves):
-    """What the network said of each waiting node stored, its value backed up."""
-    for b in range(states.shape[0]):
-        leaf = pending[b]
+def descend_sweep(game, firsts, states, children, logits, legal, edge_n, edge_w, value0, node_n, to_move, used,
+                  gumbel, considered, n_considered, table, path_nodes, path_actions, depth, pending, inputs, sigma,
+                  policy):
+    """Game 0's simulations under each of the root moves ``firsts``, one a row: a sweep
+    of sequential halving (see :meth:`BatchedGumbelSearch._sweep`)."""
+    for row in range(len(firsts)):
+        _descend_one(game, 0, row, firsts[row], states, children, logits, legal, edge_n, edge_w, value0, node_n,
+                     to_move, used, gumbel, considered, n_considered, table, path_nodes, path_actions, depth, pending,
+                     inputs, sigma, policy)
+
+
+@njit(cache=True)
+def expand(game, trees, states, logits, legal, value0, to_move, net_logits, net_values, pending, path_nodes,
+           path_actions, depth, edge_n, edge_w, node_n, moves):
+    """What the network said of each waiting node (row ``r``'s in game ``trees[r]``'s
+    tree) stored, its value backed up."""
+    for row in range(len(trees)):
+        leaf, b = pending[row], trees[row]
         if leaf < 0:
             continue
         legal[b, leaf, :] = False
         for i in range(legal_actions(game, states[b, leaf], moves)):
             legal[b, leaf, moves[i]] = True
-        logits[b, leaf, :] = net_logits[b]
-        value0[b, leaf] = net_values[b] if to_move[b, leaf] == 0 else -net_values[b]
-        _backup(b, leaf, value0[b, leaf], path_nodes, path_actions, depth[b], edge_n, edge_w, node_n)
-        pending[b] = -1
+        logits[b, leaf, :] = net_logits[row]
+        value0[b, leaf] = net_values[row] if to_move[b, leaf] == 0 else -net_values[row]
+        _backup(b, row, leaf, value0[b, leaf], path_nodes, path_actions, depth[row], edge_n, edge_w, node_n)
+        pending[row] = -1
 
 
 @njit(cache=True)
@@ -356,17 +389,22 @@ class BatchedGumbelSearch:
         self.node_n: np.ndarray
         self.to_move: np.ndarray
         self._allocate(capacity)
-        self.inputs = np.zeros((batch, int(np.prod(self.input_shape))), dtype=np.float32)
-        self.pending = np.full(batch, -1, dtype=np.int64)
-        self.depth = np.zeros(batch, dtype=np.int64)
+        # A simulation's rows (its path, its leaf waiting for the network): one a game, or
+        # one a considered move when a single game's sweep runs at once.
+        rows = max(batch, max_considered)
+        self.inputs = np.zeros((rows, int(np.prod(self.input_shape))), dtype=np.float32)
+        self.pending = np.full(rows, -1, dtype=np.int64)
+        self.depth = np.zeros(rows, dtype=np.int64)
         self.used = np.zeros(batch, dtype=np.int64)
-        self.path_nodes = np.zeros((batch, 64), dtype=np.int64)  # grown to the longest game searched
-        self.path_actions = np.zeros((batch, 64), dtype=np.int64)
+        self.path_nodes = np.zeros((rows, 64), dtype=np.int64)  # grown to the longest game searched
+        self.path_actions = np.zeros((rows, 64), dtype=np.int64)
         self.considered = np.zeros((batch, num_actions), dtype=np.bool_)
         self.n_considered = np.zeros(batch, dtype=np.int64)
         self.gumbel = np.zeros((batch, num_actions), dtype=np.float64)
-        self.net_logits = np.zeros((batch, num_actions), dtype=np.float32)
-        self.net_values = np.zeros(batch, dtype=np.float32)
+        self.net_logits = np.zeros((rows, num_actions), dtype=np.float32)
+        self.net_values = np.zeros(rows, dtype=np.float32)
+        self._games = np.arange(rows, dtype=np.int64)  # row r is game r's
+        self._game_zero = np.zeros(rows, dtype=np.int64)  # every row is game 0's
         self._sigma = np.zeros(num_actions)
         self._policy = np.zeros(num_actions)
         self._moves = np.zeros(num_actions, dtype=np.int64)
@@ -393,13 +431,16 @@ class BatchedGumbelSearch:
         self.capacity = capacity
 
     def run(self, roots: np.ndarray, evaluate: Evaluator, simulations: int, gumbel: np.ndarray | None = None,
-            deadline: float | None = None) -> SearchResult:
+            deadline: float | None = None, sweeps: bool = True) -> SearchResult:
         """Search every root (``roots[b]``, compiled positions with a player to move) for
         ``simulations`` simulations (at least 1), by sequential halving over the
         ``gumbel`` noise given (none: zeros); a ``deadline`` (``time.perf_counter``) stops
         it early (after at least one simulation), its move then the most visited among
         the actions still considered. A caller with a time budget plans ``simulations``
-        to fit it (the agent does, from its measured speed), the deadline a safety stop."""
+        to fit it (the agent does, from its measured speed), the deadline a safety stop.
+        A single root's search runs each sweep of the schedule that may go at once as one
+        step (:meth:`_sweep`; ``sweeps=False`` runs every simulation alone, the same
+        search, for the tests): the network is called a quarter as often."""
         n = len(roots)
         if roots.ndim != 2 or not 1 <= n <= self.batch or roots.shape[1] != self.state_length:
             raise ValueError(f"roots must have shape (1..{self.batch}, {self.state_length}), got {roots.shape}")
@@ -408,24 +449,34 @@ class BatchedGumbelSearch:
                              "board size, or a pile beyond the largest)")
         longest = int(remaining_moves(self.game, roots).max()) + 1  # a path never outlasts the game
         if longest > self.path_nodes.shape[1]:
-            self.path_nodes = np.zeros((self.batch, longest), dtype=np.int64)
-            self.path_actions = np.zeros((self.batch, longest), dtype=np.int64)
+            self.path_nodes = np.zeros((len(self.pending), longest), dtype=np.int64)
+            self.path_actions = np.zeros((len(self.pending), longest), dtype=np.int64)
         self.gumbel[:n] = 0.0 if gumbel is None else gumbel
         table = considered_visits(self.max_considered, simulations)
         plant(self.game, roots, self.states[:n], self.children, self.edge_n, self.edge_w, self.node_n, self.to_move,
               self.used, self.inputs, self.pending, self.depth)
-        self._evaluate_and_expand(evaluate, n)
+        self._evaluate_and_expand(evaluate, self._games[:n])
         consider(self.logits[:n], self.legal, self.gumbel, self.max_considered, self.considered, self.n_considered)
         done = 0
         while done < simulations and (deadline is None or done == 0 or time.perf_counter() < deadline):
-            if self.used[:n].max() >= self.capacity:
-                self._allocate(2 * self.capacity)
-            descend(self.game, self.states[:n], self.children, self.logits, self.legal, self.edge_n,
-                    self.edge_w, self.value0, self.node_n, self.to_move, self.used, self.gumbel, self.considered,
-                    self.n_considered, table, self.path_nodes, self.path_actions, self.depth, self.pending,
-                    self.inputs, self._sigma, self._policy)
-            self._evaluate_and_expand(evaluate, n)
-            done += 1
+            sweep = self._sweep(table, done) if n == 1 and sweeps else None
+            needed = int(self.used[:n].max()) + (1 if sweep is None else len(sweep))  # each row adds a node at most
+            if needed > self.capacity:
+                self._allocate(max(2 * self.capacity, needed))
+            if sweep is None:
+                descend(self.game, self.states[:n], self.children, self.logits, self.legal, self.edge_n,
+                        self.edge_w, self.value0, self.node_n, self.to_move, self.used, self.gumbel, self.considered,
+                        self.n_considered, table, self.path_nodes, self.path_actions, self.depth, self.pending,
+                        self.inputs, self._sigma, self._policy)
+                self._evaluate_and_expand(evaluate, self._games[:n])
+                done += 1
+            else:
+                descend_sweep(self.game, sweep, self.states[:1], self.children, self.logits, self.legal, self.edge_n,
+                              self.edge_w, self.value0, self.node_n, self.to_move, self.used, self.gumbel,
+                              self.considered, self.n_considered, table, self.path_nodes, self.path_actions,
+                              self.depth, self.pending, self.inputs, self._sigma, self._policy)
+                self._evaluate_and_expand(evaluate, self._game_zero[:len(sweep)])
+                done += len(sweep)
         policy = np.zeros((n, self.num_actions))
         actions = np.zeros(n, dtype=np.int64)
         values = np.zeros(n)
@@ -433,12 +484,35 @@ class BatchedGumbelSearch:
                 self.gumbel, self.considered, policy, actions, values, self._sigma)
         return SearchResult(actions, policy, values, done)
 
-    def _evaluate_and_expand(self, evaluate: Evaluator, n: int) -> None:
-        waiting = np.flatnonzero(self.pending[:n] >= 0)
+    def _sweep(self, table: np.ndarray, done: int) -> np.ndarray | None:
+        """The root moves of a single game's next simulations when they may run at once,
+        else None: the schedule's next ``k`` simulations ask for the same visits and
+        exactly ``k`` considered moves have them, so one after the other the simulations
+        visit each of those moves once, whatever order the root's rule picks them in. Each
+        runs in its move's own subtree, untouched by the others', so together they leave
+        the tree as one after the other would, and the network judges their leaves in one
+        call."""
+        if done >= table.shape[1]:
+            return None
+        row = table[self.n_considered[0]]
+        wanted = row[done]
+        k = 1
+        while done + k < len(row) and row[done + k] == wanted:
+            k += 1
+        if k < 2:
+            return None
+        moves = np.flatnonzero(self.considered[0] & (self.edge_n[0, 0] == wanted))
+        return moves if len(moves) == k else None
+
+    def _evaluate_and_expand(self, evaluate: Evaluator, trees: np.ndarray) -> None:
+        """The network judges the leaves waiting in rows ``0..len(trees)-1``, all at
+        once; each row's leaf joins game ``trees[row]``'s tree."""
+        rows = len(trees)
+        waiting = np.flatnonzero(self.pending[:rows] >= 0)
         if len(waiting):
             logits, values = evaluate(self.inputs[waiting].reshape(len(waiting), *self.input_shape))
             self.net_logits[waiting] = logits
             self.net_values[waiting] = values
-        expand(self.game, self.states[:n], self.logits, self.legal, self.value0, self.to_move, self.net_logits,
+        expand(self.game, trees, self.states, self.logits, self.legal, self.value0, self.to_move, self.net_logits,
                self.net_values, self.pending, self.path_nodes, self.path_actions, self.depth, self.edge_n,
                self.edge_w, self.node_n, self._moves)
