@@ -832,6 +832,17 @@ def test_a_long_mistake_measurement_runs_in_parts_in_parallel_and_resumes(tmp_pa
         handle.write("no json")
     with pytest.raises(ValueError, match="is not a mistake measurement"):
         measure_mistakes(spec, sets, out=out, part=part)
+    # A network file named in the spec is part of the player: rewritten, it is measured again.
+    weights = str(tmp_path / "latest.npz")
+    random_module(ARCHITECTURES[0], 0).to_network().save(weights)
+    os.unlink(out)
+    network_spec, lines = f"alphazero:weights={weights},iterations=0", []
+    small = {"begin-hard": sets["begin-hard"][:3]}
+    measure_mistakes(network_spec, small, out=out, part=part, log=lines.append)
+    random_module(ARCHITECTURES[0], 1).to_network().save(weights)
+    measure_mistakes(network_spec, small, out=out, part=part, log=lines.append)
+    assert sum("1 parts of up to 10 positions to judge, 0 already judged" in line for line in lines) == 2
+    assert len(json.loads(open(out).read())["measurements"]) == 2
 
 
 def test_train_on_the_command_line_refuses_bad_input_with_a_message(tmp_path, capsys):

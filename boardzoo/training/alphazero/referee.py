@@ -166,7 +166,7 @@ def _measure(spec: str, sets: Mapping[str, list[Position]], limit: int | None, w
              ) -> dict[str, MistakeCount]:
     from boardzoo.workers import run_parallel
 
-    measured = done.setdefault(spec, {})
+    measured = done.setdefault(_player_key(spec), {})
     tasks = []
     for name in SET_NAMES:
         positions = sets.get(name, [])[:limit]
@@ -195,6 +195,19 @@ def _measure(spec: str, sets: Mapping[str, list[Position]], limit: int | None, w
         totals[name] = MistakeCount(sum(p["outcome"] for p in parts), sum(p["score"] for p in parts),
                                     sum(p["judged"] for p in parts))
     return totals
+
+
+def _player_key(spec: str) -> str:
+    """What a measurement file keeps ``spec``'s parts under: the spec, and the contents'
+    hash of every file it names (a network file rewritten under the same name, such as a
+    run's ``latest.npz``, is another player)."""
+    files = []
+    for item in spec.partition(":")[2].split(","):
+        value = item.partition("=")[2]
+        if value and os.path.isfile(value):
+            with open(value, "rb") as handle:
+                files.append(f"{value}={hashlib.sha256(handle.read()).hexdigest()[:16]}")
+    return f"{spec} [{' '.join(files)}]" if files else spec
 
 
 def _judge_part(task: tuple[str, str, int, list[Position], str]) -> tuple[str, int, MistakeCount, str]:
