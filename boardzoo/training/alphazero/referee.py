@@ -67,13 +67,7 @@ class MistakeCount(NamedTuple):
 
 def read_mistake_sets(path: str) -> dict[str, list[Position]]:
     """Set name -> its positions in file order; ValueError naming the line of a bad one."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_FILE + 1)
-    except OSError as error:
-        raise ValueError(f"cannot read mistake sets {path}: {error.strerror}") from None
-    if len(data) > MAX_FILE:
-        raise ValueError(f"{path}: a mistake-sets file is at most {MAX_FILE >> 20} MB")
+    data = _read_bounded(path, MAX_FILE, "mistake sets", "mistake-sets file")
     sets: dict[str, list[Position]] = {}
     for number, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), 1):
         fields = line.split()
@@ -85,6 +79,18 @@ def read_mistake_sets(path: str) -> dict[str, list[Position]]:
         values = tuple(None if v == "." else int(v) for v in fields[3:])
         sets.setdefault(fields[0], []).append(Position(fields[1], values))
     return sets
+
+
+def _read_bounded(path: str, limit: int, what: str, kind: str) -> bytes:
+    """File ``path``'s bytes; ValueError when it cannot be read or is over ``limit``."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(limit + 1)
+    except OSError as error:
+        raise ValueError(f"cannot read {what} {path}: {error.strerror}") from None
+    if len(data) > limit:
+        raise ValueError(f"{path}: a {kind} is at most {limit >> 20} MB")
+    return data
 
 
 #: A player judged on many positions at once: (observation, model) pairs -> a column each.
@@ -226,13 +232,7 @@ def _digest(positions: list[Position]) -> str:
 
 def _read_measurement(path: str) -> dict[str, dict[str, dict[str, Any]]]:
     """A measurement file's parts (spec -> "set/start" -> counts), every field checked."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_MEASUREMENT + 1)
-    except OSError as error:
-        raise ValueError(f"cannot read measurement {path}: {error.strerror}") from None
-    if len(data) > MAX_MEASUREMENT:
-        raise ValueError(f"{path}: a measurement file is at most {MAX_MEASUREMENT >> 20} MB")
+    data = _read_bounded(path, MAX_MEASUREMENT, "measurement", "measurement file")
     try:
         stored = json.loads(data)
     except (UnicodeDecodeError, json.JSONDecodeError):
