@@ -201,9 +201,7 @@ class Network:
         to call (:class:`_Plan`); :meth:`reference` is the same computation written
         plainly, and the tests hold the two together."""
         x = np.asarray(inputs, dtype=np.float32)
-        if self.architecture["kind"] != "conv":
-            return self.reference(x)
-        if not len(x):
+        if self.architecture["kind"] != "conv" or not len(x):
             return self.reference(x)
         if len(x) > PASS:
             parts = [self(x[start:start + PASS]) for start in range(0, len(x), PASS)]

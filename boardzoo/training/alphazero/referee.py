@@ -174,11 +174,14 @@ def _measure(spec: str, sets: Mapping[str, list[Position]], limit: int | None, w
 
     measured = done.setdefault(_player_key(spec), {})
     tasks = []
+    keys: dict[str, list[str]] = {}  # a set's parts, in order
     for name in SET_NAMES:
         positions = sets.get(name, [])[:limit]
+        keys[name] = []
         for start in range(0, len(positions), part):
             chunk = positions[start:start + part]
             key, digest = f"{name}/{start}", _digest(chunk)
+            keys[name].append(key)
             if key in measured:
                 if measured[key]["positions"] != digest:
                     raise ValueError(f"{out}: {spec} on {key} was measured on other positions (another sets file, "
@@ -195,9 +198,8 @@ def _measure(spec: str, sets: Mapping[str, list[Position]], limit: int | None, w
         log(f"{spec}: {name} from position {start + 1}: {counts.outcome} of {counts.positions} by the outcome rule "
             f"({finished} of {len(tasks)} parts)")
     totals = {}
-    for name in SET_NAMES:
-        positions = sets.get(name, [])[:limit]
-        parts = [measured[f"{name}/{start}"] for start in range(0, len(positions), part)]
+    for name, names in keys.items():
+        parts = [measured[key] for key in names]
         totals[name] = MistakeCount(sum(p["outcome"] for p in parts), sum(p["score"] for p in parts),
                                     sum(p["judged"] for p in parts))
     return totals
