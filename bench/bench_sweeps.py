@@ -22,19 +22,9 @@ from boardzoo.fast.cached_evaluator import CachedEvaluator
 from boardzoo.fast.games import GAME_IDS, encode
 from boardzoo.fast.gumbel import BatchedGumbelSearch
 from boardzoo.training.alphazero.referee import SET_NAMES, read_mistake_sets, set_up
+from boardzoo.training.alphazero.selfplay import CountingEvaluator
 
 SETS_FILE = "bench/data/connect_four_mistake_sets.txt"
-
-
-class Counted:
-    """An evaluator that counts its calls."""
-
-    def __init__(self, evaluate):
-        self.evaluate, self.calls = evaluate, 0
-
-    def __call__(self, inputs):
-        self.calls += 1
-        return self.evaluate(inputs)
 
 
 def main() -> None:
@@ -54,7 +44,7 @@ def main() -> None:
             calls: dict[bool, int] = {}
             for _ in range(args.rounds):
                 for sweeps in (True, False):
-                    evaluate = Counted(CachedEvaluator(network, 1 << 16))
+                    evaluate = CountingEvaluator(CachedEvaluator(network, 1 << 16))
                     search = BatchedGumbelSearch(GAME_IDS["connect_four"], network.num_actions,
                                                  network.input_shape, len(roots[0]), 1)
                     start = time.perf_counter()

@@ -112,13 +112,15 @@ def torch_evaluator(module: PolicyValueNet):
 
 
 class CountingEvaluator:
-    """``evaluate``, counting the positions it was given (``evaluated``)."""
+    """``evaluate``, counting the positions it was given (``evaluated``) and its calls
+    (``calls``)."""
 
     def __init__(self, evaluate: Evaluator):
-        self.evaluate, self.evaluated = evaluate, 0
+        self.evaluate, self.evaluated, self.calls = evaluate, 0, 0
 
     def __call__(self, inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         self.evaluated += len(inputs)
+        self.calls += 1
         return self.evaluate(inputs)
 
 
