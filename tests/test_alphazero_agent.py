@@ -1,6 +1,7 @@
 """AlphaZero's agent: the NumPy network against the PyTorch one, network files, the agent
 in the arena and on many positions at once, and the shipped networks. The search itself is
-tests/test_gumbel_search.py; the trainer tests/test_alphazero_trainer.py."""
+tests/test_gumbel_search.py; the trainer, its resumption and its referee are in
+tests/test_alphazero_{trainer,resume,referee}.py."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 pytest.importorskip("numba")
 torch = pytest.importorskip("torch")
 
-from alphazero_networks import ARCHITECTURES, SETS_FILE, random_module, write_connect_four_network  # noqa: E402
+from alphazero_fixtures import ARCHITECTURES, SETS_FILE, random_module, write_connect_four_network  # noqa: E402
 
 from boardzoo.agents import make as make_agent  # noqa: E402
 from boardzoo.agents.alphazero.evaluator import shipped_path  # noqa: E402

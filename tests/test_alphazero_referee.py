@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("numba")
 torch = pytest.importorskip("torch")
 
-from alphazero_networks import ARCHITECTURES, SETS_FILE, random_module  # noqa: E402
+from alphazero_fixtures import ARCHITECTURES, SETS_FILE, random_module  # noqa: E402
 
 from boardzoo.agents import make as make_agent  # noqa: E402
 from boardzoo.training.alphazero.referee import (  # noqa: E402

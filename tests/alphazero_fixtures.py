@@ -1,12 +1,16 @@
-"""What the AlphaZero test files share: small networks with every weight random, and
-the committed Connect Four mistake sets."""
+"""What the AlphaZero test files share: small networks with every weight random, the
+committed Connect Four mistake sets, and a training run's settings at a tiny size."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
+import numpy as np
 import torch
 
+from boardzoo.agents.alphazero.network import Network
+from boardzoo.training.alphazero import PRESETS
 from boardzoo.training.alphazero.model import PolicyValueNet
 
 ARCHITECTURES = [
@@ -26,7 +30,17 @@ def random_module(architecture: dict, seed: int) -> PolicyValueNet:
     return module.eval()
 
 
-
 def write_connect_four_network(path: str) -> str:
     random_module(ARCHITECTURES[0], 4).to_network({"game": "connect_four"}).save(path)
     return path
+
+
+TINY = dataclasses.replace(
+    PRESETS["connect_four"], channels=4, blocks=1, value_hidden=4, simulations=4, games_per_generation=6,
+    games_per_task=3, replay_positions=1000, batch_size=32, eval_games=2, eval_simulations=2,
+    anchors=("random",), mistake_sets=SETS_FILE, mistakes_every=2, mistake_positions=2, mistake_simulations=2,
+    keep_weights=2, keep_every=0)
+
+
+def weights_of(run_dir: str, generation: int) -> dict[str, np.ndarray]:
+    return Network.load(os.path.join(run_dir, "weights", f"gen-{generation:04d}.npz")).arrays
