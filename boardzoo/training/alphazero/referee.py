@@ -19,11 +19,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from filelock import FileLock, Timeout
-
 from boardzoo.envs import make as make_env
 from boardzoo.games.model import GameState
 from boardzoo.ledger import check_writable_path, write_atomic
+from boardzoo.training.alphazero.locks import held_alone
 
 #: The sets, in the order reported: discs played and moves left under perfect play.
 SET_NAMES = ("end-easy", "middle-easy", "middle-medium", "begin-easy", "begin-medium", "begin-hard")
@@ -155,16 +154,9 @@ def measure_mistakes(spec: str, sets: Mapping[str, list[Position]], limit: int |
     if out is None:
         return _measure(spec, sets, limit, workers, None, part, log, {})
     check_writable_path(out)
-    lock = FileLock(out + ".lock")
-    try:
-        lock.acquire(timeout=0)
-    except Timeout:
-        raise ValueError(f"{out} is being written by another measurement") from None
-    try:
+    with held_alone(out + ".lock", f"{out} is being written by another measurement"):
         return _measure(spec, sets, limit, workers, out, part, log,
                         _read_measurement(out) if os.path.exists(out) else {})
-    finally:
-        lock.release()
 
 
 def _measure(spec: str, sets: Mapping[str, list[Position]], limit: int | None, workers: int, out: str | None,

@@ -45,7 +45,6 @@ from typing import Any
 
 import numpy as np
 import torch
-from filelock import FileLock, Timeout
 
 from boardzoo.arena import run as run_arena
 from boardzoo.envs import make as make_env
@@ -54,6 +53,7 @@ from boardzoo.fast.network_input import input_shape
 from boardzoo.ledger import write_atomic, write_atomic_with
 from boardzoo.stats import ratings
 from boardzoo.training.alphazero.config import FIXED_IN_A_BRANCH, TrainingConfig
+from boardzoo.training.alphazero.locks import held_alone
 from boardzoo.training.alphazero.model import PolicyValueNet
 from boardzoo.training.alphazero.selfplay import SelfPlayResult, SelfPlayTask, play
 from boardzoo.workers import run_tasks
@@ -208,19 +208,12 @@ class Trainer:
         process) is refused, and so is this one when the checkpoint is no longer the one
         it read (another trainer has gone on with the run meanwhile)."""
         start = time.monotonic()
-        lock = FileLock(os.path.join(self.run_dir, LOCK))
-        try:
-            lock.acquire(timeout=0)
-        except Timeout:
-            raise ValueError(f"{self.run_dir} is being trained by another trainer; a run directory takes one "
-                             "trainer at a time") from None
-        try:
+        with held_alone(os.path.join(self.run_dir, LOCK), f"{self.run_dir} is being trained by another trainer; "
+                        "a run directory takes one trainer at a time"):
             if _identity(os.path.join(self.run_dir, CHECKPOINT)) != self._checkpoint_read:
                 raise ValueError(f"{self.run_dir}: its checkpoint changed since this trainer read it (another "
                                  "trainer went on with the run); resume it afresh")
             self._run(generations, hours, start)
-        finally:
-            lock.release()
 
     def _run(self, generations: int | None, hours: float | None, start: float) -> None:
         emulated = [name for name in ("selfplay_precision", "learn_precision")
