@@ -373,27 +373,27 @@ def test_a_run_directory_takes_one_trainer_at_a_time(tmp_path):
     assert [json.loads(line)["generation"] for line in open(os.path.join(run_dir, "history.jsonl"))] == [1, 2, 3]
 
 
+# Settings the command line refuses before it trains, and the message that names each fault.
+REFUSED_SETTINGS = [
+    (["go"], "no preset for 'go'"),
+    (["nim", "--set", "simulations=lots"], "simulations must be a int"),
+    (["nim", "--set", "colour=blue"], "unknown setting 'colour'"),
+    (["nim", "--set", "simulations=0"], "simulations must be an int from 1"),
+    (["nim", "--set", "full_search_share=0.25", "--set", "fast_simulations=16"],
+     "fast_simulations (16) must be fewer than simulations (16)"),
+    (["nim", "--set", "random_opening_share=0.5"], "random_opening_plies must be at least 1"),
+    (["nim", "--set", "selfplay_precision=float16"], "selfplay_precision must be float32 or bfloat16"),
+    (["nim", "--set", "learn_precision=half"], "learn_precision must be float32 or bfloat16"),
+    (["connect_four", "--set", "mistake_sets=nowhere.txt"], "cannot read mistake sets nowhere.txt"),
+]
+
+
 def test_train_on_the_command_line_refuses_bad_input_with_a_message(tmp_path, capsys):
     run_dir = str(tmp_path / "run")
-    assert cli_main(["train", "go", "--run", run_dir]) == 2
-    assert "no preset for 'go'" in capsys.readouterr().err
-    assert cli_main(["train", "nim", "--run", run_dir, "--set", "simulations=lots"]) == 2
-    assert "simulations must be a int" in capsys.readouterr().err
-    assert cli_main(["train", "nim", "--run", run_dir, "--set", "colour=blue"]) == 2
-    assert "unknown setting 'colour'" in capsys.readouterr().err
-    assert cli_main(["train", "nim", "--run", run_dir, "--set", "simulations=0"]) == 2
-    assert "simulations must be an int from 1" in capsys.readouterr().err
-    capped = ["--set", "full_search_share=0.25", "--set", "fast_simulations=16"]
-    assert cli_main(["train", "nim", "--run", run_dir, *capped]) == 2
-    assert "fast_simulations (16) must be fewer than simulations (16)" in capsys.readouterr().err
-    assert cli_main(["train", "nim", "--run", run_dir, "--set", "random_opening_share=0.5"]) == 2
-    assert "random_opening_plies must be at least 1" in capsys.readouterr().err
-    assert cli_main(["train", "nim", "--run", run_dir, "--set", "selfplay_precision=float16"]) == 2
-    assert "selfplay_precision must be float32 or bfloat16" in capsys.readouterr().err
-    assert cli_main(["train", "nim", "--run", run_dir, "--set", "learn_precision=half"]) == 2
-    assert "learn_precision must be float32 or bfloat16" in capsys.readouterr().err
-    assert cli_main(["train", "connect_four", "--run", run_dir, "--set", "mistake_sets=nowhere.txt"]) == 2
-    assert "cannot read mistake sets nowhere.txt" in capsys.readouterr().err
+    for (preset, *settings), message in REFUSED_SETTINGS:
+        assert cli_main(["train", preset, "--run", run_dir, *settings]) == 2, message
+        assert message in capsys.readouterr().err
+    assert not os.path.exists(run_dir)
     tiny = ["--set", "games_per_generation=8", "--set", "eval_games=2", "--set", "channels=4"]
     assert cli_main(["train", "nim", "--run", run_dir, "--generations", "1", *tiny]) == 0
     assert capsys.readouterr().out.strip() == os.path.join(run_dir, "weights", "latest.npz")
