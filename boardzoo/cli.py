@@ -5,12 +5,16 @@ The top-level ``--help`` shows :data:`EXAMPLES`."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
 import sys
 import textwrap
+import threading
 import traceback
 import warnings
+from collections.abc import Iterator
 
 from boardzoo import __version__, arena
 from boardzoo.agents import catalogue
@@ -191,7 +195,8 @@ examples:
   boardzoo train connect_four --hours 2 --workers 2     self-play training, resumable (rl, fast)
 
 Each command has its own help: boardzoo COMMAND --help. Exit status 0 on success, 2 on a
-bad input (with a one-line message), 130 when interrupted."""
+bad input (with a one-line message), 130 when interrupted (Ctrl-C), 143 when terminated
+(SIGTERM)."""
 
 
 def _seconds_to_wait(text: str) -> float:
@@ -384,6 +389,32 @@ def _one_line_warnings(command: str) -> None:
     warnings.showwarning = show
 
 
+class Terminated(BaseException):
+    """SIGTERM arrived: the polite stop that ``kill``, service managers and batch queues
+    send. A BaseException, as KeyboardInterrupt is, so that no ``except Exception`` on the
+    way up swallows it."""
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise Terminated
+
+
+@contextlib.contextmanager
+def _terminated_as_an_exception() -> Iterator[None]:
+    """Turn SIGTERM into :class:`Terminated` for the command's run, so that it unwinds as
+    Ctrl-C does: worker processes stopped, files closed, the run resumable, no traceback
+    and no leaked-semaphore warnings (the default action ends the process where it
+    stands). Only the main thread may set a signal handler; elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: list[str] | None = None) -> int:
     command_line = parser()
     args, extra = command_line.parse_known_args(argv)
@@ -395,7 +426,8 @@ def main(argv: list[str] | None = None) -> int:
             command_line.error(f"unrecognized arguments: {' '.join(extra)}")
     _one_line_warnings(args.command)
     try:
-        return args.run(args)
+        with _terminated_as_an_exception():
+            return args.run(args)
     except PlayerQuit as left:
         print(f"boardzoo {args.command}: {left}", file=sys.stderr)
         return 0
@@ -408,6 +440,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"\nboardzoo {args.command}: interrupted", file=sys.stderr)
         return 130
+    except Terminated:
+        print(f"\nboardzoo {args.command}: terminated", file=sys.stderr)
+        return 128 + signal.SIGTERM
     except BrokenPipeError:
         # Whoever read our output stopped (``| head``): stop quietly, as command-line tools do.
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -378,9 +378,10 @@ class CompiledPurpleSearch(PurpleSearch):
             value = _best_move(self.ints, self.floats, self.odds, self.odds_row, self.moves, self.killer_table,
                                self.table, self.counters, settings, max_depth, keys, counts, self.out)
         except SystemError as error:
-            # Ctrl-C lands in the clock reading's object mode, which numba reports as a
-            # SystemError caused by it: raise the interrupt itself, as the Python search would
-            if isinstance(error.__cause__, KeyboardInterrupt):
+            # Ctrl-C (or the command line's SIGTERM) lands in the clock reading's object mode,
+            # which numba reports as a SystemError caused by it: raise the interrupt itself,
+            # as the Python search would
+            if error.__cause__ is not None and not isinstance(error.__cause__, Exception):
                 raise error.__cause__ from None
             raise
         self.nodes = int(self.counters[NODES])
