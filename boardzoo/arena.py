@@ -18,6 +18,14 @@ One JSON line per finished game::
      "moves": [[0, 2], [1, 0], ...], "decision_seconds": {"a": [...], "b": [...]},
      "truncated": false, "forfeit": null, "scores": null}
 
+With ``opening_plies`` N, a game's first N plies are not the agents': each is drawn
+uniformly from the legal moves by a generator seeded with the base seed and the game's
+*pair* (games 2k and 2k+1), so both seatings of a pair start from the same opening and
+each agent plays each side of it. That is how two agents that break no ties at random
+play more than two distinct games, as engine testers use opening books. The record says
+``"opening_plies": N``; the opening's moves are in ``moves`` but not in
+``decision_seconds``; a game the opening itself ends counts as played.
+
 ``forfeit`` is ``{"by": "a" or "b", "reason": ...}`` when an agent played an illegal move
 (or its referee stopped a move that ran past its time limit: the web server does).
 A side named by a preset (``geister-expert``) adds ``"presets": {"a": "purple:..."}``, the
@@ -55,6 +63,10 @@ TIMING_FIELDS = ("decision_seconds",)
 
 #: The most games one run plays (its list of games to play is held in memory).
 MAX_GAMES = 10_000_000
+#: The longest random opening a run may ask for.
+MAX_OPENING_PLIES = 1_000
+#: Tells the openings' generator apart from the games' seeds (see :func:`opening_generator`).
+_OPENING_STREAM = 0x6F70656E
 
 
 def check_seed(seed) -> None:
@@ -62,11 +74,12 @@ def check_seed(seed) -> None:
     whole("the seed", seed, low=0, error=SpecError)
 
 
-def check_run(command: str, games: int, workers: int, seed: int) -> None:
+def check_run(command: str, games: int, workers: int, seed: int, opening_plies: int = 0) -> None:
     """Raise SpecError for a run's bad sizes: ``games`` (per pair, in a league) and
-    ``workers`` ints in range, the base seed an int >= 0."""
+    ``workers`` ints in range, the base seed an int >= 0, ``opening_plies`` from 0."""
     for name, value, most in (("games", games, MAX_GAMES), ("workers", workers, MAX_WORKERS)):
         whole(f"{command}: {name}", value, 1, most, error=SpecError)
+    whole(f"{command}: opening plies", opening_plies, 0, MAX_OPENING_PLIES, error=SpecError)
     check_seed(seed)
 
 
@@ -85,9 +98,17 @@ def game_seeds(base_seed: int, game: int) -> tuple[int, int, int]:
     return int(env_seed), int(seed_a), int(seed_b)
 
 
+def opening_generator(base_seed: int, game: int) -> np.random.Generator:
+    """The generator that draws game ``game``'s random opening: the same for both games
+    of a pair (2k and 2k+1), apart from the games' own seeds."""
+    check_seed(base_seed)
+    return np.random.default_rng([base_seed, game // 2, _OPENING_STREAM])
+
+
 def play_game(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int = 0,
               env: BoardGameEnv | None = None, agents: dict | None = None,
-              on_step=None, probe=None, a_first: bool = False, before_step=None) -> dict[str, Any]:
+              on_step=None, probe=None, a_first: bool = False, before_step=None,
+              opening_plies: int = 0) -> dict[str, Any]:
     """Play game ``game`` of a run and return its record (see the module docstring).
 
     ``env`` and ``agents`` (``{"a": Agent, "b": Agent}``) may be passed in to reuse them
@@ -98,7 +119,8 @@ def play_game(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int
     called after every decision and what it returns (a JSON-able dict, or None to skip)
     goes into ``record["probes"]`` with the agent's label (experiments collect search
     statistics this way). ``a_first`` puts agent A on the first move in every game (a
-    study that scores the starting player).
+    study that scores the starting player). ``opening_plies``: the first so many plies
+    are a random opening shared by the pair of games (see the module docstring).
     """
     env_seed, seed_a, seed_b = game_seeds(base_seed, game)
     env = env if env is not None else make_env(env_spec)
@@ -113,6 +135,8 @@ def play_game(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int
     final: dict[str, float] = {}
     truncated = False
     forfeit = None
+    opening = opening_generator(base_seed, game) if opening_plies else None
+    opened = 0
     env.reset(seed=env_seed)
     raw = env.unwrapped
     if on_step is not None:
@@ -128,6 +152,16 @@ def play_game(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int
             env.step(None)
             continue
         model = raw.model(seat)
+        if opened < opening_plies:
+            legal = model.legal_actions()
+            action = legal[int(opening.integers(len(legal)))]
+            opened += 1
+            if before_step is not None:
+                before_step(env, seat, action)
+            env.step(action)
+            if on_step is not None:
+                on_step(env)
+            continue
         start = time.perf_counter()
         try:
             action = agents[label].act(observation, model)
@@ -171,6 +205,8 @@ def play_game(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int
     presets = {label: agent.full_spec for label, agent in agents.items() if agent.full_spec != agent.spec}
     if presets:  # what a preset stood for, so that a retuned preset's games are never mixed with these
         record["presets"] = presets
+    if opening_plies:
+        record["opening_plies"] = opening_plies
     if probe is not None:
         record["probes"] = probes
     return record
@@ -241,7 +277,7 @@ def close_agents(agents: dict[str, Agent]) -> None:
 
 
 def play_cached(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int, isolate: bool = False,
-                probe=None, a_first: bool = False) -> dict[str, Any]:
+                probe=None, a_first: bool = False, opening_plies: int = 0) -> dict[str, Any]:
     """:func:`play_game` with the env and agents of the previous call reused when they are
     the same (worker processes play many games of one match)."""
     key = (env_spec, spec_a, spec_b, isolate)
@@ -250,7 +286,7 @@ def play_cached(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: i
         env = make_env(env_spec)
         _WORKER.update(key=key, env=env, agents=make_agents(spec_a, spec_b, env, isolate))
     return play_game(env_spec, spec_a, spec_b, game, base_seed, _WORKER["env"], _WORKER["agents"], probe=probe,
-                     a_first=a_first)
+                     a_first=a_first, opening_plies=opening_plies)
 
 
 def release_cached() -> None:
@@ -271,13 +307,16 @@ def open_ledger(out: str, config: dict[str, Any]) -> Ledger:
 
 def run(env_spec: str, spec_a: str, spec_b: str, games: int, seed: int = 0, workers: int = 1,
         out: str | None = None, progress: bool | None = None, isolate: bool = False,
-        log=lambda line: print(line, file=sys.stderr), ray: str | None = None) -> list[dict[str, Any]]:
+        log=lambda line: print(line, file=sys.stderr), ray: str | None = None,
+        opening_plies: int = 0) -> list[dict[str, Any]]:
     """Play games ``0..games-1`` (those already in ``out`` are not played again) and return
     their records. Records in ``out`` beyond ``games`` stay there untouched. ``progress``:
     None shows a bar on a terminal and a line a minute otherwise, True always the bar,
     False nothing (see boardzoo.progress). ``ray``: the games are Ray tasks on the cluster
-    at that address (``local`` starts Ray here with ``workers`` CPUs; see boardzoo.workers)."""
-    check_run("arena", games, workers, seed)
+    at that address (``local`` starts Ray here with ``workers`` CPUs; see boardzoo.workers).
+    ``opening_plies``: each pair of games starts from its own random opening of that many
+    plies (see the module docstring)."""
+    check_run("arena", games, workers, seed, opening_plies)
     # Build everything once up front so that bad specs fail here, not inside a worker.
     env = make_env(env_spec)
     if out is not None:
@@ -285,13 +324,13 @@ def run(env_spec: str, spec_a: str, spec_b: str, games: int, seed: int = 0, work
     agents = make_agents(spec_a, spec_b, env, isolate)
     try:
         refuse_interactive("arena", {f"agent {label} ({agent.spec})": agent for label, agent in agents.items()})
-        config = {"env": env_spec, "a": spec_a, "b": spec_b, "base_seed": seed}
+        config = {"env": env_spec, "a": spec_a, "b": spec_b, "base_seed": seed, "opening_plies": opening_plies}
         ledger = open_ledger(out, config) if out else None
         if ledger is not None:
             ledger.open()
         try:
             return _run(ledger, env_spec, spec_a, spec_b, games, seed, workers, env, agents, isolate,
-                        progress, log, ray)
+                        progress, log, ray, opening_plies)
         finally:
             if ledger is not None:
                 ledger.close()
@@ -299,7 +338,8 @@ def run(env_spec: str, spec_a: str, spec_b: str, games: int, seed: int = 0, work
         close_agents(agents)
 
 
-def _run(ledger, env_spec, spec_a, spec_b, games, seed, workers, env, agents, isolate, progress, log, ray):
+def _run(ledger, env_spec, spec_a, spec_b, games, seed, workers, env, agents, isolate, progress, log, ray,
+         opening_plies):
     done: dict[int, dict] = {}
     if ledger is not None:
         for note in ledger.notes:
@@ -319,7 +359,8 @@ def _run(ledger, env_spec, spec_a, spec_b, games, seed, workers, env, agents, is
     if ray is not None or workers > 1 and len(todo) > 1:
         close_agents(agents)  # the workers build their own; these were for the checks
     try:
-        play_jobs(env_spec, todo, seed, workers, env, lambda a, b: agents, isolate, ledger, finished, ray)
+        play_jobs(env_spec, todo, seed, workers, env, lambda a, b: agents, isolate, ledger, finished, ray,
+                  opening_plies)
     finally:
         if bar:
             bar.close()
@@ -328,7 +369,7 @@ def _run(ledger, env_spec, spec_a, spec_b, games, seed, workers, env, agents, is
 
 def play_jobs(env_spec: str, jobs: list[tuple[str, str, int]], seed: int, workers: int, env: BoardGameEnv,
               agents_for, isolate: bool, ledger: Ledger | None, finished,
-              ray: str | None = None) -> None:
+              ray: str | None = None, opening_plies: int = 0) -> None:
     """Play every ``(spec_a, spec_b, game)`` of ``jobs`` from base seed ``seed``: in this
     process with ``agents_for(spec_a, spec_b)`` on ``env``, or in ``workers`` processes
     that build their own, or as Ray tasks at address ``ray``. Each record is appended to
@@ -336,10 +377,10 @@ def play_jobs(env_spec: str, jobs: list[tuple[str, str, int]], seed: int, worker
     dead worker ends the run with the finished games on disk (the arena and the league
     share this)."""
     if ray is None and (workers == 1 or len(jobs) <= 1):
-        played: Iterable[dict] = (play_game(env_spec, a, b, game, seed, env, agents_for(a, b))
-                                  for a, b, game in jobs)
+        played: Iterable[dict] = (play_game(env_spec, a, b, game, seed, env, agents_for(a, b),
+                                            opening_plies=opening_plies) for a, b, game in jobs)
     else:
-        tasks = [(env_spec, a, b, game, seed, isolate) for a, b, game in jobs]
+        tasks = [(env_spec, a, b, game, seed, isolate, None, False, opening_plies) for a, b, game in jobs]
         played = run_tasks(_play_in_worker, tasks, max(1, min(workers, len(jobs))), ray)
     try:
         for record in played:

@@ -39,6 +39,8 @@ def _list(args: argparse.Namespace) -> int:
 #: What --ray means, the same for every command that takes it.
 RAY_HELP = ("play the games as Ray tasks on the cluster at ADDRESS (host:port, ray://host:10001, 'auto' for the "
             "one on this machine) or 'local' (Ray started here with --workers CPUs); the ray extra")
+OPENING_HELP = ("start each pair of games (seats swapped) from its own opening of N uniformly random plies, so "
+                "that agents which break no ties at random play more than two distinct games (default 0)")
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -50,7 +52,8 @@ def _play(args: argparse.Namespace) -> int:
 
 def _arena(args: argparse.Namespace) -> int:
     records = arena.run(args.env, args.agent_a, args.agent_b, args.games, seed=args.seed,
-                        workers=args.workers, out=args.out, isolate=args.isolate, ray=args.ray)
+                        workers=args.workers, out=args.out, isolate=args.isolate, ray=args.ray,
+                        opening_plies=args.opening_plies)
     summary = arena.summarize(records)
     if args.json:
         print(json.dumps(summary, allow_nan=False))
@@ -65,7 +68,7 @@ def _league(args: argparse.Namespace) -> int:
     if args.plot:
         league.check_plot(args.plot)
     result = league.run(args.env, args.agents, args.games, seed=args.seed, workers=args.workers, out=args.out,
-                        isolate=args.isolate, ray=args.ray)
+                        isolate=args.isolate, ray=args.ray, opening_plies=args.opening_plies)
     formats = {"json": league.format_json, "markdown": league.format_markdown, "text": league.format_text}
     print(formats[args.format](result))
     if args.plot:
@@ -236,6 +239,7 @@ def parser() -> argparse.ArgumentParser:
     match.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     match.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     match.add_argument("--out", help="JSON-lines file of game records; an existing one is resumed")
+    match.add_argument("--opening-plies", type=int, default=0, metavar="N", help=OPENING_HELP)
     match.add_argument("--ray", metavar="ADDRESS", help=RAY_HELP)
     match.add_argument("--isolate", action="store_true",
                        help="run each agent in a process of its own that sees only its observation and model "
@@ -257,6 +261,7 @@ def parser() -> argparse.ArgumentParser:
     league.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     league.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     league.add_argument("--out", help="JSON-lines file of game records; an existing one is resumed")
+    league.add_argument("--opening-plies", type=int, default=0, metavar="N", help=OPENING_HELP)
     league.add_argument("--ray", metavar="ADDRESS", help=RAY_HELP)
     league.add_argument("--isolate", action="store_true", help="run each agent in a process of its own")
     shown = league.add_mutually_exclusive_group()

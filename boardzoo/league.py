@@ -10,7 +10,9 @@ pair's arena games, record for record. Results go to one results file of arena r
 (``--out``; :mod:`boardzoo.ledger`: appended, validated, locked), so a league resumes
 after any interruption, grows when specs are added (the pairs already played are kept),
 and can start from an arena run's file. Records of pairs outside the league are kept in
-the file and left out of the tables.
+the file and left out of the tables. With ``opening_plies`` every pair of games starts
+from a random opening of that many plies (the arena's; the same openings for every
+pair), so that agents which break no ties at random meet in more than two games.
 
 The report: Bradley-Terry ratings on the Elo scale with 95 % bootstrap intervals (a draw
 half a win; :func:`boardzoo.stats.ratings`), the matrix of win rates (row
@@ -31,7 +33,7 @@ from typing import Any
 from boardzoo import arena, envs
 from boardzoo.agents import Agent
 from boardzoo.errors import SpecError
-from boardzoo.ledger import Ledger, check_writable_path, preset_change
+from boardzoo.ledger import Ledger, check_writable_path, describe_openings, preset_change
 from boardzoo.progress import ProgressBar
 from boardzoo.stats import Rating, ratings, wilson
 
@@ -75,6 +77,7 @@ class LeagueResult:
     #: time limit (a tournament's, say) is measured against, where the mean says little
     ms_longest: dict[str, float]
     ms_p99: dict[str, float]
+    opening_plies: int = 0
 
     def pair(self, x: str, y: str) -> PairResult:
         return next(p for p in self.pairs if {p.a, p.b} == {x, y})
@@ -107,11 +110,11 @@ def check_specs(specs: Sequence[str]) -> list[str]:
 def run(env_spec: str, specs: Sequence[str], games: int, seed: int = 0, workers: int = 1,
         out: str | None = None, progress: bool | None = None, isolate: bool = False,
         log: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
-        ray: str | None = None) -> LeagueResult:
+        ray: str | None = None, opening_plies: int = 0) -> LeagueResult:
     """Play the round robin (games already in ``out`` are not played again) and rate it;
-    ``ray`` as in :func:`boardzoo.arena.run`."""
+    ``ray`` and ``opening_plies`` as in :func:`boardzoo.arena.run`."""
     specs = check_specs(specs)
-    arena.check_run("league", games, workers, seed)
+    arena.check_run("league", games, workers, seed, opening_plies)
     pairs = pairings(specs)
     if len(pairs) * games > arena.MAX_GAMES:  # the list of games to play is held in memory
         raise SpecError(f"league: {len(pairs)} pairs x {games:,} games is more than {arena.MAX_GAMES:,} games; "
@@ -123,7 +126,7 @@ def run(env_spec: str, specs: Sequence[str], games: int, seed: int = 0, workers:
     ledger = None
     if out is not None:
         ledger = Ledger(out, key=lambda r: (r["a"], r["b"], r["game"]),
-                        check=lambda r: _other_league(r, env_spec, seed))
+                        check=lambda r: _other_league(r, env_spec, seed, opening_plies))
         ledger.open()
     built: dict[tuple[str, str], dict[str, Agent]] = {}
 
@@ -147,7 +150,8 @@ def run(env_spec: str, specs: Sequence[str], games: int, seed: int = 0, workers:
                 bar.update(status=f"{record['a']} vs {record['b']}")
 
         try:
-            arena.play_jobs(env_spec, todo, seed, workers, env, agents_for, isolate, ledger, finished, ray)
+            arena.play_jobs(env_spec, todo, seed, workers, env, agents_for, isolate, ledger, finished, ray,
+                            opening_plies)
         finally:
             if bar:
                 bar.close()
@@ -157,7 +161,7 @@ def run(env_spec: str, specs: Sequence[str], games: int, seed: int = 0, workers:
         if ledger is not None:
             ledger.close()
     records = [done[(a, b, g)] for a, b in pairs for g in range(games)]
-    return summarize(env_spec, seed, games, specs, records)
+    return summarize(env_spec, seed, games, specs, records, opening_plies)
 
 
 def _check_agents(specs: Sequence[str], env) -> None:
@@ -173,14 +177,17 @@ def _check_agents(specs: Sequence[str], env) -> None:
             agent.close()
 
 
-def _other_league(record: dict, env: str, base_seed: int) -> str | None:
-    if (record["env"], record["base_seed"]) == (env, base_seed):
+def _other_league(record: dict, env: str, base_seed: int, opening_plies: int) -> str | None:
+    then = record.get("opening_plies", 0)
+    if (record["env"], record["base_seed"], then) == (env, base_seed, opening_plies):
         return preset_change(record)
     return (f"game {record['game']} ({record['a']} vs {record['b']}) belongs to another run ({record['env']}, "
-            f"seed {record['base_seed']}; this league is {env}, seed {base_seed})")
+            f"seed {record['base_seed']}{describe_openings(then)}; this league is {env}, seed {base_seed}"
+            f"{describe_openings(opening_plies)})")
 
 
-def summarize(env: str, base_seed: int, games: int, specs: Sequence[str], records: list[dict]) -> LeagueResult:
+def summarize(env: str, base_seed: int, games: int, specs: Sequence[str], records: list[dict],
+              opening_plies: int = 0) -> LeagueResult:
     """The league's tables from its records (every pair's games, a as the first spec named)."""
     by_pair: dict[tuple[str, str], list[dict]] = {pair: [] for pair in pairings(specs)}
     for record in records:
@@ -197,7 +204,14 @@ def summarize(env: str, base_seed: int, games: int, specs: Sequence[str], record
     ms = {spec: 1000 * sum(t) / len(t) if t else math.nan for spec, t in times.items()}
     longest = {spec: 1000 * max(t) if t else math.nan for spec, t in times.items()}
     p99 = {spec: 1000 * sorted(t)[math.ceil(0.99 * len(t)) - 1] if t else math.nan for spec, t in times.items()}
-    return LeagueResult(env, base_seed, games, tuple(specs), pairs, tuple(ratings(scores)), ms, longest, p99)
+    return LeagueResult(env, base_seed, games, tuple(specs), pairs, tuple(ratings(scores)), ms, longest, p99,
+                        opening_plies)
+
+
+def _starts(result: LeagueResult) -> str:
+    if result.opening_plies:
+        return f"seats alternating on random openings of {result.opening_plies} plies"
+    return "seats alternating"
 
 
 def format_text(result: LeagueResult) -> str:
@@ -205,7 +219,7 @@ def format_text(result: LeagueResult) -> str:
     order = [r.name for r in result.ratings]
     number = {spec: i + 1 for i, spec in enumerate(order)}
     width = max(len(spec) for spec in order) + 5
-    lines = [f"{result.env}: {len(result.specs)} agents, {result.games_per_pair} games a pair, seats alternating, "
+    lines = [f"{result.env}: {len(result.specs)} agents, {result.games_per_pair} games a pair, {_starts(result)}, "
              f"seed {result.base_seed}", "",
              f"{'agent':<{width}} {'rating (95% CI)':>22} {'score':>6} {'games':>6} {'ms/move':>9} "
              f"{'p99 ms':>8} {'max ms':>8}"]
@@ -241,7 +255,7 @@ def format_markdown(result: LeagueResult) -> str:
     percentile, longest), then the row's win rate against each column with its 95 % interval."""
     order = [r.name for r in result.ratings]
     number = {spec: i + 1 for i, spec in enumerate(order)}
-    lines = [f"`{result.env}`, {result.games_per_pair} games a pair, seats alternating, seed {result.base_seed}",
+    lines = [f"`{result.env}`, {result.games_per_pair} games a pair, {_starts(result)}, seed {result.base_seed}",
              "", "| # | agent | rating (95% CI) | score | draws | games | ms/move | p99 ms | longest ms |",
              "|---|---|---|---|---|---|---|---|---|"]
     for rating in result.ratings:

@@ -89,6 +89,9 @@ def record_problem(record: Any) -> str | None:
     problem = _meaning_problem(record)
     if problem is not None:
         return problem
+    opening = record.get("opening_plies", 0)
+    if type(opening) is not int or opening < 0:  # above 'plies' when the opening ended the game
+        return f"'opening_plies' is {excerpt(repr(opening), 40)}, expected an int >= 0"
     presets = record.get("presets")
     if presets is not None and (not isinstance(presets, dict) or not set(presets) <= {"a", "b"}
                                 or not all(isinstance(spec, str) for spec in presets.values())):
@@ -141,13 +144,20 @@ def preset_change(record: dict) -> str | None:
     return None
 
 
-def other_run(record: dict, env: str, a: str, b: str, base_seed: int) -> str | None:
+def other_run(record: dict, env: str, a: str, b: str, base_seed: int, opening_plies: int = 0) -> str | None:
     """Why a valid ``record`` is not a game of the run ``env`` ``a`` vs ``b`` from
-    ``base_seed``, or None when it is one."""
-    if (record["env"], record["a"], record["b"], record["base_seed"]) == (env, a, b, base_seed):
+    ``base_seed`` (with random openings of ``opening_plies``), or None when it is one."""
+    then = record.get("opening_plies", 0)
+    if (record["env"], record["a"], record["b"], record["base_seed"], then) == (env, a, b, base_seed, opening_plies):
         return preset_change(record)
     return (f"game {record['game']} belongs to another run ({record['env']} {record['a']} vs {record['b']}, "
-            f"seed {record['base_seed']}; this run is {env} {a} vs {b}, seed {base_seed})")
+            f"seed {record['base_seed']}{describe_openings(then)}; this run is {env} {a} vs {b}, seed {base_seed}"
+            f"{describe_openings(opening_plies)})")
+
+
+def describe_openings(plies: int) -> str:
+    """How a run's description names its random openings (nothing when it has none)."""
+    return f", random openings of {plies} plies" if plies else ""
 
 
 def _type_names(types: tuple[type, ...]) -> list[str]:

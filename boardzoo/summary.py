@@ -25,6 +25,7 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
     }
     if records:
         summary["env"], summary["a"], summary["b"] = records[0]["env"], records[0]["a"], records[0]["b"]
+        summary["opening_plies"] = records[0].get("opening_plies", 0)
     for label in ("a", "b"):
         times = [t for r in records for t in r["decision_seconds"][label]]
         summary[f"{label}_mean_decision_ms"] = _mean(times) * 1000 if times else None
@@ -51,7 +52,9 @@ def format_summary(summary: dict[str, Any]) -> str:
     repeated = summary["games"] - summary["distinct_games"]
     lines = [
         f"{summary.get('env', '?')}: {summary['games']} games, mean length {summary['mean_plies']:.1f} plies"
-        + (f", {summary['forfeits']} forfeits" if summary["forfeits"] else ""),
+        + (f", {summary['forfeits']} forfeits" if summary["forfeits"] else "")
+        + (f", each pair from a random opening of {summary['opening_plies']} plies"
+           if summary.get("opening_plies") else ""),
         *([f"note: only {summary['distinct_games']} of the {summary['games']} games differ: deterministic agents "
            f"on a game without chance repeat them move for move, so these counts weigh "
            f"{summary['distinct_games']} games many times"] if repeated else []),

@@ -245,3 +245,51 @@ def test_cli_list_writes_defaults_a_spec_accepts(capsys):
             make_agent(spec)
         checked += len(plain)
     assert checked > 30
+
+
+def test_random_openings_are_shared_by_a_pair_and_make_deterministic_agents_play_distinct_games(tmp_path):
+    spec = ("connect_four_v0", "alphabeta:depth=1", "alphabeta:depth=2")
+    plain = arena.summarize(arena.run(*spec, games=12, seed=3, progress=False))
+    assert plain["distinct_games"] == 2
+    out = tmp_path / "openings.jsonl"
+    records = arena.run(*spec, games=12, seed=3, out=str(out), progress=False, opening_plies=3)
+    assert arena.summarize(records)["distinct_games"] == 12
+    openings = [tuple(map(tuple, r["moves"][:3])) for r in records]
+    for even, odd in zip(records[::2], records[1::2]):
+        # Both seatings of a pair start from one opening, each agent on each side of it.
+        assert even["moves"][:3] == odd["moves"][:3] and even["seat_of_a"] != odd["seat_of_a"]
+    assert len(set(openings[::2])) == 6
+    for record in records:
+        assert record["opening_plies"] == 3 and [seat for seat, _ in record["moves"][:3]] == [0, 1, 0]
+        # The opening's plies are nobody's decisions.
+        assert len(record["decision_seconds"]["a"]) + len(record["decision_seconds"]["b"]) == record["plies"] - 3
+    # The same run again, in two workers, plays the same games; another seed other openings.
+    again = arena.run(*spec, games=12, seed=3, workers=2, progress=False, opening_plies=3)
+    assert without_timing(again) == read_lines(out)
+    other = arena.run(*spec, games=12, seed=4, progress=False, opening_plies=3)
+    assert [tuple(map(tuple, r["moves"][:3])) for r in other] != openings
+    # Its file is its own: without openings, or with others, the run is another one.
+    for plies in (0, 2):
+        with pytest.raises(ResultsFileError, match="random openings of 3 plies"):
+            arena.run(*spec, games=12, seed=3, out=str(out), progress=False, opening_plies=plies)
+
+
+def test_an_opening_that_ends_the_game_counts_it_and_bad_openings_are_refused(tmp_path, capsys):
+    records = arena.run("nim_v0:n=4", "greedy", "greedy", games=4, seed=0, progress=False, opening_plies=10)
+    for record in records:
+        assert record["plies"] <= 4 and record["winner"] is not None
+        assert record["decision_seconds"] == {"a": [], "b": []}
+    with pytest.raises(SpecError, match="opening plies must be an int from 0 to 1,000"):
+        arena.run("nim_v0", "greedy", "random", games=2, opening_plies=-1)
+    assert main(["arena", "nim_v0", "greedy", "random", "--opening-plies", "1001"]) == 2
+    assert "opening plies must be an int from 0 to 1,000" in capsys.readouterr().err
+    out = tmp_path / "games.jsonl"
+    assert main(["arena", "nim_v0", "greedy", "random", "--games", "2", "--opening-plies", "2",
+                 "--out", str(out)]) == 0
+    assert "each pair from a random opening of 2 plies" in capsys.readouterr().out
+    record = json.loads(out.read_text().splitlines()[0])
+    for bad in (-1, "2", 2.0, None):
+        out.write_text(json.dumps({**record, "opening_plies": bad}) + "\n")
+        assert main(["arena", "nim_v0", "greedy", "random", "--games", "2", "--opening-plies", "2",
+                     "--out", str(out)]) == 2
+        assert "'opening_plies' is" in capsys.readouterr().err

@@ -216,3 +216,21 @@ def test_a_short_league_off_a_terminal_still_says_how_far_it_got(capsys):
 def test_deterministic_agents_repeating_their_games_are_told_apart(capsys):
     assert main(["arena", "connect_four_v0", "alphabeta:depth=1", "alphabeta:depth=2", "--games", "6"]) == 0
     assert "note: only 2 of the 6 games differ" in capsys.readouterr().out
+
+
+def test_a_league_on_random_openings_gives_every_pair_the_same_openings(tmp_path, capsys):
+    specs = ["alphabeta:depth=1", "alphabeta:depth=2", "greedy"]
+    out = tmp_path / "league.jsonl"
+    result = league.run("connect_four_v0", specs, games=4, seed=1, out=str(out), progress=False, log=quiet,
+                        opening_plies=2)
+    assert result.opening_plies == 2
+    assert "seats alternating on random openings of 2 plies" in league.format_markdown(result)
+    records = lines_of(out)
+    for game in range(4):
+        assert len({tuple(map(tuple, r["moves"][:2])) for r in records if r["game"] == game}) == 1
+    for a, b in league.pairings(specs):
+        mine = sorted((r for r in records if (r["a"], r["b"]) == (a, b)), key=lambda r: r["game"])
+        assert without_timing(mine) == without_timing(arena.run("connect_four_v0", a, b, games=4, seed=1,
+                                                                progress=False, opening_plies=2))
+    assert main(["league", "connect_four_v0", *specs, "--games", "4", "--seed", "1", "--out", str(out)]) == 2
+    assert "random openings of 2 plies; this league is connect_four_v0, seed 1)" in capsys.readouterr().err
