@@ -135,7 +135,7 @@ def play_game(env_spec: str, spec_a: str, spec_b: str, game: int, base_seed: int
     final: dict[str, float] = {}
     truncated = False
     forfeit = None
-    opening = opening_generator(base_seed, game) if opening_plies else None
+    opening = opening_generator(base_seed, game)
     opened = 0
     env.reset(seed=env_seed)
     raw = env.unwrapped
