@@ -295,8 +295,8 @@ def release_cached() -> None:
     _WORKER.clear()
 
 
-def _play_in_worker(job: tuple) -> dict[str, Any]:
-    return play_cached(*job)
+def _play_in_worker(job: dict[str, Any]) -> dict[str, Any]:
+    return play_cached(**job)
 
 
 def open_ledger(out: str, config: dict[str, Any]) -> Ledger:
@@ -380,7 +380,8 @@ def play_jobs(env_spec: str, jobs: list[tuple[str, str, int]], seed: int, worker
         played: Iterable[dict] = (play_game(env_spec, a, b, game, seed, env, agents_for(a, b),
                                             opening_plies=opening_plies) for a, b, game in jobs)
     else:
-        tasks = [(env_spec, a, b, game, seed, isolate, None, False, opening_plies) for a, b, game in jobs]
+        tasks = [{"env_spec": env_spec, "spec_a": a, "spec_b": b, "game": game, "base_seed": seed, "isolate": isolate,
+                  "opening_plies": opening_plies} for a, b, game in jobs]
         played = run_tasks(_play_in_worker, tasks, max(1, min(workers, len(jobs))), ray)
     try:
         for record in played:

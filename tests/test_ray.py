@@ -74,8 +74,9 @@ def test_an_experiment_plays_the_same_games_on_ray(tmp_path):
 def test_a_tasks_error_comes_back_as_it_was_raised():
     from boardzoo.arena import _play_in_worker
 
+    job = {"env_spec": "no_such_env", "spec_a": "random", "spec_b": "random", "game": 0, "base_seed": 0}
     with pytest.raises(SpecError, match="unknown env 'no_such_env'"):
-        list(run_on_ray(_play_in_worker, [("no_such_env", "random", "random", 0, 0, False)], ADDRESS, 1))
+        list(run_on_ray(_play_in_worker, [job], ADDRESS, 1))
 
 
 def test_an_address_nothing_answers_on_is_refused_at_once():
