@@ -321,7 +321,8 @@ def parser() -> argparse.ArgumentParser:
         "train", help="AlphaZero-style self-play training of a network for the alphazero agent (rl, fast extras)",
         description="Trains a policy-value network by self-play (Gumbel AlphaZero on the compiled engine) in a run "
                     "directory; run the same command again to resume after an interruption. The network is "
-                    "RUN/weights/latest.npz, played by alphazero:weights=FILE.")
+                    "RUN/weights/averaged.npz (the moving average of the generations' networks; the newest alone is "
+                    "RUN/weights/latest.npz), played by alphazero:weights=FILE.")
     train.add_argument("game", help="connect_four, nim or cantris (the preset of that game)")
     train.add_argument("--run", dest="run_dir", metavar="DIR", help="run directory (default runs/train-GAME)")
     train.add_argument("--generations", type=int, help="stop when the run has this many generations")

@@ -44,3 +44,7 @@ TINY = dataclasses.replace(
 
 def weights_of(run_dir: str, generation: int) -> dict[str, np.ndarray]:
     return Network.load(os.path.join(run_dir, "weights", f"gen-{generation:04d}.npz")).arrays
+
+
+def averaged_of(run_dir: str) -> dict[str, np.ndarray]:
+    return Network.load(os.path.join(run_dir, "weights", "averaged.npz")).arrays

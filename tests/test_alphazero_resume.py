@@ -19,7 +19,7 @@ import pytest
 pytest.importorskip("numba")
 torch = pytest.importorskip("torch")
 
-from alphazero_fixtures import TINY, weights_of  # noqa: E402
+from alphazero_fixtures import TINY, averaged_of, weights_of  # noqa: E402
 
 from boardzoo.agents.alphazero.network import Network  # noqa: E402
 from boardzoo.training.alphazero import Trainer  # noqa: E402
@@ -33,13 +33,15 @@ def test_a_run_resumed_goes_on_as_if_it_never_stopped(tmp_path):
     resumed = Trainer(parts, None, log=lambda line: None)
     assert resumed.generation == 1 and resumed.buffer.size > 0
     resumed.run(generations=2)
-    for name, array in weights_of(straight, 2).items():
-        np.testing.assert_array_equal(weights_of(parts, 2)[name], array, err_msg=name)
+    for files in (lambda run: weights_of(run, 2), averaged_of):
+        for name, array in files(straight).items():
+            np.testing.assert_array_equal(files(parts)[name], array, err_msg=name)
     # A run checked out of version control has its checkpoint but no weights: resuming writes them.
     shutil.rmtree(os.path.join(parts, "weights"))
     assert Trainer(parts, None, log=lambda line: None).generation == 2
-    for name, array in weights_of(straight, 2).items():
-        np.testing.assert_array_equal(weights_of(parts, 2)[name], array, err_msg=name)
+    for files in (lambda run: weights_of(run, 2), averaged_of):
+        for name, array in files(straight).items():
+            np.testing.assert_array_equal(files(parts)[name], array, err_msg=name)
     assert Network.load(os.path.join(parts, "weights", "latest.npz")).about["generation"] == 2
     with pytest.raises(ValueError, match="other settings"):
         Trainer(parts, dataclasses.replace(TINY, simulations=5))
@@ -138,7 +140,8 @@ def test_a_run_killed_anywhere_resumes_and_ends_as_the_uninterrupted_one(tmp_pat
             time.sleep(0.1)
         assert not [pid for pid in workers if _alive(pid)], "worker processes outlived the killed run"
         Trainer(run_dir, None, log=lambda line: None).run(generations=3)
-        for name, array in weights_of(straight, 3).items():
-            np.testing.assert_array_equal(weights_of(run_dir, 3)[name], array, err_msg=f"{wanted}: {name}")
+        for files in (lambda run: weights_of(run, 3), averaged_of):
+            for name, array in files(straight).items():
+                np.testing.assert_array_equal(files(run_dir)[name], array, err_msg=f"{wanted}: {name}")
         history = [json.loads(line) for line in open(os.path.join(run_dir, "history.jsonl"))]
         assert [entry["generation"] for entry in history] == [1, 2, 3]

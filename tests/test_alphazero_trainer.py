@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("numba")
 torch = pytest.importorskip("torch")
 
-from alphazero_fixtures import TINY, weights_of, write_connect_four_network  # noqa: E402
+from alphazero_fixtures import TINY, averaged_of, weights_of, write_connect_four_network  # noqa: E402
 
 from boardzoo.agents.alphazero.evaluator import shipped_path  # noqa: E402
 from boardzoo.agents.alphazero.network import Network  # noqa: E402
@@ -42,8 +42,9 @@ def test_the_loop_at_a_tiny_size_learns_rates_and_keeps_its_files_bounded(tmp_pa
     assert set(history[1]["mistakes"]) == set(history[1]["outcome_mistakes"]) == {"network", "search"}
     assert "mistakes" not in history[0] and "mistakes" not in history[2]
     assert history[-1]["buffer"] == sum(entry["positions"] for entry in history)
-    # Only the newest keep_weights generations' files stay (and latest.npz).
-    assert sorted(os.listdir(os.path.join(run_dir, "weights"))) == ["gen-0002.npz", "gen-0003.npz", "latest.npz"]
+    # Only the newest keep_weights generations' files stay (and latest.npz, averaged.npz).
+    assert sorted(os.listdir(os.path.join(run_dir, "weights"))) == [
+        "averaged.npz", "gen-0002.npz", "gen-0003.npz", "latest.npz"]
     assert not os.path.exists(os.path.join(run_dir, "staging"))
     about = Network.load(os.path.join(run_dir, "weights", "latest.npz")).about
     assert about["game"] == "connect_four" and about["generation"] == 3
@@ -218,6 +219,39 @@ def test_the_buffer_packs_its_planes_to_bits_and_reads_back_format_1_checkpoints
         np.testing.assert_array_equal(weights_of(old, 2)[name], array, err_msg=name)
 
 
+def test_the_averaged_network_is_the_moving_average_of_the_generations(tmp_path):
+    config = dataclasses.replace(TINY, keep_weights=10, average_decay=0.6, mistakes_every=0)
+    run_dir = str(tmp_path / "run")
+    Trainer(run_dir, config, log=lambda line: None).run(generations=3)
+
+    def moving_average(generations: range) -> dict[str, np.ndarray]:
+        mean = weights_of(run_dir, generations[0])
+        for g in generations[1:]:
+            mean = {name: 0.6 * array + 0.4 * weights_of(run_dir, g)[name] for name, array in mean.items()}
+        return mean
+
+    def assert_averaged(expected: dict[str, np.ndarray]) -> None:
+        averaged = averaged_of(run_dir)
+        assert set(averaged) == set(expected)
+        for name, array in expected.items():
+            np.testing.assert_allclose(averaged[name], array, rtol=1e-5, atol=1e-7, err_msg=name)
+
+    assert_averaged(moving_average(range(0, 4)))
+    about = Network.load(os.path.join(run_dir, "weights", "averaged.npz")).about
+    assert about["generation"] == 3 and about["averaged"] == {"decay": 0.6, "from_generation": 0}
+    # A checkpoint written before the average existed: the average begins where it resumes.
+    path = os.path.join(run_dir, "checkpoint.pt")
+    saved = torch.load(path, weights_only=True)
+    del saved["averaged"], saved["averaged_from"]
+    torch.save(saved, path)
+    lines: list[str] = []
+    Trainer(run_dir, None, log=lines.append).run(generations=5)
+    assert "the averaged network (averaged.npz) begins at generation 3" in lines
+    assert_averaged(moving_average(range(3, 6)))
+    assert Network.load(os.path.join(run_dir, "weights", "averaged.npz")).about["averaged"]["from_generation"] == 3
+    assert not np.allclose(averaged_of(run_dir)["stem.weight"], weights_of(run_dir, 5)["stem.weight"])
+
+
 def test_a_branch_goes_on_from_its_source_with_its_settings_changed(tmp_path):
     from boardzoo.training.alphazero.trainer import branch
 
@@ -351,7 +385,7 @@ def test_every_keep_every_th_generation_is_kept_for_good(tmp_path):
     Trainer(run_dir, dataclasses.replace(TINY, keep_weights=1, keep_every=2, eval_every=10),
             log=lambda line: None).run(generations=5)
     assert sorted(os.listdir(os.path.join(run_dir, "weights"))) == [
-        "gen-0000.npz", "gen-0002.npz", "gen-0004.npz", "gen-0005.npz", "latest.npz"]
+        "averaged.npz", "gen-0000.npz", "gen-0002.npz", "gen-0004.npz", "gen-0005.npz", "latest.npz"]
 
 
 def test_a_run_directory_takes_one_trainer_at_a_time(tmp_path):
@@ -396,7 +430,7 @@ def test_train_on_the_command_line_refuses_bad_input_with_a_message(tmp_path, ca
     assert not os.path.exists(run_dir)
     tiny = ["--set", "games_per_generation=8", "--set", "eval_games=2", "--set", "channels=4"]
     assert cli_main(["train", "nim", "--run", run_dir, "--generations", "1", *tiny]) == 0
-    assert capsys.readouterr().out.strip() == os.path.join(run_dir, "weights", "latest.npz")
+    assert capsys.readouterr().out.strip() == os.path.join(run_dir, "weights", "averaged.npz")
     assert cli_main(["train", "nim", "--run", run_dir, "--generations", "2", "--set", "channels=8"]) == 2
     assert "other settings (channels" in capsys.readouterr().err
     assert cli_main(["train", "cantris", "--run", run_dir, "--generations", "2"]) == 2

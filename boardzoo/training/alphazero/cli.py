@@ -10,7 +10,7 @@ import sys
 
 from boardzoo.errors import SpecError
 from boardzoo.training.alphazero.config import PRESETS
-from boardzoo.training.alphazero.trainer import CHECKPOINT, Trainer, branch
+from boardzoo.training.alphazero.trainer import AVERAGED, CHECKPOINT, Trainer, branch
 from boardzoo.values import number, whole
 
 
@@ -60,5 +60,5 @@ def train(args: argparse.Namespace) -> int:
         trainer.run(generations=args.generations, hours=args.hours)
     except ValueError as error:
         raise SpecError(str(error)) from None
-    print(os.path.join(run_dir, "weights", "latest.npz"))
+    print(os.path.join(run_dir, "weights", AVERAGED))
     return 0

@@ -55,6 +55,7 @@ class TrainingConfig:
     lr_halving_generations: int = bounded(30, 0, 100_000)
     min_learning_rate: float = bounded(1e-4, 0.0, 1.0)
     mirror: bool = True
+    average_decay: float = bounded(0.75, 0.0, 0.999)
     # evaluation
     anchors: tuple[str, ...] = ()
     eval_games: int = bounded(20, 0, 10_000)

@@ -17,7 +17,9 @@ A generation:
    the network also to ``weights/gen-NNNN.npz`` and ``weights/latest.npz`` (the files
    ``alphazero:weights=`` reads). Only the newest ``keep_weights`` generations' files are
    kept, and every ``keep_every``-th (for a curve over the whole run), so the
-   directory's size is bounded;
+   directory's size is bounded. ``weights/averaged.npz`` is the moving average of the
+   generations' weights (each generation's share decaying by ``average_decay``), the
+   network to play: it errs less than any one generation of it;
 4. **evaluation** (every ``eval_every`` generations): arena games against the previous
    generation and the anchors, on this machine (results files in ``eval/``, resumable as
    any arena run),
@@ -64,6 +66,8 @@ from boardzoo.workers import run_tasks
 #: still read.
 FORMAT, READABLE_FORMATS = 2, (1, 2)
 CHECKPOINT, CONFIG, HISTORY = "checkpoint.pt", "config.json", "history.jsonl"
+#: The moving average of the generations' networks, in ``weights/``.
+AVERAGED = "averaged.npz"
 #: Held while a trainer runs (an OS lock: a killed trainer's goes with its process).
 LOCK = ".lock"
 _STAGED = re.compile(r"gen-(\d+)-task-(\d+)\.npz")
@@ -181,6 +185,11 @@ class Trainer:
         torch.set_num_threads(1)
         torch.manual_seed(self.config.seed)
         self.model = PolicyValueNet(self.architecture)
+        #: The exponential moving average of the networks after each generation, and the
+        #: generation whose network it began with.
+        self.averaged = PolicyValueNet(self.architecture)
+        self.averaged.load_state_dict(self.model.state_dict())
+        self.averaged_from = 0
         self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=self.config.learning_rate,
                                            weight_decay=self.config.weight_decay)
         self.buffer = ReplayBuffer(self.config.replay_positions, int(np.prod(self.input_shape)), self.actions)
@@ -245,6 +254,9 @@ class Trainer:
         values = np.concatenate([r.values for r in results])
         self.buffer.add(inputs, policies, values)
         losses = self._learn(g, len(values))
+        with torch.no_grad():
+            for mean, now in zip(self.averaged.parameters(), self.model.parameters()):
+                mean.lerp_(now, 1 - self.config.average_decay)
         learned = time.monotonic()
         games = sum(r.games for r in results)
         record = {
@@ -452,6 +464,9 @@ class Trainer:
         network = self.model.to_network(about)
         for path in (self.weights_path(self.generation), os.path.join(self.run_dir, "weights", "latest.npz")):
             write_atomic_with(path, network.write)
+        averaged = self.averaged.to_network(
+            {**about, "averaged": {"decay": self.config.average_decay, "from_generation": self.averaged_from}})
+        write_atomic_with(os.path.join(self.run_dir, "weights", AVERAGED), averaged.write)
         for old in range(self.generation - self.config.keep_weights, -1, -1):
             if self.config.keep_every and old % self.config.keep_every == 0:
                 continue
@@ -463,6 +478,7 @@ class Trainer:
     def _checkpoint(self) -> None:
         state = {"format": FORMAT, "config": self.config.to_json(), "generation": self.generation,
                  "evaluated": self.evaluated, "seconds": self.seconds, "model": self.model.state_dict(),
+                 "averaged": self.averaged.state_dict(), "averaged_from": self.averaged_from,
                  "optimizer": self.optimizer.state_dict(), "buffer": self.buffer.state(),
                  "history": json.dumps(self.history), "commands": json.dumps(self.commands)}
         write_atomic_with(os.path.join(self.run_dir, CHECKPOINT), lambda handle: torch.save(state, handle))
@@ -487,12 +503,19 @@ class Trainer:
             self.seconds = float(saved["seconds"])
             self.history = json.loads(saved["history"])
             self.commands = json.loads(saved.get("commands", "[]")) + [self._started]
+            if "averaged" in saved:
+                self.averaged.load_state_dict(saved["averaged"])
+                self.averaged_from = int(saved["averaged_from"])
         except (KeyError, TypeError, ValueError, RuntimeError) as error:
             raise ValueError(f"{where}: the checkpoint is damaged ({error})") from None
         self.buffer.load(saved["buffer"], where)
         self.model.eval()
         self._rate()
         self.log(f"resumed {self.run_dir} at generation {self.generation} ({self.seconds / 3600:.2f} h trained)")
+        if "averaged" not in saved:  # a checkpoint from before the average: it begins here
+            self.averaged.load_state_dict(self.model.state_dict())
+            self.averaged_from = self.generation
+            self.log(f"the averaged network ({AVERAGED}) begins at generation {self.generation}")
 
 
 def _identity(path: str) -> tuple[int, int] | None:
