@@ -170,6 +170,44 @@ def test_the_network_alone_plays_its_highest_legal_logit(connect_four_weights):
     assert agent.act({}, state) == max(state.legal_actions(), key=lambda a: logits[a])
 
 
+def test_mirror_averaging_is_the_mean_of_a_position_and_its_mirror_image(connect_four_weights):
+    from boardzoo.agents.alphazero.network import MirrorAveraged
+
+    network = Network.load(connect_four_weights)
+    averaged = MirrorAveraged(network)
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        # A position and its mirror image, each reached by playing the game.
+        state, mirror = game("connect_four").new_initial_state(), game("connect_four").new_initial_state()
+        for _ in range(int(rng.integers(0, 20))):
+            if state.is_terminal():
+                break
+            move = int(rng.choice(state.legal_actions()))
+            state.apply(move)
+            mirror.apply(6 - move)
+        logits, value = network(_input_of(state))
+        mirror_logits, mirror_value = network(_input_of(mirror))
+        both_logits, both_value = averaged(_input_of(state))
+        np.testing.assert_allclose(both_logits[0], (logits[0] + mirror_logits[0, ::-1]) / 2, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(both_value[0], (value[0] + mirror_value[0]) / 2, rtol=1e-5, atol=1e-6)
+        seen_from_mirror = averaged(_input_of(mirror))
+        np.testing.assert_allclose(seen_from_mirror[0][0, ::-1], both_logits[0], rtol=1e-5, atol=1e-6)
+    # The agent with mirror=true plays the averaged answers' best move; alone the network may differ.
+    state = game("connect_four").new_initial_state()
+    for move in (3, 2, 3, 4, 1):
+        state.apply(move)
+    both_logits = averaged(_input_of(state))[0][0]
+    agent = make_agent(f"alphazero:weights={connect_four_weights},iterations=0,mirror=true")
+    assert agent.act({}, state) == max(state.legal_actions(), key=lambda a: both_logits[a])
+    searched = make_agent(f"alphazero:weights={connect_four_weights},iterations=16,mirror=true", seed=0)
+    searched.act({}, state)
+    assert searched.stats["iterations"] == 16 and state.legal_actions().count(searched.stats["action"]) == 1
+    with pytest.raises(ValueError, match="mirror=true is for games whose actions are the board's columns"):
+        make_agent("alphazero:mirror=true").check(game("nim").new_initial_state(n=10))
+    with pytest.raises(SpecError, match="mirror"):
+        make_agent("alphazero:mirror=sometimes")
+
+
 def test_a_network_file_guides_puct_as_an_mcts_evaluator(connect_four_weights):
     from boardzoo.agents.alphazero.evaluator import FileNetworkEvaluator
 
@@ -207,11 +245,12 @@ def test_sampled_opening_moves_vary_the_games_and_follow_the_seed(connect_four_w
     assert [r["moves"] for r in again] == [r["moves"] for r in sampled]
 
 
-@pytest.mark.parametrize("iterations", [0, 24])
-def test_the_agent_judges_many_positions_at_once_as_it_would_one_by_one(connect_four_weights, iterations):
+@pytest.mark.parametrize("iterations,mirror", [(0, False), (24, False), (0, True), (24, True)])
+def test_the_agent_judges_many_positions_at_once_as_it_would_one_by_one(connect_four_weights, iterations, mirror):
     sets = read_mistake_sets(SETS_FILE)
     positions = [position for name in SET_NAMES for position in sets.get(name, [])[:4]]
-    agent = make_agent(f"alphazero:weights={connect_four_weights},iterations={iterations}", seed=0)
+    spec = f"alphazero:weights={connect_four_weights},iterations={iterations},mirror={str(mirror).lower()}"
+    agent = make_agent(spec, seed=0)
     boards = [set_up(position) for position in positions]
     assert chooser(agent)(boards) == [agent.act(observation, model) for observation, model in boards]
     with pytest.raises(ValueError, match="time= budgets one move"):

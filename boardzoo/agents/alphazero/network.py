@@ -276,6 +276,33 @@ class Network:
         return np.maximum(x, 0.0, out=x)
 
 
+#: The games whose network input is a board (planes, rows, columns), whose actions are
+#: its columns, and whose rules know no left or right: a position's mirror image is its
+#: input flipped left to right, with the actions reversed.
+MIRRORED = ("connect_four", "cantris")
+
+
+class MirrorAveraged:
+    """``network``'s answers averaged with its answers for each position's mirror image
+    (the board flipped left to right, the actions, its columns, reversed with it): the
+    means of the two logits and of the two values. A network is only nearly symmetric, and
+    the mean of two views errs less than either (``docs/benchmarks.md``); each question
+    costs two passes, asked in one batch. For the games of
+    :data:`MIRRORED` (the caller checks the game)."""
+
+    def __init__(self, network: Network):
+        if len(network.input_shape) != 3:
+            raise ValueError("a mirror image needs a board input (planes, rows, columns), not "
+                             f"{network.input_shape}")
+        self.network = network
+
+    def __call__(self, inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        x = np.asarray(inputs, dtype=np.float32).reshape(-1, *self.network.input_shape)
+        n = len(x)
+        logits, values = self.network(np.concatenate([x, x[..., ::-1]]))
+        return (logits[:n] + logits[n:, ::-1]) / 2, (values[:n] + values[n:]) / 2
+
+
 class _Plan:
     """A convolutional network's buffers for batches of ``n`` positions. A layer's planes
     are rows (position, cell) of channels, with one zero row after all of them that the

@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from boardzoo.agents.alphazero.network import MIRRORED
 from boardzoo.arena import run as run_arena
 from boardzoo.envs import make as make_env
 from boardzoo.fast.games import encode
@@ -143,7 +144,7 @@ class ReplayBuffer:
 
 def mirrored(config: TrainingConfig, shape: tuple[int, ...]) -> bool:
     """Whether the game is the same mirrored left to right, actions being columns."""
-    return config.mirror and config.game in ("connect_four", "cantris") and len(shape) == 3
+    return config.mirror and config.game in MIRRORED and len(shape) == 3
 
 
 class Trainer:
