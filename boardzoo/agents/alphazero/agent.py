@@ -16,12 +16,12 @@ Cantris), each as its network was trained (board size, Nim's k and largest pile)
 ``mirror=true`` asks the network about each position and its mirror image and plays
 by the mean of the two answers (Connect Four and Cantris, whose actions are the board's
 columns): each simulation costs two network passes, and the agent errs less at the same
-number of simulations. ``sample_moves=N`` draws the agent's first N moves of each game from its improved policy
-(the network's own with ``iterations=0``) with its seeded generator, instead of playing
-the best: otherwise the agent plays the same game every time against a player that does
-the same (alpha-beta), and four hundred games are two. ``stats`` holds the simulations,
-the root's value and improved policy; ``tree_json`` gives the tree to the browser's tree
-view.
+number of simulations. ``sample_moves=N`` draws the agent's first N moves of each game
+from its improved policy (the network's own with ``iterations=0``) with its seeded
+generator, instead of playing the best: otherwise the agent plays the same game every
+time against a player that does the same (alpha-beta), and four hundred games are two.
+``stats`` holds the simulations, the root's value and improved policy; ``tree_json``
+gives the tree to the browser's tree view.
 """
 
 from __future__ import annotations

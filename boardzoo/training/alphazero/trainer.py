@@ -19,7 +19,7 @@ A generation:
    kept, and every ``keep_every``-th (for a curve over the whole run), so the
    directory's size is bounded. ``weights/averaged.npz`` is the moving average of the
    generations' weights (each generation's share decaying by ``average_decay``), the
-   network to play: it errs less than any one generation of it;
+   network to play (it erred less than the newest generation alone: docs/benchmarks.md);
 4. **evaluation** (every ``eval_every`` generations): arena games against the previous
    generation and the anchors, on this machine (results files in ``eval/``, resumable as
    any arena run),
