@@ -48,3 +48,12 @@ def weights_of(run_dir: str, generation: int) -> dict[str, np.ndarray]:
 
 def averaged_of(run_dir: str) -> dict[str, np.ndarray]:
     return Network.load(os.path.join(run_dir, "weights", "averaged.npz")).arrays
+
+
+def assert_same_networks(expected_run: str, run: str, generation: int, context: str = "") -> None:
+    """``run`` holds exactly ``expected_run``'s networks: generation ``generation``'s and the average."""
+    for expected, got in ((weights_of(expected_run, generation), weights_of(run, generation)),
+                          (averaged_of(expected_run), averaged_of(run))):
+        assert set(got) == set(expected)
+        for name, array in expected.items():
+            np.testing.assert_array_equal(got[name], array, err_msg=f"{context}{name}")

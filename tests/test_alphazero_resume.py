@@ -13,13 +13,12 @@ import subprocess
 import sys
 import time
 
-import numpy as np
 import pytest
 
 pytest.importorskip("numba")
 torch = pytest.importorskip("torch")
 
-from alphazero_fixtures import TINY, averaged_of, weights_of  # noqa: E402
+from alphazero_fixtures import TINY, assert_same_networks  # noqa: E402
 
 from boardzoo.agents.alphazero.network import Network  # noqa: E402
 from boardzoo.training.alphazero import Trainer  # noqa: E402
@@ -33,15 +32,11 @@ def test_a_run_resumed_goes_on_as_if_it_never_stopped(tmp_path):
     resumed = Trainer(parts, None, log=lambda line: None)
     assert resumed.generation == 1 and resumed.buffer.size > 0
     resumed.run(generations=2)
-    for files in (lambda run: weights_of(run, 2), averaged_of):
-        for name, array in files(straight).items():
-            np.testing.assert_array_equal(files(parts)[name], array, err_msg=name)
+    assert_same_networks(straight, parts, 2)
     # A run checked out of version control has its checkpoint but no weights: resuming writes them.
     shutil.rmtree(os.path.join(parts, "weights"))
     assert Trainer(parts, None, log=lambda line: None).generation == 2
-    for files in (lambda run: weights_of(run, 2), averaged_of):
-        for name, array in files(straight).items():
-            np.testing.assert_array_equal(files(parts)[name], array, err_msg=name)
+    assert_same_networks(straight, parts, 2)
     assert Network.load(os.path.join(parts, "weights", "latest.npz")).about["generation"] == 2
     with pytest.raises(ValueError, match="other settings"):
         Trainer(parts, dataclasses.replace(TINY, simulations=5))
@@ -59,8 +54,7 @@ def test_a_damaged_staged_task_is_played_again(tmp_path):
     trainer.log = lines.append
     trainer.run(generations=1)
     assert not any("found done" in line for line in lines)
-    for name, array in weights_of(straight, 1).items():
-        np.testing.assert_array_equal(weights_of(run_dir, 1)[name], array, err_msg=name)
+    assert_same_networks(straight, run_dir, 1)
 
 
 def test_the_time_of_tasks_staged_by_an_interrupted_call_counts_in_the_runs_hours(tmp_path, monkeypatch):
@@ -140,8 +134,6 @@ def test_a_run_killed_anywhere_resumes_and_ends_as_the_uninterrupted_one(tmp_pat
             time.sleep(0.1)
         assert not [pid for pid in workers if _alive(pid)], "worker processes outlived the killed run"
         Trainer(run_dir, None, log=lambda line: None).run(generations=3)
-        for files in (lambda run: weights_of(run, 3), averaged_of):
-            for name, array in files(straight).items():
-                np.testing.assert_array_equal(files(run_dir)[name], array, err_msg=f"{wanted}: {name}")
+        assert_same_networks(straight, run_dir, 3, context=f"{wanted}: ")
         history = [json.loads(line) for line in open(os.path.join(run_dir, "history.jsonl"))]
         assert [entry["generation"] for entry in history] == [1, 2, 3]

@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("numba")
 torch = pytest.importorskip("torch")
 
-from alphazero_fixtures import TINY, averaged_of, weights_of, write_connect_four_network  # noqa: E402
+from alphazero_fixtures import TINY, assert_same_networks, averaged_of, weights_of, write_connect_four_network  # noqa: E402
 
 from boardzoo.agents.alphazero.evaluator import shipped_path  # noqa: E402
 from boardzoo.agents.alphazero.network import Network  # noqa: E402
@@ -215,8 +215,7 @@ def test_the_buffer_packs_its_planes_to_bits_and_reads_back_format_1_checkpoints
     saved["buffer"]["inputs"] = torch.from_numpy(np.unpackbits(packed.numpy(), axis=1)[:, :126].astype(np.float16))
     torch.save({**saved, "format": 1}, path)
     Trainer(old, None, log=lambda line: None).run(generations=2)
-    for name, array in weights_of(straight, 2).items():
-        np.testing.assert_array_equal(weights_of(old, 2)[name], array, err_msg=name)
+    assert_same_networks(straight, old, 2)
 
 
 def test_the_averaged_network_is_the_moving_average_of_the_generations(tmp_path):
@@ -270,8 +269,7 @@ def test_a_branch_goes_on_from_its_source_with_its_settings_changed(tmp_path):
     same = branch(source, str(tmp_path / "same"), {}, **quiet)
     assert same.generation == 1 and same.run_dir == str(tmp_path / "same")
     same.run(generations=2)
-    for name, array in weights_of(straight, 2).items():
-        np.testing.assert_array_equal(weights_of(same.run_dir, 2)[name], array, err_msg=name)
+    assert_same_networks(straight, same.run_dir, 2)
     # Settings changed: the branch keeps them when resumed, and its record starts with its source's.
     changed_dir = str(tmp_path / "changed")
     branch(source, changed_dir, {"learning_rate": "0.001", "random_opening_share": "0.5",

@@ -497,6 +497,7 @@ class Trainer:
         return saved
 
     def _restore(self, saved: dict[str, Any], where: str) -> None:
+        average_begins = "averaged" not in saved  # a checkpoint from before the average: it begins here
         try:
             self.model.load_state_dict(saved["model"])
             self.optimizer.load_state_dict(saved["optimizer"])
@@ -504,18 +505,15 @@ class Trainer:
             self.seconds = float(saved["seconds"])
             self.history = json.loads(saved["history"])
             self.commands = json.loads(saved.get("commands", "[]")) + [self._started]
-            if "averaged" in saved:
-                self.averaged.load_state_dict(saved["averaged"])
-                self.averaged_from = int(saved["averaged_from"])
+            self.averaged.load_state_dict(saved["model" if average_begins else "averaged"])
+            self.averaged_from = self.generation if average_begins else int(saved["averaged_from"])
         except (KeyError, TypeError, ValueError, RuntimeError) as error:
             raise ValueError(f"{where}: the checkpoint is damaged ({error})") from None
         self.buffer.load(saved["buffer"], where)
         self.model.eval()
         self._rate()
         self.log(f"resumed {self.run_dir} at generation {self.generation} ({self.seconds / 3600:.2f} h trained)")
-        if "averaged" not in saved:  # a checkpoint from before the average: it begins here
-            self.averaged.load_state_dict(self.model.state_dict())
-            self.averaged_from = self.generation
+        if average_begins:
             self.log(f"the averaged network ({AVERAGED}) begins at generation {self.generation}")
 
 
