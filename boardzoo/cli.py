@@ -327,6 +327,9 @@ def parser() -> argparse.ArgumentParser:
     train.add_argument("--run", dest="run_dir", metavar="DIR", help="run directory (default runs/train-GAME)")
     train.add_argument("--generations", type=int, help="stop when the run has this many generations")
     train.add_argument("--hours", type=float, help="stop after this many hours of this call (checked between phases)")
+    train.add_argument("--run-hours", type=float, metavar="H",
+                       help="the run's budget across all its calls: stop before a generation that would take the "
+                            "run's own hours (self-play and learning) past H")
     train.add_argument("--workers", type=int, default=1, help="self-play and evaluation processes (or Ray CPUs)")
     train.add_argument("--ray", metavar="ADDRESS", help=RAY_HELP.replace("play the games", "run self-play"))
     train.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",

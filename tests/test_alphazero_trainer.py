@@ -386,6 +386,20 @@ def test_every_keep_every_th_generation_is_kept_for_good(tmp_path):
         "averaged.npz", "gen-0000.npz", "gen-0002.npz", "gen-0004.npz", "gen-0005.npz", "latest.npz"]
 
 
+def test_a_run_budget_holds_across_calls_with_the_last_generation_as_the_estimate(tmp_path):
+    run_dir, lines = str(tmp_path / "run"), []
+    Trainer(run_dir, TINY, log=lines.append).run(run_hours=1e-6)  # the first generation has no estimate yet
+    assert Trainer(run_dir, None, log=lines.append).generation == 1
+    Trainer(run_dir, None, log=lines.append).run(generations=2)
+    resumed = Trainer(run_dir, None, log=lines.append)
+    resumed.history[-1].update(selfplay_seconds=80.0, learn_seconds=20.0)  # as if generation 2 took 100 s
+    spent = resumed.seconds
+    resumed.run(run_hours=(spent + 90) / 3600)  # another generation like the last would pass it
+    assert resumed.generation == 2 and "another generation would take it past them" in lines[-1]
+    resumed.run(generations=3, run_hours=(spent + 110) / 3600)  # one fits
+    assert [json.loads(line)["generation"] for line in open(os.path.join(run_dir, "history.jsonl"))] == [1, 2, 3]
+
+
 def test_a_run_directory_takes_one_trainer_at_a_time(tmp_path):
     from filelock import FileLock
 
@@ -408,6 +422,7 @@ def test_a_run_directory_takes_one_trainer_at_a_time(tmp_path):
 # Settings the command line refuses before it trains, and the message that names each fault.
 REFUSED_SETTINGS = [
     (["go"], "no preset for 'go'"),
+    (["nim", "--run-hours", "0"], "train: --run-hours must be a number"),
     (["nim", "--set", "simulations=lots"], "simulations must be a int"),
     (["nim", "--set", "colour=blue"], "unknown setting 'colour'"),
     (["nim", "--set", "simulations=0"], "simulations must be an int from 1"),

@@ -33,6 +33,8 @@ def train(args: argparse.Namespace) -> int:
             whole("train: --generations", args.generations, 1, 100_000)
         if args.hours is not None:
             number("train: --hours", args.hours, 1e-6, 10_000)
+        if args.run_hours is not None:
+            number("train: --run-hours", args.run_hours, 1e-6, 10_000)
         whole("train: --workers", args.workers, 1, 1024)
         settings = {}
         for item in args.set:
@@ -57,7 +59,7 @@ def train(args: argparse.Namespace) -> int:
                                  "into another run directory")
         if trainer.config.game != args.game:
             raise ValueError(f"train: {run_dir} trains {trainer.config.game}, not {args.game}")
-        trainer.run(generations=args.generations, hours=args.hours)
+        trainer.run(generations=args.generations, hours=args.hours, run_hours=args.run_hours)
     except ValueError as error:
         raise SpecError(str(error)) from None
     print(os.path.join(run_dir, "weights", AVERAGED))

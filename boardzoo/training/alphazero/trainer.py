@@ -210,9 +210,17 @@ class Trainer:
                 self._write_weights()
 
     # --- the loop ----------------------------------------------------------------------------------------
-    def run(self, generations: int | None = None, hours: float | None = None) -> None:
-        """Train until the run has ``generations`` generations or this call has run
-        ``hours`` (checked between phases), whichever comes first.
+    def run(self, generations: int | None = None, hours: float | None = None,
+            run_hours: float | None = None) -> None:
+        """Train until the run has ``generations`` generations, this call has run
+        ``hours`` (checked between phases), or another generation would take the run's
+        own hours past ``run_hours``, whichever comes first.
+
+        ``hours`` is the wall clock of this call, evaluation included; ``run_hours`` is the
+        run's budget across all its calls, counted as the run counts its hours (self-play
+        and learning), with the last generation's time as the estimate of the next one's:
+        a run resumed in parts with the same ``run_hours`` stops where one uninterrupted
+        call would have.
 
         One trainer at a time: another that is running on the same directory (in any
         process) is refused, and so is this one when the checkpoint is no longer the one
@@ -223,9 +231,9 @@ class Trainer:
             if _identity(os.path.join(self.run_dir, CHECKPOINT)) != self._checkpoint_read:
                 raise ValueError(f"{self.run_dir}: its checkpoint changed since this trainer read it (another "
                                  "trainer went on with the run); resume it afresh")
-            self._run(generations, hours, start)
+            self._run(generations, hours, run_hours, start)
 
-    def _run(self, generations: int | None, hours: float | None, start: float) -> None:
+    def _run(self, generations: int | None, hours: float | None, run_hours: float | None, start: float) -> None:
         emulated = [name for name in ("selfplay_precision", "learn_precision")
                     if getattr(self.config, name) == "bfloat16" and not bfloat16_in_hardware()]
         if emulated:
@@ -243,7 +251,18 @@ class Trainer:
                 continue
             if generations is not None and self.generation >= generations:
                 break
+            if run_hours is not None and self.seconds + self._last_generation_seconds() > run_hours * 3600:
+                self.log(f"the run has {self.seconds / 3600:.2f} h of its {run_hours:g}: another generation "
+                         "would take it past them")
+                break
             self._generation()
+
+    def _last_generation_seconds(self) -> float:
+        """What the newest generation took (self-play and learning): the estimate of the next."""
+        if not self.history:
+            return 0.0
+        newest = self.history[-1]
+        return newest["selfplay_seconds"] + newest["learn_seconds"]
 
     def _generation(self) -> None:
         began = time.monotonic()
