@@ -324,17 +324,37 @@ def test_the_replay_slider_walks_through_a_recorded_game(page, tmp_path):
     arena.run("connect_four_v0", "greedy", "random", 2, seed=9, out=str(tmp_path / "games.jsonl"))
     page.click("[data-tab=replay]")
     page.wait_for_selector("#replay-game option", state="attached")
+    # Game 0 opens by itself; choosing game 1 at once must show game 1 even if game 0's
+    # answer arrives after it (the page drops a game's answer once another is chosen).
     with page.expect_response(lambda answer: "/api/replays/game?" in answer.url and "index=1" in answer.url):
-        page.select_option("#replay-game", "1")  # it opens by itself
+        page.select_option("#replay-game", "1")
     page.wait_for_function("document.querySelector('#replay-ply').textContent.startsWith('0 /')")
     last = int(page.get_attribute("#replay-slider", "max"))
     assert last >= 7  # a Connect Four game has at least 7 plies
     page.fill("#replay-slider", str(last))
-    assert page.inner_text("#replay-ply") == f"{last} / {last}"
+    # A frame beyond the first part is fetched first, so the page answers when it has it.
+    page.wait_for_function(f"document.querySelector('#replay-ply').textContent === '{last} / {last}'")
     assert page.locator("#replay-board .disc.player_0, #replay-board .disc.player_1").count() == last
     page.click("#replay-prev")
     assert page.locator("#replay-board .disc.player_0, #replay-board .disc.player_1").count() == last - 1
     page.screenshot(path=str(tmp_path / "replay.png"), full_page=True)
+
+
+def test_a_games_answer_that_comes_after_another_game_was_chosen_is_dropped(page, tmp_path):
+    arena.run("connect_four_v0", "greedy", "random", 2, seed=9, out=str(tmp_path / "games.jsonl"))
+    held = []  # game 0's answer, held back until game 1 is on show
+    page.route(re.compile(r".*/api/replays/game\?.*index=0.*"), held.append)
+    page.click("[data-tab=replay]")
+    page.wait_for_function("document.querySelector('#replay-game').options.length === 2")
+    with page.expect_response(lambda answer: "/api/replays/game?" in answer.url and "index=1" in answer.url):
+        page.select_option("#replay-game", "1")
+    page.wait_for_function("document.querySelector('#replay-ply').textContent.startsWith('0 /')")
+    shown = page.inner_text("#replay-log"), page.inner_text("#replay-ply"), page.inner_html("#replay-board")
+    assert len(held) == 1
+    with page.expect_response(lambda answer: "/api/replays/game?" in answer.url and "index=0" in answer.url):
+        held[0].continue_()
+    page.evaluate("() => new Promise((done) => setTimeout(done, 200))")  # the late answer's handlers run
+    assert (page.inner_text("#replay-log"), page.inner_text("#replay-ply"), page.inner_html("#replay-board")) == shown
 
 
 def test_a_replay_opens_by_itself_lists_games_in_order_and_plays_through(page, tmp_path):

@@ -534,10 +534,12 @@ async function loadReplayGames() {
 $("replay-file").addEventListener("change", loadReplayGames);
 $("replay-game").addEventListener("change", () => openReplay());
 
+// The frames go to the map of the game that asked for them, even if another game is open by then.
 async function replayPart(start) {
+  const frames = replay.frames;
   const file = encodeURIComponent($("replay-file").value);
   const data = await api("GET", `/api/replays/game?file=${file}&index=${$("replay-game").value}&start=${start}`);
-  data.frames.forEach((svg, i) => replay.frames.set(start + i, svg));
+  data.frames.forEach((svg, i) => frames.set(start + i, svg));
   return data;
 }
 
@@ -559,10 +561,13 @@ async function openReplay() {
     $("replay-message").textContent = "No game to replay: choose a results file that holds games.";
     return;
   }
+  const key = `${$("replay-file").value}#${$("replay-game").value}`;
+  replay.key = key;
+  replay.frames = new Map();
+  $("replay-ply").textContent = "";
   try {
-    replay.key = `${$("replay-file").value}#${$("replay-game").value}`;
-    replay.frames = new Map();
     const data = await replayPart(0);
+    if (key !== replay.key) return;  // another game was chosen while this one loaded
     replay.announces = data.announces;
     fillLog($("replay-log"), data.announces);
     const slider = $("replay-slider");
@@ -570,7 +575,7 @@ async function openReplay() {
     slider.value = 0;
     showReplayFrame(0);
   } catch (error) {
-    $("replay-message").textContent = error.message;
+    if (key === replay.key) $("replay-message").textContent = error.message;
   }
 }
 $("replay-form").addEventListener("submit", (event) => { event.preventDefault(); openReplay(); });
