@@ -343,7 +343,7 @@ def test_the_replay_slider_walks_through_a_recorded_game(page, tmp_path):
 def test_a_games_answer_that_comes_after_another_game_was_chosen_is_dropped(page, tmp_path):
     arena.run("connect_four_v0", "greedy", "random", 2, seed=9, out=str(tmp_path / "games.jsonl"))
     held = []  # game 0's answer, held back until game 1 is on show
-    page.route(re.compile(r".*/api/replays/game\?.*index=0.*"), held.append)
+    page.route(re.compile(r".*/api/replays/game\?.*index=0.*"), lambda route: held.append(route))
     page.click("[data-tab=replay]")
     page.wait_for_function("document.querySelector('#replay-game').options.length === 2")
     with page.expect_response(lambda answer: "/api/replays/game?" in answer.url and "index=1" in answer.url):
