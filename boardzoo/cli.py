@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from boardzoo import __version__, arena
 from boardzoo.agents import catalogue
 from boardzoo.envs import ENVS, parameters_text
-from boardzoo.errors import BoardzooError, BoardzooWarning, PlayerQuit, SpecError, excerpt
+from boardzoo.errors import BoardzooError, BoardzooWarning, PlayerQuit, SpecError, excerpt, install_hint
 from boardzoo.games.registry import games
 from boardzoo.progress import ProgressBar
 from boardzoo.strategy.connect_four.solver import DEFAULT_MEMORY_MB, MEMORY_LIMIT_MB
@@ -161,7 +161,7 @@ def _train(args: argparse.Namespace) -> int:
     try:
         from boardzoo.training.alphazero.cli import train
     except ImportError as error:
-        raise SpecError(f"training needs PyTorch and the fast extra: pip install 'boardzoo[rl,fast]' ({error})") \
+        raise SpecError(f"training needs PyTorch and the fast extra: {install_hint('rl,fast')} ({error})") \
             from None
     return train(args)
 
@@ -170,7 +170,7 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         from boardzoo.web.app import serve
     except ImportError as error:
-        raise SpecError(f"the browser UI needs the web extra: pip install 'boardzoo[web]' ({error})") from None
+        raise SpecError(f"the browser UI needs the web extra: {install_hint('web')} ({error})") from None
     from boardzoo.web.app import check_serve_settings
 
     check_serve_settings(args.host, args.port, args.searches, args.move_seconds, args.allow_remote)
@@ -325,7 +325,9 @@ def parser() -> argparse.ArgumentParser:
                     "RUN/weights/latest.npz), played by alphazero:weights=FILE.")
     train.add_argument("game", help="connect_four, nim or cantris (the preset of that game)")
     train.add_argument("--run", dest="run_dir", metavar="DIR", help="run directory (default runs/train-GAME)")
-    train.add_argument("--generations", type=int, help="stop when the run has this many generations")
+    train.add_argument("--generations", type=int,
+                       help="stop when the run has this many generations (default, when no --hours or --run-hours "
+                            "is given: the shipped network's, 30 for nim, 60 for cantris, 148 for connect_four)")
     train.add_argument("--hours", type=float, help="stop after this many hours of this call (checked between phases)")
     train.add_argument("--run-hours", type=float, metavar="H",
                        help="the run's budget across all its calls: stop before a generation that would take the "

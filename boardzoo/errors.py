@@ -14,6 +14,12 @@ def excerpt(text: str, width: int = 60) -> str:
     return text if len(text) <= width else f"{text[:width]}... ({len(text)} characters)"
 
 
+def install_hint(extras: str) -> str:
+    """How to install the optional ``extras`` (``"fast"``, ``"rl,fast"``), from the package
+    index and from a checkout of the repository, for an error message."""
+    return f'pip install "boardzoo[{extras}]" (from a checkout: pip install ".[{extras}]")'
+
+
 class BoardzooError(Exception):
     """Base class of boardzoo's own errors: a bad input or an environment problem that the
     user can fix. The command line prints these as one line; anything else is a bug."""

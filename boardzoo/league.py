@@ -32,7 +32,7 @@ from typing import Any
 
 from boardzoo import arena, envs
 from boardzoo.agents import Agent
-from boardzoo.errors import SpecError
+from boardzoo.errors import SpecError, install_hint
 from boardzoo.ledger import Ledger, check_writable_path, describe_openings, preset_change
 from boardzoo.progress import ProgressBar
 from boardzoo.stats import Rating, ratings, wilson
@@ -306,7 +306,7 @@ def check_plot(path: str):
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise SpecError("league: --plot needs matplotlib: pip install 'boardzoo[plot]'") from None
+        raise SpecError(f"league: --plot needs matplotlib: {install_hint('plot')}") from None
     return plt
 
 

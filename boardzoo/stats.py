@@ -29,7 +29,7 @@ from statistics import mean, stdev
 
 import numpy as np
 
-from boardzoo.errors import BoardzooError
+from boardzoo.errors import BoardzooError, install_hint
 
 Z95 = 1.959964
 ALPHA = 0.05
@@ -73,7 +73,7 @@ def _scipy_stats():
     try:
         from scipy import stats
     except ImportError:
-        raise StatsUnavailable("the reports' tests need SciPy: pip install 'boardzoo[stats]'") from None
+        raise StatsUnavailable(f"the reports' tests need SciPy: {install_hint('stats')}") from None
     return stats
 
 

@@ -33,7 +33,7 @@ from concurrent.futures.process import BrokenProcessPool
 from itertools import islice
 from typing import Any
 
-from boardzoo.errors import SpecError, WorkerError
+from boardzoo.errors import SpecError, WorkerError, install_hint
 
 #: The most worker processes a run may ask for.
 MAX_WORKERS = 1024
@@ -123,7 +123,7 @@ def run_on_ray(function: Callable[[Any], Any], tasks: Iterable[Any], address: st
     try:
         import ray
     except ImportError:
-        raise SpecError("--ray needs Ray: pip install 'boardzoo[ray]'") from None
+        raise SpecError(f"--ray needs Ray: {install_hint('ray')}") from None
     if not ray.is_initialized():
         local = address == "local"
         _check_reachable(address)

@@ -470,3 +470,17 @@ def test_train_on_the_command_line_refuses_bad_input_with_a_message(tmp_path, ca
     assert "not a readable checkpoint" in capsys.readouterr().err
 
 
+
+
+def test_train_without_an_end_stops_at_the_presets_length(tmp_path, monkeypatch, capsys):
+    """``boardzoo train nim`` with no --generations, --hours or --run-hours stops by itself
+    at the preset's length (the shipped network's run; two generations here), and says so."""
+    from boardzoo.training.alphazero import cli as train_cli
+
+    monkeypatch.setitem(train_cli.DEFAULT_GENERATIONS, "nim", 2)
+    run_dir = str(tmp_path / "run")
+    tiny = ["--set", "games_per_generation=8", "--set", "eval_games=2", "--set", "channels=4"]
+    assert cli_main(["train", "nim", "--run", run_dir, *tiny]) == 0
+    assert "stops at generation 2, the length of the run that made the shipped nim network" in capsys.readouterr().err
+    with open(os.path.join(run_dir, "history.jsonl")) as handle:
+        assert [json.loads(line)["generation"] for line in handle] == [1, 2]

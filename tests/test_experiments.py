@@ -422,7 +422,7 @@ def test_bad_requests_are_refused_clearly(tmp_path):
 def test_without_scipy_a_run_stops_before_its_games_and_says_what_to_install(tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "scipy", None)  # an import of it fails, as where it is not installed
     assert main(["experiment", "run", "nim-mcts", "--games", "1", "--out", str(tmp_path / "run")]) == 2
-    assert "pip install 'boardzoo[stats]'" in capsys.readouterr().err
+    assert 'pip install "boardzoo[stats]" (from a checkout: pip install ".[stats]")' in capsys.readouterr().err
     assert not (tmp_path / "run" / "games.jsonl").exists()
 
 

@@ -5,7 +5,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from boardzoo.envs import nim_v0
-from boardzoo.errors import IllegalActionError
+from boardzoo.errors import BoardzooWarning, IllegalActionError
 from boardzoo.training.single_agent import SingleAgentEnv
 
 
@@ -55,14 +55,17 @@ def test_same_seed_same_episode():
     assert episode(3) == episode(3)
 
 
-def test_illegal_actions_raise_or_lose():
-    strict = SingleAgentEnv(nim_v0.env(n=2, k=3), opponent="random", seat="player_0")
+def test_an_illegal_action_loses_by_default_or_raises_when_asked():
+    """As PettingZoo's classic envs and boardzoo's AEC env: the episode ends with -1 and a
+    warning naming the reason (the learner's own, so it may name its own secret)."""
+    strict = SingleAgentEnv(nim_v0.env(n=2, k=3), opponent="random", seat="player_0", illegal_action="raise")
     strict.reset(seed=0)
     with pytest.raises(IllegalActionError, match="only 2 are left"):
         strict.step(2)
-    lenient = SingleAgentEnv(nim_v0.env(n=2, k=3), opponent="random", seat="player_0", illegal_action="lose")
+    lenient = SingleAgentEnv(nim_v0.env(n=2, k=3), opponent="random", seat="player_0")
     lenient.reset(seed=0)
-    _, reward, terminated, _, _ = lenient.step(2)
+    with pytest.warns(BoardzooWarning, match="player_0 played illegal action 2: .*only 2 are left.* and loses"):
+        _, reward, terminated, _, _ = lenient.step(2)
     assert (reward, terminated) == (-1.0, True)
     with pytest.raises(RuntimeError, match="episode is over"):
         lenient.step(0)

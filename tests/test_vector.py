@@ -260,6 +260,29 @@ def test_random_actions_are_legal_uniform_and_the_same_compiled_or_not(engine, m
         vector.random_actions(np.zeros(3), np.random.default_rng(0))
 
 
+def test_falling_back_to_the_reference_batch_warns_once_naming_the_extra(monkeypatch):
+    """Without the fast extra an env with a compiled batch runs on the reference, about a
+    hundred times slower: the first such batch of a process says so, the Gymnasium face's
+    too; an explicit ``engine="python"`` and an env with no compiled batch say nothing."""
+    import warnings
+
+    import gymnasium
+
+    from boardzoo import vector
+
+    monkeypatch.setattr(vector, "compiled_available", lambda: False)
+    monkeypatch.setattr(vector, "_fallback_warned", False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        make("connect_four_v0", batch=2, engine="python")
+        make("tic_tac_toe_v0", batch=2)
+    with pytest.warns(vector.BatchFallbackWarning, match=r'100x slower.*pip install "boardzoo\[fast\]".*'
+                      r'pip install "\.\[fast\]"') as caught:
+        gymnasium.make_vec("boardzoo/connect_four-v0", num_envs=2, vectorization_mode="vector_entry_point")
+        make("nim_v0", batch=2)
+    assert len(caught) == 1 and "connect_four_v0" in str(caught[0].message)
+
+
 @needs_fast
 @pytest.mark.parametrize("spec", ["nim_v0:n=5..9,coin=true", "connect_four_v0:rows=4,cols=5", "cantris_v0:board=6x3",
                                   "geister_v0:max_turns=20"])

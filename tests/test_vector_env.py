@@ -11,6 +11,7 @@ import boardzoo  # noqa: F401  (registers the envs)
 from boardzoo.envs import ENVS, pettingzoo_id
 from boardzoo.envs import make as make_env
 from boardzoo.envs.aec import AGENTS
+from boardzoo.errors import BoardzooWarning
 from boardzoo.training.single_agent import SingleAgentEnv
 from boardzoo.training.vector_env import LearnerVectorEnv
 
@@ -110,6 +111,26 @@ def test_random_seats_and_an_agent_opponent_that_wins():
         observations, rewards, terminations, _, infos = envs.step(random_learner(infos, rng))
         results += rewards[terminations].tolist()
     assert results.count(-1.0) > 3 * results.count(1.0)
+
+
+def test_an_illegal_action_loses_that_game_only_or_raises_when_asked():
+    """boardzoo's rule on every learner's face: the game with the illegal action ends with
+    -1 for the learner (and starts afresh, its last observation in ``final_obs``), with a
+    warning; the other games play on. ``illegal_action="raise"`` refuses the step instead."""
+    envs = LearnerVectorEnv("nim_v0:n=2,k=3", num_envs=3, opponent=first_legal, seat="player_0")
+    observations, infos = envs.reset(seed=0)
+    with pytest.warns(BoardzooWarning, match="illegal action in 1 of 3 games, which it loses \\(game 1 first\\)"):
+        _, rewards, terminations, truncations, infos = envs.step(np.array([1, 2, 0]))  # take 2, take 3 (of 2), take 1
+    assert rewards.tolist() == [1.0, -1.0, -1.0]  # game 0 won, game 1 forfeited, game 2 lost to the reply
+    assert terminations.all() and not truncations.any()
+    assert np.array_equal(infos["final_obs"][1], observations[1])
+    strict = LearnerVectorEnv("nim_v0:n=2,k=3", num_envs=3, opponent=first_legal, seat="player_0",
+                              illegal_action="raise")
+    strict.reset(seed=0)
+    with pytest.raises(ValueError, match="game 1: action 2 is not legal"):
+        strict.step(np.array([1, 2, 0]))
+    with pytest.raises(ValueError, match="illegal_action must be 'raise' or 'lose'"):
+        LearnerVectorEnv("nim_v0", illegal_action="ignore")
 
 
 def test_bad_input_is_refused_and_leaves_the_games_as_they_were():

@@ -13,6 +13,7 @@ and command that has an ``engine=`` option (``mcts``, ``purple``, ``solver``,
 
 from __future__ import annotations
 
+from boardzoo.errors import install_hint
 from boardzoo.fast import available
 
 ENGINES = ("auto", "python", "compiled")
@@ -27,5 +28,5 @@ def choose_engine(where: str, engine: str, *, exact_twin: bool) -> str:
     if engine == "auto":
         return "compiled" if exact_twin and available() else "python"
     if engine == "compiled" and not available():
-        raise ValueError(f"{where}: engine=compiled needs the fast extra: pip install 'boardzoo[fast]'")
+        raise ValueError(f"{where}: engine=compiled needs the fast extra: {install_hint('fast')}")
     return engine

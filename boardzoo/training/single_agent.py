@@ -11,12 +11,15 @@
 * reward: the seat's final reward (+1/-1/0), 0 on every earlier step;
 * ``seat``: ``"player_0"``, ``"player_1"`` or ``"random"`` (drawn at every reset from the
   wrapper's seeded generator); the opponent plays its moves inside ``reset``/``step``;
-* ``illegal_action``: ``"raise"`` (IllegalActionError, the default) or ``"lose"`` (the
-  episode ends with -1, for learners that ignore masks).
+* ``illegal_action``: ``"lose"`` (the default, boardzoo's rule on every face a learner
+  plays through, as PettingZoo's classic envs: the episode ends with -1 and a
+  :class:`~boardzoo.errors.BoardzooWarning`) or ``"raise"`` (IllegalActionError, the
+  episode left as it was).
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import gymnasium
@@ -24,15 +27,15 @@ import numpy as np
 
 from boardzoo.agents import Agent
 from boardzoo.agents import make as make_agent
-from boardzoo.envs.aec import AGENTS, BoardGameEnv, as_action
-from boardzoo.errors import IllegalActionError, ResetNeededError
+from boardzoo.envs.aec import AGENTS, RENDER_MODES, BoardGameEnv, as_action
+from boardzoo.errors import BoardzooWarning, IllegalActionError, ResetNeededError
 
 
 class SingleAgentEnv(gymnasium.Env):
-    metadata = {"render_modes": ["ansi", "human", "rgb_array"]}
+    metadata = {"render_modes": list(RENDER_MODES)}
 
     def __init__(self, env: str | BoardGameEnv = "connect_four_v0", opponent: str | Agent = "random",
-                 seat: str = "random", illegal_action: str = "raise", render_mode: str | None = None):
+                 seat: str = "random", illegal_action: str = "lose", render_mode: str | None = None):
         if isinstance(env, str):
             from boardzoo.envs import make as make_env
 
@@ -45,6 +48,9 @@ class SingleAgentEnv(gymnasium.Env):
         self.opponent = make_agent(opponent) if isinstance(opponent, str) else opponent
         self.seat_choice, self.illegal_action = seat, illegal_action
         self.render_mode = self.env.render_mode
+        # the class lists every mode any env has (gymnasium.make reads it); an instance, its env's own
+        self.metadata = {**self.metadata, "render_modes": list(self.env.metadata["render_modes"]),
+                         "render_fps": self.env.metadata.get("render_fps")}
         inner = self.env.observation_space(AGENTS[0])
         self.observation_space = inner["observation"]
         self.action_space = self.env.action_space(AGENTS[0])
@@ -77,7 +83,10 @@ class SingleAgentEnv(gymnasium.Env):
             why = game.explain_illegal(action)
             if self.illegal_action == "raise":
                 raise IllegalActionError(str(env.metadata["name"]), self.seat, action, why)
-            env.forfeit(self.seat, f"illegal action {action}: {why}")
+            reason = f"illegal action {action}: {why}"
+            warnings.warn(f"{env.metadata['name']}: {self.seat} played {reason} and loses", BoardzooWarning,
+                          stacklevel=2)
+            env.forfeit(self.seat, reason)
             observation, info = self._view()
             return observation, -1.0, True, False, info
         env.step(action)

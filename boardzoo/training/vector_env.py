@@ -27,13 +27,20 @@ return: the opponent's moves are played inside them, batched.
   opponent plays at the AEC env's speed, and ``engine="compiled"`` refuses it;
 * ``seat``: ``"player_0"``, ``"player_1"`` or ``"random"`` (drawn for every game that
   starts, from the env's seeded generator);
-* an illegal action is a ValueError naming the game (the batch is left as it was).
+* ``illegal_action``: ``"lose"`` (the default, boardzoo's rule on every face a learner
+  plays through, as PettingZoo's classic envs): a game where the learner's action is
+  illegal ends there with -1 for it (terminated, restarted as any ended game), with a
+  :class:`~boardzoo.errors.BoardzooWarning` counting such games; ``"raise"``: a
+  ValueError naming the game, the batch left as it was. An action outside the action
+  space (or a wrong shape) is always a ValueError.
 
 The same seed gives the same games, the opponent's draws included.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -45,6 +52,7 @@ from gymnasium.vector.utils import batch_space
 from boardzoo.agents import Agent
 from boardzoo.agents import make as make_agent
 from boardzoo.envs.aec import AGENTS
+from boardzoo.errors import BoardzooWarning
 from boardzoo.values import whole
 from boardzoo.vector import MAX_BATCH, Batch, make, random_actions
 
@@ -61,8 +69,11 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, env: str = "connect_four_v0", num_envs: int = 1, opponent: str | BatchPolicy = "random",
-                 seat: str = "random", engine: str = "auto", **params: Any):
+                 seat: str = "random", engine: str = "auto", illegal_action: str = "lose", **params: Any):
         whole("LearnerVectorEnv: num_envs", num_envs, 1, MAX_BATCH)  # in the caller's word, not the batch's
+        if illegal_action not in ("raise", "lose"):
+            raise ValueError(f"LearnerVectorEnv: illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
+        self.illegal_action = illegal_action
         if seat not in (*AGENTS, "random"):
             raise ValueError(f"LearnerVectorEnv: seat must be 'player_0', 'player_1' or 'random', got {seat!r}")
         self.agent_spec: str | None = None
@@ -105,12 +116,21 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
     def step(self, actions: Any):
         if self.batch is None:
             raise ValueError("LearnerVectorEnv: call reset() before step()")
-        batch = self.games.step(self.batch, actions)  # every game is at the learner's turn
+        forfeited = self._illegal(actions)
+        # every game is at the learner's turn; one it forfeits is not stepped, and ends below
+        if forfeited.any():
+            batch = self.games.step(self.batch, np.where(forfeited, 0, actions), ~forfeited)
+        else:
+            batch = self.games.step(self.batch, actions)
         rewards = batch.rewards[self._games, self.seats].astype(np.float64)
         truncated = batch.truncated.copy()
         batch, more, cut = self._opponents_move(batch)
         rewards += more
         truncated |= cut
+        if forfeited.any():
+            rewards[forfeited] = -1.0
+            players = np.where(forfeited, -1, batch.current_player).astype(np.int8)
+            batch = dataclasses.replace(batch, current_player=players)
         ended = batch.current_player < 0
         infos: dict[str, Any] = {}
         if ended.any():
@@ -122,6 +142,23 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         self.batch = batch
         infos.update(self._infos())
         return self.observations(), rewards, ended & ~truncated, truncated, infos
+
+    def _illegal(self, actions: Any) -> np.ndarray:
+        """Which games the learner forfeits with an action the rules forbid (none under
+        ``illegal_action="raise"``, where stepping refuses them); an action outside the
+        action space is left for the step to refuse."""
+        assert self.batch is not None
+        actions = np.asarray(actions)
+        if self.illegal_action == "raise" or actions.shape != (self.num_envs,) or \
+                not np.issubdtype(actions.dtype, np.integer) or actions.min() < 0 or \
+                actions.max() >= self.games.num_actions:
+            return np.zeros(self.num_envs, dtype=bool)
+        illegal = ~self.batch.legal_action_mask[self._games, actions]
+        if illegal.any():
+            warnings.warn(f"{self.games.name}: the learning seat played an illegal action in {int(illegal.sum())} "
+                          f"of {self.num_envs} games, which it loses (game {int(np.flatnonzero(illegal)[0])} first)",
+                          BoardzooWarning, stacklevel=3)
+        return illegal
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every game, ``(B, actions)`` bool (MaskablePPO calls this)."""

@@ -31,14 +31,19 @@ Cantris and Geister also run compiled (:mod:`.compiled`, the ``fast`` extra), he
 the reference move by move and draw by draw. ``engine`` follows boardzoo's one rule
 (``boardzoo.strategy.engine``): ``auto`` is the compiled batch where there is one and
 the extra is installed (it plays exactly the reference's games), the reference otherwise.
+The reference is about a hundred times slower, so ``auto`` falling back to it for an env
+that has a compiled batch says so once a process, in a :class:`BatchFallbackWarning`
+naming the install command.
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 
+from boardzoo.errors import BoardzooWarning, install_hint
 from boardzoo.fast import available as compiled_available
 from boardzoo.spec import split_spec
 from boardzoo.strategy.engine import choose_engine
@@ -49,10 +54,30 @@ from boardzoo.vector.reference import random_actions as plain_random_actions
 COMPILED_ENVS = ("nim_v0", "connect_four_v0", "cantris_v0", "cantris_v1", "geister_v0")
 
 
+class BatchFallbackWarning(BoardzooWarning):
+    """An env with a compiled batch runs on the reference batch because the ``fast`` extra
+    is not installed: the same games, about a hundred times slower."""
+
+
+_fallback_warned = False
+
+
+def _warn_fallback(env: str) -> None:
+    global _fallback_warned
+    if _fallback_warned:
+        return
+    _fallback_warned = True
+    warnings.warn(f"boardzoo.vector: {env} runs on the reference batch, about 100x slower than its compiled one, "
+                  f"because the fast extra is not installed: {install_hint('fast')}",
+                  BatchFallbackWarning, stacklevel=3)
+
+
 def make(env: str, batch: int, auto_reset: bool = False, engine: str = "auto", **params: Any) -> Any:
     """``batch`` games of env ``env`` (a name or ``"name:key=value"`` spec) with the env's
     constructor ``params``, on ``engine``."""
     compiled = split_spec(env)[0] in COMPILED_ENVS
+    if compiled and engine == "auto" and not compiled_available():
+        _warn_fallback(split_spec(env)[0])
     if choose_engine("vector", engine, exact_twin=compiled) == "compiled":
         if not compiled:
             raise ValueError(f"vector: engine=compiled plays {', '.join(COMPILED_ENVS)}, not {env}")

@@ -43,6 +43,7 @@ from boardzoo.agents.alphazero.evaluator import (
 )
 from boardzoo.agents.alphazero.network import MIRRORED, MirrorAveraged, Network, move_probabilities
 from boardzoo.agents.base import MAX_SECONDS, Agent
+from boardzoo.errors import install_hint
 from boardzoo.fast import available
 from boardzoo.fast.cached_evaluator import CachedEvaluator, Evaluator
 from boardzoo.games.model import GameState
@@ -74,7 +75,7 @@ class AlphaZeroAgent(Agent):
                  time: float | None = None, considered: int = 16, sample_moves: int = 0, mirror: bool = False):
         super().__init__(seed)
         if not available():
-            raise ValueError("alphazero: its search is compiled; install the fast extra: pip install 'boardzoo[fast]'")
+            raise ValueError(f"alphazero: its search is compiled; install the fast extra: {install_hint('fast')}")
         self.iterations = 800 if iterations is None and time is None else iterations
         if self.iterations is not None:
             whole("alphazero: iterations", self.iterations, 0, MAX_ITERATIONS)

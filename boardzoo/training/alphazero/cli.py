@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 from boardzoo.errors import SpecError
-from boardzoo.training.alphazero.config import PRESETS
+from boardzoo.training.alphazero.config import DEFAULT_GENERATIONS, PRESETS
 from boardzoo.training.alphazero.trainer import AVERAGED, CHECKPOINT, Trainer, branch
 from boardzoo.values import number, whole
 
@@ -59,7 +59,12 @@ def train(args: argparse.Namespace) -> int:
                                  "into another run directory")
         if trainer.config.game != args.game:
             raise ValueError(f"train: {run_dir} trains {trainer.config.game}, not {args.game}")
-        trainer.run(generations=args.generations, hours=args.hours, run_hours=args.run_hours)
+        generations = args.generations
+        if generations is None and args.hours is None and args.run_hours is None:
+            generations = DEFAULT_GENERATIONS[args.game]
+            print(f"train: stops at generation {generations}, the length of the run that made the shipped "
+                  f"{args.game} network (--generations, --hours or --run-hours set another end)", file=sys.stderr)
+        trainer.run(generations=generations, hours=args.hours, run_hours=args.run_hours)
     except ValueError as error:
         raise SpecError(str(error)) from None
     print(os.path.join(run_dir, "weights", AVERAGED))

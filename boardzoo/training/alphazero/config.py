@@ -175,6 +175,10 @@ PRECISIONS = ("float32", "bfloat16")
 FIXED_IN_A_BRANCH = ("kind", "channels", "blocks", "value_hidden", "largest_pile", "replay_positions")
 
 
+#: Where ``boardzoo train GAME`` stops when it is given no ``--generations``, ``--hours`` or
+#: ``--run-hours``: the generations of the run that made the game's shipped network.
+DEFAULT_GENERATIONS = {"connect_four": 148, "nim": 30, "cantris": 60}
+
 #: The presets: what ``boardzoo train GAME`` runs (the shipped networks were made so).
 PRESETS: dict[str, TrainingConfig] = {
     "connect_four": TrainingConfig(
