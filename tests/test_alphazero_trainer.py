@@ -484,3 +484,27 @@ def test_train_without_an_end_stops_at_the_presets_length(tmp_path, monkeypatch,
     assert "stops at generation 2, the length of the run that made the shipped nim network" in capsys.readouterr().err
     with open(os.path.join(run_dir, "history.jsonl")) as handle:
         assert [json.loads(line)["generation"] for line in handle] == [1, 2]
+
+
+@pytest.mark.parametrize("history_file, probe_titles", [
+    ("nim-history.jsonl", ["winning piles where the network alone plays the theory"]),
+    ("cantris-history.jsonl", []),
+    ("connect_four-run5-history.jsonl", ["mistake rate on the solver-scored sets (outcome rule)"]),
+])
+def test_the_training_plot_draws_every_panel_it_has_and_only_the_probes_measured(tmp_path, monkeypatch,
+                                                                                 history_file, probe_titles):
+    pytest.importorskip("matplotlib", reason="the plot extra is not installed")
+    from boardzoo.training.alphazero import plots
+
+    root = pathlib.Path(__file__).resolve().parents[1]
+    path = root / "docs" / "training" / history_file
+    if not path.exists():
+        path = root / "training-runs" / "connect_four-run5" / "history.jsonl"
+    history = [json.loads(line) for line in path.read_text().splitlines()]
+    drawn = []
+    monkeypatch.setattr(plots.plt, "close", drawn.append)
+    plots.plot_history(history, str(tmp_path / "training.png"), {"random": 0.0})
+    (figure,) = drawn
+    assert [axes.get_title() for axes in figure.axes][2:] == probe_titles
+    assert all(axes.lines for axes in figure.axes)  # no empty panel
+    assert (tmp_path / "training.png").stat().st_size > 10_000

@@ -157,6 +157,10 @@ def test_a_geister_player_sees_only_their_own_colours_and_no_search_until_the_en
 def test_replaying_a_results_file_shows_every_position(client, tmp_path):
     (tmp_path / "runs").mkdir()
     arena.run("nim_v0:n=12", "greedy", "random", 2, seed=5, out=str(tmp_path / "runs" / "nim.jsonl"))
+    # other JSON-lines files are not offered: a training history, an empty file, a broken first line
+    (tmp_path / "runs" / "history.jsonl").write_text('{"generation": 1, "games": 1024}\n')
+    (tmp_path / "runs" / "empty.jsonl").write_text("")
+    (tmp_path / "runs" / "broken.jsonl").write_text("{not json\n")
     assert client.get("/api/replays").json()["files"] == ["runs/nim.jsonl"]
     games = client.get("/api/replays/games", params={"file": "runs/nim.jsonl"}).json()["games"]
     assert len(games) == 2
@@ -314,6 +318,13 @@ def test_the_tree_view_shows_the_searched_nodes_and_opens_and_closes_them(page, 
     assert page.locator("#search table tbody tr").count() == 7  # the root's children
     assert page.locator("#search .edge.chosen").count() >= 2
     page.screenshot(path=str(tmp_path / "tree.png"), full_page=True)
+    # the move played and its expected line, several levels deep, are in view too (they ran
+    # off the frame's left edge when the tree opened centred on the root alone)
+    chosen = page.locator("#search svg.tree .edge.chosen")
+    assert chosen.count() >= 3
+    for index in range(chosen.count()):
+        edge = chosen.nth(index).bounding_box()
+        assert frame["x"] <= edge["x"] and edge["x"] + edge["width"] <= frame["x"] + frame["width"], index
     page.locator("#search svg.tree .node").first.click()  # the root: close it
     assert page.locator("#search svg.tree .node").count() == 1
     page.locator("#search svg.tree .node").first.click()
@@ -378,6 +389,47 @@ def test_a_replay_opens_by_itself_lists_games_in_order_and_plays_through(page, t
     page.wait_for_function("document.querySelector('#replay-auto').textContent === 'Play'")
     assert "game over" in page.inner_text("#replay-status")
     assert page.get_attribute("#replay-status", "data-state") == "done"
+
+
+def _top_entry_cut(page, log: str) -> bool:
+    """Whether the first entry in view of the list ``log`` shows only in part."""
+    return page.eval_on_selector(log, """list => {
+        const first = [...list.children].find((item) => item.offsetTop + item.offsetHeight > list.scrollTop);
+        return Math.abs(first.offsetTop - list.scrollTop) > 1;
+    }""")
+
+
+def test_no_move_list_shows_its_top_entry_cut_in_half(page, tmp_path):
+    """A list longer than its box scrolls to the newest move (play) or the move on show
+    (replay), a whole entry at its top: they stopped mid-entry, half of it hidden."""
+    arena.run("nim_v0:n=60", "random", "random", 1, seed=3, out=str(tmp_path / "games.jsonl"))
+    page.click("[data-tab=replay]")
+    page.wait_for_selector("#replay-board svg")
+    last = int(page.get_attribute("#replay-slider", "max"))
+    assert page.eval_on_selector("#replay-log", "list => list.scrollHeight > list.clientHeight + 100")
+    for index in (last, last // 2, last // 3, 1):
+        page.fill("#replay-slider", str(index))
+        page.wait_for_function(f"document.querySelector('#replay-ply').textContent.startsWith('{index} /')")
+        assert not _top_entry_cut(page, "#replay-log"), index
+        current = page.locator("#replay-log li.current").bounding_box()
+        box = page.locator("#replay-log").bounding_box()
+        assert box["y"] <= current["y"] and current["y"] + current["height"] <= box["y"] + box["height"] + 1
+    page.set_viewport_size({"width": 1000, "height": 900})  # the moves card under the board
+    page.click("[data-tab=play]")
+    page.select_option("#play-env", "nim_v0")
+    page.fill("#play-env-options", "n=40,k=3")
+    start_game(page, "nim_v0", "random", seed=4)
+    for _ in range(7):
+        page.wait_for_function("document.querySelector('#play-status').textContent.includes('Your move')")
+        count = page.locator("#play-log li").count()
+        page.locator("#play-moves button").first.click()
+        page.wait_for_function(f"document.querySelectorAll('#play-log li').length >= {count + 2}")
+    assert page.eval_on_selector("#play-log", "list => list.scrollHeight > list.clientHeight")
+    assert not _top_entry_cut(page, "#play-log")
+    newest = page.locator("#play-log li").last.bounding_box()
+    box = page.locator("#play-log").bounding_box()
+    assert newest["y"] + newest["height"] <= box["y"] + box["height"] + 1  # the newest move in full
+    page.screenshot(path=str(tmp_path / "moves.png"), full_page=True)
 
 
 def test_the_replay_controls_wait_for_a_game_when_there_is_none(page):

@@ -23,6 +23,9 @@ MAX_REPLAY_GAMES = 20_000
 MAX_REPLAY_FILES = 500
 MAX_REPLAY_DEPTH = 4
 MAX_REPLAY_INDEXES = 8
+#: A file is listed when its first line, read up to this many bytes, is a game record
+#: (a game's record is some kilobytes; listing reads no more than this of each file).
+MAX_LISTED_FIRST_LINE = 2**20
 
 
 
@@ -60,7 +63,7 @@ class Replays:
             try:
                 if entry.is_symlink():
                     continue  # a link could lead out of the folder
-                if entry.is_file() and entry.suffix == ".jsonl":
+                if entry.is_file() and entry.suffix == ".jsonl" and _opens_with_a_game(entry):
                     found.append(entry.relative_to(self.root).as_posix())
                 elif entry.is_dir() and depth < MAX_REPLAY_DEPTH and not entry.name.startswith("."):
                     self._walk(entry, depth + 1, found)
@@ -134,6 +137,14 @@ class Replays:
         if problem is not None:  # the file changed under the index
             raise RequestError(f"{excerpt(relative)!r} changed while it was read; ask again", 409)
         return replay_record(record, start)
+
+
+def _opens_with_a_game(path: Path) -> bool:
+    """Whether the file's first line is a whole game record: the list offers results
+    files, not every ``.jsonl`` (a training run's history, say). Reads one bounded line."""
+    with open(path, "rb") as handle:
+        line = handle.readline(MAX_LISTED_FIRST_LINE)
+    return line.endswith(b"\n") and parse_record(line)[1] is None
 
 
 def _summary(record: dict, offset: int) -> tuple[int, dict]:

@@ -34,6 +34,20 @@ function setStatus(element, text, state) {
   if (state) element.dataset.state = state;
 }
 
+// Scrolls `list` (a log) to the entry at or before `offset` (or after it, when `after`), so
+// that no entry shows cut in half at the top; a little room below the last entry lets the
+// list scroll that far.
+function scrollToEntry(list, offset, after = false) {
+  list.style.paddingBottom = "";
+  const tops = [...list.children].map((item) => item.offsetTop);
+  if (tops.length === 0) return;
+  const top = after ? (tops.find((t) => t >= offset) ?? tops[tops.length - 1])
+    : tops.filter((t) => t <= offset).pop() ?? 0;
+  const room = top - (list.scrollHeight - list.clientHeight);
+  if (room > 0) list.style.paddingBottom = `${room}px`;
+  list.scrollTop = top;
+}
+
 function fillLog(list, lines) {
   list.innerHTML = "";
   for (const line of lines) {
@@ -44,7 +58,7 @@ function fillLog(list, lines) {
     if (/^(result|game \d+): |game over: /.test(line)) item.classList.add("result");
     list.appendChild(item);
   }
-  list.scrollTop = list.scrollHeight;
+  scrollToEntry(list, list.scrollHeight - list.clientHeight, true);  // the newest entry in view
 }
 
 // ---- tabs -------------------------------------------------------------------------------
@@ -320,8 +334,13 @@ function showSearch(state) {
   scroller.appendChild(view.svg);
   holder.appendChild(scroller);
   view.draw();
-  // open on the root, centred, however wide the tree is
-  scroller.scrollLeft = Math.max(0, view.tree.x + 30 - scroller.clientWidth / 2);
+  // Open on the move played: the root and its expected line, centred when they fit; a line
+  // wider than the frame shows the root at the frame's edge and as much of the line as fits.
+  const xs = view.chosenLine().map((node) => node.x + 30);
+  const root = xs[0], low = Math.min(...xs) - 40, high = Math.max(...xs) + 40, frame = scroller.clientWidth;
+  let left = (low + high - frame) / 2;
+  if (high - low > frame) left = root - low > high - root ? root + 40 - frame : root - 40;
+  scroller.scrollLeft = Math.max(0, left);
   holder.appendChild(childrenTable(search.children, search.tree, search.priors));
 }
 
@@ -354,6 +373,16 @@ function valueColour(value) {
   return `rgb(${red},${green},${t < 0 ? 60 : 70})`;
 }
 
+// The children in their order, the move played (or expected) moved to the middle: the
+// expected line then runs down the middle of the tree instead of off to one side.
+function spineInMiddle(children) {
+  const chosen = children.find((child) => child.chosen);
+  if (!chosen) return children;
+  const others = children.filter((child) => child !== chosen);
+  const middle = Math.floor(others.length / 2);
+  return [...others.slice(0, middle), chosen, ...others.slice(middle)];
+}
+
 class TreeView {
   constructor(tree) {
     this.tree = tree;
@@ -367,12 +396,23 @@ class TreeView {
     open(tree, 0);
   }
 
+  // The root and, from it, each shown child that is the move played or its expected continuation.
+  chosenLine() {
+    const line = [this.tree];
+    for (let node = this.tree; node.open;) {
+      node = node.children.find((child) => child.chosen);
+      if (!node) break;
+      line.push(node);
+    }
+    return line;
+  }
+
   draw() {
     const dx = 46, dy = 70, radius = 9;
     let column = 0;
     const place = (node, depth) => {
       node.depth = depth;
-      const shown = node.open ? node.children : [];
+      const shown = node.open ? spineInMiddle(node.children) : [];
       if (shown.length === 0) {
         node.x = column++ * dx;
       } else {
@@ -604,7 +644,7 @@ async function showReplayFrame(index) {
 function keepInView(list, item) {
   if (!item) return;
   if (item.offsetTop < list.scrollTop || item.offsetTop + item.offsetHeight > list.scrollTop + list.clientHeight) {
-    list.scrollTop = item.offsetTop - list.clientHeight / 2;
+    scrollToEntry(list, item.offsetTop - list.clientHeight / 2);
   }
 }
 $("replay-log").addEventListener("click", (event) => {
