@@ -21,8 +21,10 @@ same path. Results come back to the caller, which alone writes the results file.
 
 from __future__ import annotations
 
+import importlib
 import multiprocessing
 import os
+import secrets
 import signal
 import socket
 import threading
@@ -124,17 +126,73 @@ def run_on_ray(function: Callable[[Any], Any], tasks: Iterable[Any], address: st
         import ray
     except ImportError:
         raise SpecError(f"--ray needs Ray: {install_hint('ray')}") from None
-    if not ray.is_initialized():
-        local = address == "local"
-        _check_reachable(address)
-        try:
-            ray.init(address=address, num_cpus=workers if local else None,
-                     include_dashboard=False, log_to_driver=False)
-        except (ConnectionError, ValueError, RuntimeError, ray.exceptions.RayError) as error:
-            raise SpecError(f"--ray {address}: cannot join a Ray cluster there ({error}); a cluster started with "
-                            "token authentication (Ray's default on new versions) needs RAY_AUTH_MODE=token here "
-                            "too, and its token") from None
+    join_ray(address, workers)
     return _ray_results(ray, function, tasks, max(1, int(ray.cluster_resources().get("CPU", 1))))
+
+
+#: What a client needs to join a cluster that authenticates with a token.
+TOKEN_HINT = ("a cluster started with token authentication (Ray's default on new versions) needs "
+              "RAY_AUTH_MODE=token here too, and its token (~/.ray/auth_token, RAY_AUTH_TOKEN_PATH or RAY_AUTH_TOKEN)")
+
+
+def join_ray(address: str | None, workers: int | None = None) -> None:
+    """Connect this process to Ray, once: the cluster at ``address`` (``host:port``,
+    ``ray://host:10001``, ``auto``; None: ``RAY_ADDRESS`` if set, else as ``local``), or
+    Ray started here with ``workers`` CPUs (``local``). A cluster that is not there, or
+    that wants a token this process lacks, is a :class:`SpecError` at once (Ray itself
+    would retry for 20 s to minutes first). Ray started here authenticates with a token
+    of this process's own, held in its environment: nothing is written to
+    ``~/.ray/auth_token``, as Ray otherwise does for a new local cluster."""
+    import ray
+
+    if ray.is_initialized():
+        return
+    address = address or os.environ.get("RAY_ADDRESS") or "local"
+    local = address == "local"
+    where = f"--ray {address}"
+    if local:
+        _own_token()
+    else:
+        _check_reachable(address)
+        _check_token(address)
+    try:
+        ray.init(address=address, num_cpus=workers if local else None, include_dashboard=False, log_to_driver=False)
+    except (ConnectionError, ValueError, RuntimeError, ray.exceptions.RayError) as error:
+        raise SpecError(f"{where}: cannot join a Ray cluster there ({error}); {TOKEN_HINT}") from None
+
+
+def _own_token() -> None:
+    """Token authentication for Ray started in this process, with a token kept in the
+    environment (its workers inherit it) unless the user set up a token or a mode."""
+    given = ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH")
+    if any(name in os.environ for name in given) or os.path.exists(os.path.expanduser("~/.ray/auth_token")):
+        return
+    os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)  # ray.init turns token authentication on itself
+
+
+def _check_token(address: str) -> None:
+    """A ``host:port`` cluster that refuses this process's credentials is refused at once,
+    by one request to its control store (Ray's own client would retry for about 20 s)."""
+    if "://" in address or ":" not in address:
+        return
+    import ray
+
+    # Ray's own client of the control store; a Ray without it says what is wrong in ray.init, slower
+    gcs_client = getattr(importlib.import_module("ray._raylet"), "GcsClient", None)
+    if gcs_client is None:
+        return
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as quiet:
+            os.dup2(quiet.fileno(), 2)  # its C++ core logs the refusal on stderr too
+            gcs_client(address=address)
+    except ray.exceptions.AuthenticationError:
+        raise SpecError(f"--ray {address}: the cluster refused this machine's credentials; {TOKEN_HINT}") from None
+    except Exception:  # anything else: ray.init below meets it and says so
+        return
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def _check_reachable(address: str) -> None:

@@ -9,7 +9,10 @@ of itself, on Ray; its win rate against random is measured before and after.
 
 The env, the masked modules and the league are ``boardzoo.training.rllib``; this script
 only sets the sizes. Without ``--ray`` it joins the cluster in ``RAY_ADDRESS`` if set, or
-starts Ray on this machine. ``docs/tutorials/rl.md`` has what it reaches and how fast.
+starts Ray on this machine, with a token of its own for Ray's authentication, kept in the
+process's environment (Ray on its own would write one to ``~/.ray/auth_token``). A
+cluster that wants a token this machine lacks is refused at once, saying what to set.
+``docs/tutorials/rl.md`` has what it reaches and how fast.
 The last line printed is ``win rate vs random: BEFORE -> AFTER``.
 """
 
@@ -30,15 +33,14 @@ def main(argv: list[str] | None = None) -> tuple[float, float, int]:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
 
-    import ray
     import torch
     from ray.rllib.algorithms.ppo import PPOConfig
 
     from boardzoo.training.rllib import self_play_config, win_rate_against_random
+    from boardzoo.workers import join_ray
 
     torch.set_num_threads(1)
-    if not ray.is_initialized():
-        ray.init(address=args.ray, include_dashboard=False, log_to_driver=False)
+    join_ray(args.ray)
     config = (PPOConfig()
               .env_runners(num_env_runners=1, num_envs_per_env_runner=1)
               .learners(num_learners=0)
@@ -65,4 +67,9 @@ def main(argv: list[str] | None = None) -> tuple[float, float, int]:
 
 
 if __name__ == "__main__":
-    main()
+    from boardzoo.errors import BoardzooError
+
+    try:
+        main()
+    except BoardzooError as error:
+        raise SystemExit(f"train_rllib_self_play: {error}") from None

@@ -105,3 +105,37 @@ def test_training_on_ray_learns_what_it_learns_here(tmp_path):
         runs[where] = Network.load(os.path.join(run_dir, "weights", "latest.npz")).arrays
     for name, array in runs["here"].items():
         assert (runs["ray"][name] == array).all(), name
+
+
+def _without_ray_credentials(home) -> dict:
+    """This machine's environment with no Ray token or mode and an empty home folder: a
+    client as a user has it before setting up the cluster's token."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_AUTH")}
+    return {**env, "HOME": str(home), "RAY_ADDRESS": ""}
+
+
+@pytest.mark.skipif("127.0.0.1:" not in ADDRESS or os.environ.get("RAY_AUTH_MODE") != "token",
+                    reason="needs the token-authenticated head on loopback that .ci/run starts")
+def test_a_cluster_that_wants_a_token_this_client_lacks_is_refused_at_once(tmp_path):
+    """Ray's own client prints about 20 s of InvalidAuthToken before giving up; boardzoo
+    asks the cluster once and says what is missing."""
+    done = subprocess.run([sys.executable, "-m", "boardzoo", "arena", "nim_v0", "random", "random", "--games", "2",
+                           "--ray", ADDRESS], capture_output=True, text=True, timeout=60,
+                          env=_without_ray_credentials(tmp_path))
+    assert done.returncode == 2, done.stderr
+    assert f"--ray {ADDRESS}: the cluster refused this machine's credentials" in done.stderr
+    assert "RAY_AUTH_MODE=token" in done.stderr and "InvalidAuthToken" not in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.slow
+def test_ray_started_here_writes_no_token_into_the_home_folder(tmp_path):
+    """A new local Ray cluster writes ~/.ray/auth_token unless a token is given: boardzoo
+    gives it one of the process's own, in the environment."""
+    out = tmp_path / "games.jsonl"
+    done = subprocess.run([sys.executable, "-m", "boardzoo", "arena", "nim_v0", "greedy", "random", "--games", "2",
+                           "--ray", "local", "--workers", "1", "--out", str(out)], capture_output=True, text=True,
+                          timeout=300, env=_without_ray_credentials(tmp_path))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert len(out.read_text().splitlines()) == 2
+    assert not (tmp_path / ".ray" / "auth_token").exists()
