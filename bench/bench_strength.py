@@ -2,7 +2,7 @@
 win rates with 95 % Wilson intervals, seats alternating, through the arena.
 
     python bench/bench_strength.py [--games 200] [--workers 2] [--only geister]
-    python bench/bench_strength.py --games 400 --only alphazero     # issue 43's strength targets
+    python bench/bench_strength.py --games 400 --only alphazero     # the shipped network's strength targets
     python bench/bench_strength.py --games 400 --only alphazero --weights RUN/weights/gen-0040.npz
     python bench/bench_strength.py --games 400 --only alphazero --out bench/results/strength   # resumable
 
@@ -44,7 +44,7 @@ class Check(NamedTuple):
 
 
 CHECKS = [
-    # Issue 43: the shipped Connect Four network at 100 ms a move.
+    # The shipped Connect Four network at 100 ms a move.
     Check("connect_four_v0", "alphazero:time=0.1", "mcts:iterations=15000,engine=compiled", 0.75),
     Check("connect_four_v0", "alphazero:time=0.1", "alphabeta:depth=6,eval=three2", 0.90, opening_plies=2),
     Check("connect_four_v0", "mcts:iterations=1000", "random", 0.95),

@@ -25,7 +25,7 @@ from boardzoo.ledger import write_atomic
 from boardzoo.training.alphazero.referee import SET_NAMES, chooser, mistake_counts, read_mistake_sets
 
 SETS_FILE = pathlib.Path(__file__).parent / "data" / "connect_four_mistake_sets.txt"
-#: The issue's targets with search (AlphaZero.jl's rates, outcome rule), in percent.
+#: The targets with search (AlphaZero.jl's rates, outcome rule), in percent.
 TARGETS = {"end-easy": 0.5, "middle-easy": 0.5, "middle-medium": 2, "begin-easy": 0.5, "begin-medium": 2,
            "begin-hard": 6}
 

@@ -75,7 +75,7 @@ def test_fisher_exact_known_values():
     # Fisher's tea-tasting table (3/4 vs 1/4): two-sided p = 34/70
     assert fisher_exact(3, 4, 1, 4) == pytest.approx(34 / 70)
     assert fisher_exact(5, 10, 5, 10) == pytest.approx(1.0)
-    # the issue's own figure: a one-sided strategic roll-out gave 136:164 against 157:143
+    # the referee's own figure: a one-sided strategic roll-out gave 136:164 against 157:143
     assert fisher_exact(136, 300, 157, 300) == pytest.approx(0.102, abs=0.002)
     with pytest.raises(ValueError):
         fisher_exact(3, 2, 1, 4)

@@ -178,7 +178,7 @@ def _search(ints, floats, odds, odds_row, moves, killers, table, counters, setti
     sides: numba's compile time grows with the code, and this function holds most of it.
     The side is an int computed at each call: functions calling each other, or one
     calling itself with a literal True or False (two specializations calling each other),
-    compile but crash when loaded from numba's cache (numba issue 6061)."""
+    compile but crash when loaded from numba's cache (numba's bug report #6061, github.com/numba/numba/issues/6061)."""
     if ours:
         if ints[ply, BLUE] & OUR_EXIT_MASK:
             return WIN - ply
