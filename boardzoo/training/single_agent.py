@@ -84,8 +84,8 @@ class SingleAgentEnv(gymnasium.Env):
             if self.illegal_action == "raise":
                 raise IllegalActionError(str(env.metadata["name"]), self.seat, action, why)
             reason = f"illegal action {action}: {why}"
-            warnings.warn(f"{env.metadata['name']}: {self.seat} played {reason} and loses", BoardzooWarning,
-                          stacklevel=2)
+            warnings.warn(f"{env.metadata['name']}: {self.seat} played {env.public_reason(reason)} and loses",
+                          BoardzooWarning, stacklevel=2)
             env.forfeit(self.seat, reason)
             observation, info = self._view()
             return observation, -1.0, True, False, info
