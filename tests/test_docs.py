@@ -2,7 +2,6 @@
 between the pages resolves, and (with the docs extra) the site builds in strict mode."""
 
 import importlib.util
-import os
 import pathlib
 import re
 import subprocess
