@@ -7,18 +7,24 @@ spec, over the network: an int, a number, seconds.
     seconds("solver: time", time, most=3600)    # solver: time must be a positive number of seconds, ...
 
 A bool is never a number here (``True`` is not one pawn), a float is never an int, and
-a number is finite. ``error`` is the exception class of the surface asking (a command
-line's, a server's), so every surface words the same rule the same way; the value is
-quoted at most 40 characters long.
+a number is finite; NumPy's integers and floats are ints and numbers like Python's (a
+seed drawn by a generator is one), and come back as Python's. ``error`` is the exception
+class of the surface asking (a command line's, a server's), so every surface words the
+same rule the same way; the value is quoted at most 40 characters long.
 """
 
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable
 from typing import Any
 
 from boardzoo.errors import excerpt
+
+
+def _is_bool(value: Any) -> bool:
+    return isinstance(value, bool) or type(value).__name__ == "bool_"  # NumPy's bool is not an int either
 
 
 def _bounds(low: float | None, high: float | None, show: Callable[[float], str]) -> str:
@@ -36,17 +42,17 @@ def _refuse(error: Callable[[str], Exception], name: str, kind: str, bounds: str
 def whole(name: str, value: Any, low: int | None = None, high: int | None = None, *, note: str = "",
           error: Callable[[str], Exception] = ValueError) -> int:
     """``value`` when it is an int within ``low``..``high`` (inclusive, each when given)."""
-    if isinstance(value, bool) or not isinstance(value, int) or (low is not None and value < low) \
+    if _is_bool(value) or not isinstance(value, numbers.Integral) or (low is not None and value < low) \
             or (high is not None and value > high):
         raise _refuse(error, name, "an int", _bounds(low, high, lambda x: f"{x:,}"), note, value)
-    return value
+    return int(value)
 
 
 def number(name: str, value: Any, low: float | None = None, high: float | None = None, *, unit: str = "",
            note: str = "", error: Callable[[str], Exception] = ValueError) -> float:
     """``value`` as a float when it is a finite number within ``low``..``high``;
     ``unit`` names what it counts (``" of seconds"``)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+    if _is_bool(value) or not isinstance(value, numbers.Real) or not math.isfinite(value) \
             or (low is not None and value < low) or (high is not None and value > high):
         kind = f"a number{unit}" if high is not None else f"a finite number{unit}"
         raise _refuse(error, name, kind, _bounds(low, high, lambda x: f"{x:g}"), note, value)
@@ -56,7 +62,7 @@ def number(name: str, value: Any, low: float | None = None, high: float | None =
 def seconds(name: str, value: Any, most: float | None = None, *,
             error: Callable[[str], Exception] = ValueError) -> float:
     """``value`` as a float when it is a positive, finite number of seconds, at most ``most``."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf \
+    if _is_bool(value) or not isinstance(value, numbers.Real) or not 0 < value < math.inf \
             or (most is not None and value > most):
         if most is None:
             raise _refuse(error, name, "a positive, finite number of seconds", "", "", value)

@@ -134,3 +134,44 @@ def test_core_apply_refuses_illegal_moves_instead_of_corrupting_the_state():
     with pytest.raises(ValueError, match=r"illegal action 9: there is no column 10 \(columns are 1..7\)"):
         model.apply(9)
     assert model.key() == before
+
+
+def test_numpy_integers_are_ints_wherever_a_seed_or_a_size_is_taken():
+    """A seed or a count drawn by NumPy is an int like Python's, and plays the same games
+    (they were refused: gymnasium's seeding and random.Random take only Python's ints)."""
+    import gymnasium
+
+    from boardzoo import arena, vector
+    from boardzoo.agents import make as make_agent
+
+    for seed in (np.int64(5), np.uint32(5)):
+        env, plain = make("nim_v0"), make("nim_v0")
+        env.reset(seed=seed)
+        plain.reset(seed=5)
+        assert np.array_equal(env.observe("player_0")["observation"], plain.observe("player_0")["observation"])
+    games = vector.make("connect_four_v0", batch=np.int64(3))
+    assert games.reset(seed=np.int64(2)).current_player.shape == (3,)
+    agent = make_agent("random", seed=np.int64(3))
+    agent.reset(np.int32(4))
+    records = arena.run("nim_v0", "greedy", "random", np.int64(2), seed=np.int64(1), progress=False)
+    assert [r["moves"] for r in records] == [r["moves"] for r in arena.run("nim_v0", "greedy", "random", 2, seed=1,
+                                                                            progress=False)]
+    single = gymnasium.make("boardzoo/nim-v0")
+    assert single.reset(seed=np.int64(1))[0].shape == single.reset(seed=1)[0].shape
+    batched = gymnasium.make_vec("boardzoo/nim-v0", num_envs=np.int64(3), vectorization_mode="vector_entry_point")
+    assert batched.reset(seed=np.int64(1))[0].shape[0] == 3
+    with pytest.raises(ValueError, match="seed must be an int >= 0, got np.True_"):
+        make("nim_v0").reset(seed=np.bool_(True))
+
+
+def test_a_huge_unsigned_action_is_reported_as_given_not_as_minus_one():
+    from boardzoo import vector
+
+    games = vector.make("connect_four_v0", batch=2)
+    batch = games.reset(seed=0)
+    with pytest.raises(ValueError, match="game 1: action 18446744073709551615 is not legal \\(no such action\\)"):
+        games.step(batch, np.array([0, 2**64 - 1], dtype=np.uint64))
+    env = connect_four_v0.env()
+    env.reset(seed=0)
+    with pytest.raises(InvalidActionError, match="action 18446744073709551615 is outside"):
+        env.step(np.uint64(2**64 - 1))

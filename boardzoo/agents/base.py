@@ -41,7 +41,7 @@ class Agent:
     games: ClassVar[frozenset[str] | None] = None
 
     def __init__(self, seed: int | None = None):
-        self.rng = random.Random(seed)
+        self.rng = random.Random(_seed(seed))
         #: The spec the agent was made from, and what it stands for (a preset's own spec).
         self.spec = self.full_spec = self.name
         self._checked: tuple | None = None
@@ -51,7 +51,7 @@ class Agent:
     def reset(self, seed: int | None = None) -> None:
         """A new game starts; reseed when ``seed`` is given."""
         if seed is not None:
-            self.rng.seed(seed)
+            self.rng.seed(_seed(seed))
 
     def act(self, observation: dict, model: GameState) -> int:
         raise NotImplementedError
@@ -115,3 +115,9 @@ def check_budget(agent: str, count_name: str, count, seconds) -> None:
         whole(f"{agent}: {count_name}", count, 1, MAX_COUNTS[count_name])
     if seconds is not None:
         in_seconds(f"{agent}: time", seconds, MAX_SECONDS)
+
+
+def _seed(seed: Any) -> int | None:
+    """An agent's seed: None (a fresh one) or an int, NumPy's included (``random.Random``
+    takes only Python's)."""
+    return None if seed is None else whole("agent seed", seed)

@@ -27,6 +27,7 @@ from pettingzoo import AECEnv
 from boardzoo.envs.svg import SvgImage
 from boardzoo.errors import BoardzooWarning, IllegalActionError, InvalidActionError, ResetNeededError
 from boardzoo.games.model import CHANCE, GameState
+from boardzoo.values import whole
 
 AGENTS = ("player_0", "player_1")
 SEAT_OF = {"player_0": 0, "player_1": 1}
@@ -163,8 +164,8 @@ class BoardGameEnv(AECEnv, Generic[S]):
         if options is not None and not isinstance(options, dict):
             raise ValueError(f"{self.metadata['name']}: reset options must be a dict, got {type(options).__name__}")
         previous = (self.np_random, self.np_random_seed, self.np_random.bit_generator.state)
-        if seed is not None:
-            self.np_random, self.np_random_seed = seeding.np_random(seed)
+        if seed is not None:  # NumPy's integers too (a seed drawn by a generator is one)
+            self.np_random, self.np_random_seed = seeding.np_random(whole(f"{self.metadata['name']}: seed", seed, 0))
         options = dict(options or {})
         try:
             game = self._new_game(options)

@@ -29,6 +29,7 @@ from boardzoo.agents import Agent
 from boardzoo.agents import make as make_agent
 from boardzoo.envs.aec import AGENTS, RENDER_MODES, BoardGameEnv, as_action
 from boardzoo.errors import BoardzooWarning, IllegalActionError, ResetNeededError
+from boardzoo.values import whole
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -58,7 +59,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._ready = False  # True once a reset succeeded
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        super().reset(seed=seed)
+        super().reset(seed=None if seed is None else whole("SingleAgentEnv: seed", seed, 0))
         if self.seat_choice == "random":
             self.seat = AGENTS[int(self.np_random.integers(2))]
         else:

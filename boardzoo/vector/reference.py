@@ -73,6 +73,10 @@ def checked_actions(name: str, batch: Any, state_type: type, actions: Any,
         if playing.shape != actions.shape or playing.dtype != bool:
             raise ValueError(f"{name}: playing must be {len(actions)} bools, one a game, got an array of "
                              f"shape {playing.shape} and type {playing.dtype}")
+    if actions.dtype.kind == "u" and (actions > np.iinfo(np.int64).max).any():  # not read as negative ints
+        game = int(np.flatnonzero(actions > np.iinfo(np.int64).max)[0])
+        raise ValueError(f"{name}: game {game}: action {int(actions[game])} is not legal (no such action); no game "
+                         "of the batch was stepped")
     return actions.astype(np.int64, copy=False), playing
 
 

@@ -26,18 +26,21 @@ from __future__ import annotations
 
 import json
 import threading
-import zipfile
 from collections import OrderedDict
 from collections.abc import Mapping
 from typing import IO, Any
 
 import numpy as np
 
+from boardzoo.files import load_npz
+
 #: Kinds of trunk, and bounds on what a file may ask for (a file is input like any other).
 KINDS = ("conv", "mlp")
 LIMITS = {"channels": 1024, "blocks": 64, "value_hidden": 4096, "actions": 4096, "input": 1 << 20}
 #: The largest network file read, in bytes.
 MAX_FILE = 256 << 20
+#: ... and at most this once unpacked (the arrays are stored as they are: about the file's size).
+MAX_UNPACKED = 2 * MAX_FILE
 #: Positions a convolutional network evaluates in one pass; more go in passes of this many
 #: (larger passes ran slower a position: their gathered windows outgrow the cache).
 PASS = 32
@@ -157,20 +160,7 @@ class Network:
     @classmethod
     def load(cls, path: str) -> Network:
         """The network in file ``path``; ValueError saying what is wrong with a bad file."""
-        try:
-            with open(path, "rb") as handle:
-                handle.seek(0, 2)
-                if handle.tell() > MAX_FILE:
-                    raise ValueError(f"{path}: a network file is at most {MAX_FILE >> 20} MB")
-                handle.seek(0)
-                with np.load(handle, allow_pickle=False) as archive:
-                    arrays = {name: archive[name] for name in archive.files}
-        except OSError as error:
-            raise ValueError(f"cannot read network file {path}: {error.strerror or error}") from None
-        except (zipfile.BadZipFile, EOFError, ValueError, KeyError) as error:
-            if str(error).startswith(path):
-                raise
-            raise ValueError(f"{path} is not a network file (a NumPy .npz archive): {error}") from None
+        arrays = load_npz(path, "network file", MAX_FILE, MAX_UNPACKED)
         texts = {}
         for key in ("architecture", "about"):
             if key not in arrays or arrays[key].dtype.kind != "U" or arrays[key].shape != ():
