@@ -35,11 +35,7 @@ def main() -> None:
     facts: dict[str, tuple[int, int]] = {}
     for round_number in range(args.rounds):
         for name, cache in settings.items():
-            task = SelfPlayTask(config.env, {}, config.game, network, args.games, config.games_per_task,
-                                config.simulations, config.max_considered, seed=round_number,
-                                sampled_plies=config.sampled_plies, late_temperature=config.late_temperature,
-                                random_opening_share=config.random_opening_share,
-                                random_opening_plies=config.random_opening_plies, evaluation_cache=cache)
+            task = SelfPlayTask(config, network, args.games, seed=round_number, evaluation_cache=cache)
             began = time.perf_counter()
             result = play(task)
             seconds[name].append(time.perf_counter() - began)

@@ -444,7 +444,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except BoardzooError as error:
         print(f"boardzoo {args.command}: error: {excerpt(str(error), 2000)}", file=sys.stderr)
-        return 2
+        return error.exit_status
     except EOFError:
         print(f"boardzoo {args.command}: error: the input ended", file=sys.stderr)
         return 2

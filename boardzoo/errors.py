@@ -22,7 +22,11 @@ def install_hint(extras: str) -> str:
 
 class BoardzooError(Exception):
     """Base class of boardzoo's own errors: a bad input or an environment problem that the
-    user can fix. The command line prints these as one line; anything else is a bug."""
+    user can fix. The command line prints these as one line and exits with
+    ``exit_status``; anything else is a bug."""
+
+    #: The command line's exit status: 2 for a bad input (as argparse's usage errors).
+    exit_status = 2
 
 
 class BoardzooWarning(UserWarning):
@@ -64,6 +68,14 @@ class AgentError(BoardzooError, RuntimeError):
 class ResultsFileError(BoardzooError):
     """A results file (arena or experiment) that cannot be used: not a boardzoo results
     file, a bad record, another run's games, locked by another run, or not writable."""
+
+
+class RunDirectoryError(BoardzooError):
+    """A training run's directory that cannot be used as it is: not a directory, a lock
+    that is not a file, a checkpoint that cannot be written (a full disk). Exit status 1:
+    the machine refused, not the command."""
+
+    exit_status = 1
 
 
 class WorkerError(BoardzooError):

@@ -42,29 +42,29 @@ def _refuse(error: Callable[[str], Exception], name: str, kind: str, bounds: str
 def whole(name: str, value: Any, low: int | None = None, high: int | None = None, *, note: str = "",
           error: Callable[[str], Exception] = ValueError) -> int:
     """``value`` when it is an int within ``low``..``high`` (inclusive, each when given)."""
-    if _is_bool(value) or not isinstance(value, numbers.Integral) or (low is not None and value < low) \
-            or (high is not None and value > high):
+    plain = int(value) if isinstance(value, numbers.Integral) and not _is_bool(value) else None
+    if plain is None or (low is not None and plain < low) or (high is not None and plain > high):
         raise _refuse(error, name, "an int", _bounds(low, high, lambda x: f"{x:,}"), note, value)
-    return int(value)
+    return plain
 
 
 def number(name: str, value: Any, low: float | None = None, high: float | None = None, *, unit: str = "",
            note: str = "", error: Callable[[str], Exception] = ValueError) -> float:
     """``value`` as a float when it is a finite number within ``low``..``high``;
     ``unit`` names what it counts (``" of seconds"``)."""
-    if _is_bool(value) or not isinstance(value, numbers.Real) or not math.isfinite(value) \
-            or (low is not None and value < low) or (high is not None and value > high):
+    plain = float(value) if isinstance(value, numbers.Real) and not _is_bool(value) else math.nan
+    if not math.isfinite(plain) or (low is not None and plain < low) or (high is not None and plain > high):
         kind = f"a number{unit}" if high is not None else f"a finite number{unit}"
         raise _refuse(error, name, kind, _bounds(low, high, lambda x: f"{x:g}"), note, value)
-    return float(value)
+    return plain
 
 
 def seconds(name: str, value: Any, most: float | None = None, *,
             error: Callable[[str], Exception] = ValueError) -> float:
     """``value`` as a float when it is a positive, finite number of seconds, at most ``most``."""
-    if _is_bool(value) or not isinstance(value, numbers.Real) or not 0 < value < math.inf \
-            or (most is not None and value > most):
+    plain = float(value) if isinstance(value, numbers.Real) and not _is_bool(value) else math.nan
+    if not 0 < plain < math.inf or (most is not None and plain > most):
         if most is None:
             raise _refuse(error, name, "a positive, finite number of seconds", "", "", value)
         raise _refuse(error, name, "a positive number of seconds", f", at most {most:g}", "", value)
-    return float(value)
+    return plain

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 
+import numpy as np
 import pytest
 
 pytest.importorskip("numba")
@@ -22,6 +23,7 @@ from alphazero_fixtures import TINY, assert_same_networks  # noqa: E402
 
 from boardzoo.agents.alphazero.network import Network  # noqa: E402
 from boardzoo.training.alphazero import Trainer  # noqa: E402
+from boardzoo.training.alphazero.run_directory import RunDirectory  # noqa: E402
 
 
 def test_a_run_resumed_goes_on_as_if_it_never_stopped(tmp_path):
@@ -57,6 +59,29 @@ def test_a_damaged_staged_task_is_played_again(tmp_path):
     assert_same_networks(straight, run_dir, 1)
 
 
+def test_a_staged_task_of_another_shape_is_set_aside_and_played_again(tmp_path):
+    """A staged file whose positions do not fit the run's game (another game's, say)
+    blocked every resume: it is named in the log, set aside, and its task played again."""
+    straight = str(tmp_path / "straight")
+    Trainer(straight, TINY, log=lambda line: None).run(generations=1)
+    run_dir = str(tmp_path / "run")
+    trainer = Trainer(run_dir, TINY, log=lambda line: None)
+    staging = os.path.join(run_dir, "staging")
+    os.makedirs(staging)
+    np.savez(os.path.join(staging, "gen-1-task-0.npz"), inputs=np.zeros((3, 5), np.float16),
+             policies=np.zeros((3, 2), np.float32), values=np.zeros(3, np.float32),
+             meta=np.array(json.dumps({"number": 0, "games": 1, "plies": 3, "first_player_score": 1.0,
+                                       "seconds": 1.0, "evaluations": 3, "outcomes": {}})))
+    lines: list[str] = []
+    trainer.log = lines.append
+    trainer.directory.log = lines.append
+    trainer.run(generations=1)
+    assert any("set aside gen-1-task-0.npz in rejected/ (its positions are (5,) inputs" in line for line in lines)
+    assert not any("found done" in line for line in lines)
+    assert_same_networks(straight, run_dir, 1)
+    assert os.path.exists(os.path.join(run_dir, "rejected", "gen-1-task-0.npz"))
+
+
 def test_the_time_of_tasks_staged_by_an_interrupted_call_counts_in_the_runs_hours(tmp_path, monkeypatch):
     import boardzoo.training.alphazero.trainer as trainer_module
 
@@ -72,10 +97,11 @@ def test_the_time_of_tasks_staged_by_an_interrupted_call_counts_in_the_runs_hour
         Trainer(run_dir, TINY, workers=2, log=lambda line: None).run(generations=1)
     monkeypatch.setattr(trainer_module, "run_tasks", real_run_tasks)
     [staged] = os.listdir(os.path.join(run_dir, "staging"))
-    path = os.path.join(run_dir, "staging", staged)
-    result = trainer_module._read_staged(path, int(staged.split("-")[-1].split(".")[0]))
+    directory = RunDirectory(run_dir, log=lambda line: None)
+    trainer = Trainer(run_dir, None, log=lambda line: None)
+    [result] = directory.staged(1, 2, int(np.prod(trainer.input_shape)), trainer.actions).values()
     result.seconds = 7200.0  # as if the interrupted call had played it for two hours
-    trainer_module._write_staged(path, result)
+    directory.stage(1, result)
     lines: list[str] = []
     Trainer(run_dir, None, workers=2, log=lines.append).run(generations=1)
     assert any("1 of 2 self-play tasks found done" in line for line in lines)

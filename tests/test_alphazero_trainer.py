@@ -28,6 +28,17 @@ def connect_four_weights(tmp_path_factory):
     return write_connect_four_network(str(tmp_path_factory.mktemp("weights") / "c4.npz"))
 
 
+
+def selfplay_task(network, games: int, seed: int, env: str = "connect_four_v0", game: str = "connect_four",
+                  params: dict | None = None, evaluation_cache: int = 1 << 18, **settings):
+    """A self-play task of ``games`` games at once with the settings' defaults but ``settings``."""
+    from boardzoo.training.alphazero.config import TrainingConfig
+    from boardzoo.training.alphazero.selfplay import SelfPlayTask
+
+    config = TrainingConfig(env=env, game=game, params=params or {}, games_per_task=games, **settings)
+    return SelfPlayTask(config, network, games=games, seed=seed, evaluation_cache=evaluation_cache)
+
+
 def test_the_loop_at_a_tiny_size_learns_rates_and_keeps_its_files_bounded(tmp_path):
     run_dir = str(tmp_path / "run")
     lines: list[str] = []
@@ -56,14 +67,13 @@ def test_the_loop_at_a_tiny_size_learns_rates_and_keeps_its_files_bounded(tmp_pa
 
 
 def test_sampled_opening_plies_vary_self_play_and_follow_the_seed(connect_four_weights):
-    from boardzoo.training.alphazero.selfplay import SelfPlayTask, play
+    from boardzoo.training.alphazero.selfplay import play
 
     network = Network.load(connect_four_weights)
 
     def games(sampled_plies: int, seed: int = 3, late_temperature: float = 0.0) -> list[tuple]:
-        task = SelfPlayTask("connect_four_v0", {}, "connect_four", network, games=8, batch=8, simulations=4,
-                            max_considered=4, seed=seed, gumbel_scale=0.0, sampled_plies=sampled_plies,
-                            late_temperature=late_temperature)
+        task = selfplay_task(network, 8, seed, simulations=4, max_considered=4, gumbel_scale=0.0,
+                             sampled_plies=sampled_plies, late_temperature=late_temperature)
         result = play(task)
         # A game's positions follow one another, each game's from the empty board on.
         empty = result.inputs[0]
@@ -75,8 +85,8 @@ def test_sampled_opening_plies_vary_self_play_and_follow_the_seed(connect_four_w
     assert len(set(plain)) == 1  # no noise, nothing drawn: one game eight times
 
     def evaluations(cache: int) -> int:
-        return play(SelfPlayTask("connect_four_v0", {}, "connect_four", network, games=8, batch=8, simulations=4,
-                                 max_considered=4, seed=3, gumbel_scale=0.0, evaluation_cache=cache)).evaluations
+        return play(selfplay_task(network, 8, 3, simulations=4, max_considered=4, gumbel_scale=0.0,
+                                  evaluation_cache=cache)).evaluations
 
     assert 8 * evaluations(1 << 18) <= evaluations(0)  # one game eight times: the network asked once
     sampled = games(6)
@@ -86,13 +96,13 @@ def test_sampled_opening_plies_vary_self_play_and_follow_the_seed(connect_four_w
 
 
 def test_search_value_weight_mixes_the_games_result_with_the_searchs_value(connect_four_weights):
-    from boardzoo.training.alphazero.selfplay import SelfPlayTask, play
+    from boardzoo.training.alphazero.selfplay import play
 
     network = Network.load(connect_four_weights)
 
     def targets(weight: float):
-        task = SelfPlayTask("connect_four_v0", {}, "connect_four", network, games=6, batch=6, simulations=8,
-                            max_considered=4, seed=5, sampled_plies=4, search_value_weight=weight)
+        task = selfplay_task(network, 6, 5, simulations=8, max_considered=4, sampled_plies=4,
+                             search_value_weight=weight)
         return play(task)
 
     results, searched, half = targets(0.0), targets(1.0), targets(0.5)
@@ -105,14 +115,13 @@ def test_search_value_weight_mixes_the_games_result_with_the_searchs_value(conne
 
 
 def test_playout_cap_randomisation_learns_only_from_the_fully_searched_plies(connect_four_weights):
-    from boardzoo.training.alphazero.selfplay import SelfPlayTask, play
+    from boardzoo.training.alphazero.selfplay import play
 
     network = Network.load(connect_four_weights)
 
     def games(share: float, seed: int = 7):
-        task = SelfPlayTask("connect_four_v0", {}, "connect_four", network, games=8, batch=8, simulations=16,
-                            max_considered=4, seed=seed, sampled_plies=4, full_search_share=share,
-                            fast_simulations=2)
+        task = selfplay_task(network, 8, seed, simulations=16, max_considered=4, sampled_plies=4,
+                             full_search_share=share, fast_simulations=2)
         return play(task)
 
     full, capped = games(1.0), games(0.25)
@@ -128,14 +137,14 @@ def test_playout_cap_randomisation_learns_only_from_the_fully_searched_plies(con
 
 
 def test_random_openings_are_played_but_not_learned_from(connect_four_weights):
-    from boardzoo.training.alphazero.selfplay import SelfPlayTask, play
+    from boardzoo.training.alphazero.selfplay import play
 
     network = Network.load(connect_four_weights)
 
     def games(share: float, seed: int = 9, plies: int = 6, env: str = "connect_four_v0", name: str = "connect_four",
               net: Network = network, params: dict | None = None):
-        task = SelfPlayTask(env, params or {}, name, net, games=8, batch=8, simulations=8, max_considered=4,
-                            seed=seed, sampled_plies=2, random_opening_share=share, random_opening_plies=plies)
+        task = selfplay_task(net, 8, seed, env=env, game=name, params=params, simulations=8, max_considered=4,
+                             sampled_plies=2, random_opening_share=share, random_opening_plies=plies)
         return play(task)
 
     plain, opened = games(0.0), games(1.0)
@@ -158,13 +167,13 @@ def test_random_openings_are_played_but_not_learned_from(connect_four_weights):
 
 
 def test_self_play_in_bfloat16_judges_as_float32_does_to_two_digits(connect_four_weights):
-    from boardzoo.training.alphazero.selfplay import SelfPlayTask, inference_module, play, torch_evaluator
+    from boardzoo.training.alphazero.selfplay import inference_module, play, torch_evaluator
 
     network = Network.load(connect_four_weights)
 
     def games(precision: str):
-        return play(SelfPlayTask("connect_four_v0", {}, "connect_four", network, games=6, batch=6, simulations=8,
-                                 max_considered=4, seed=2, sampled_plies=4, precision=precision))
+        return play(selfplay_task(network, 6, 2, simulations=8, max_considered=4, sampled_plies=4,
+                                  selfplay_precision=precision))
 
     full, half = games("float32"), games("bfloat16")
     assert full.games == half.games == 6 and len(half.inputs) == half.plies
@@ -432,6 +441,9 @@ REFUSED_SETTINGS = [
     (["nim", "--set", "selfplay_precision=float16"], "selfplay_precision must be float32 or bfloat16"),
     (["nim", "--set", "learn_precision=half"], "learn_precision must be float32 or bfloat16"),
     (["connect_four", "--set", "mistake_sets=nowhere.txt"], "cannot read mistake sets nowhere.txt"),
+    # found only after a whole generation, and then at every resume, until checked first
+    (["nim", "--set", "anchors=random;nonsense:x=1"], "train: anchors: unknown agent 'nonsense'"),
+    (["nim", "--set", "probes=oracle"], "train: probes: no probe 'oracle'; probes are pile_theory"),
 ]
 
 
@@ -508,3 +520,51 @@ def test_the_training_plot_draws_every_panel_it_has_and_only_the_probes_measured
     assert [axes.get_title() for axes in figure.axes][2:] == probe_titles
     assert all(axes.lines for axes in figure.axes)  # no empty panel
     assert (tmp_path / "training.png").stat().st_size > 10_000
+
+
+def test_a_run_directory_that_cannot_be_used_is_refused_in_one_line(tmp_path, capsys, monkeypatch):
+    """``--run`` naming a file, a ``.lock`` that is a directory, a disk that will not take
+    the checkpoint: one line and exit status 1 (they were tracebacks), and the run's
+    previous files stay whole."""
+    tiny = ["--set", "games_per_generation=8", "--set", "eval_games=0", "--set", "channels=4"]
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("mine")
+    assert cli_main(["train", "nim", "--run", str(a_file), "--generations", "1", *tiny]) == 1
+    assert f"{a_file} is a file, not a run directory" in capsys.readouterr().err and a_file.read_text() == "mine"
+    locked = tmp_path / "locked"
+    (locked / ".lock").mkdir(parents=True)
+    assert cli_main(["train", "nim", "--run", str(locked), "--generations", "1", *tiny]) == 1
+    assert ".lock is not a file" in capsys.readouterr().err
+    run_dir = str(tmp_path / "run")
+    assert cli_main(["train", "nim", "--run", run_dir, "--generations", "1", *tiny]) == 0
+    capsys.readouterr()
+    before = (tmp_path / "run" / "checkpoint.pt").read_bytes()
+
+    def full_disk(*args, **kwargs):
+        raise RuntimeError("[enforce fail at inline_container.cc:626] . PytorchStreamWriter failed writing file")
+
+    monkeypatch.setattr(torch, "save", full_disk)
+    assert cli_main(["train", "nim", "--run", run_dir, "--generations", "2"]) == 1
+    err = capsys.readouterr().err
+    assert "checkpoint.pt" in err and "is the disk full? The run's previous files are kept" in err
+    assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("boardzoo train: error: cannot write")
+    assert (tmp_path / "run" / "checkpoint.pt").read_bytes() == before
+
+
+def test_evaluation_games_belong_to_the_network_they_judge_and_its_run_however_spelled(tmp_path, monkeypatch):
+    """A new run in a folder where another ran played none of its evaluation games: it
+    took the old run's (cached by weights path and seed); and a run resumed under another
+    spelling of its folder (relative, absolute) names its networks as before."""
+    monkeypatch.chdir(tmp_path)
+    quiet = {"log": lambda line: None}
+    config = dataclasses.replace(TINY, mistake_sets="", eval_games=2)
+    Trainer("run", config, **quiet).run(generations=1)
+    first = sorted(os.listdir(tmp_path / "run" / "eval"))
+    records = [json.loads(line) for line in open(tmp_path / "run" / "eval" / first[0])]
+    resumed = Trainer(str(tmp_path / "run"), None, **quiet)
+    assert records[0]["a"] == resumed.agent_spec(1, config.eval_simulations, config.eval_sample_moves)
+    os.unlink(tmp_path / "run" / "checkpoint.pt")  # another run in the same folder, another network
+    Trainer("run", dataclasses.replace(config, seed=1), **quiet).run(generations=1)
+    second = sorted(set(os.listdir(tmp_path / "run" / "eval")) - set(first))
+    assert len(second) == len(first) == 2  # its own games (against gen-0 and random), under its network's name
+    assert {name.split("-vs-")[1] for name in second} == {name.split("-vs-")[1] for name in first}

@@ -58,6 +58,8 @@ class TrainingConfig:
     average_decay: float = bounded(0.75, 0.0, 0.999)
     # evaluation
     anchors: tuple[str, ...] = ()
+    #: What the evaluation measures besides games (:mod:`.evaluation`'s probes, by name).
+    probes: tuple[str, ...] = ()
     eval_games: int = bounded(20, 0, 10_000)
     eval_simulations: int = bounded(32, 0, 100_000)
     eval_sample_moves: int = bounded(4, 0, 10_000)
@@ -106,7 +108,7 @@ class TrainingConfig:
 
     def to_json(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
-        data["anchors"] = list(self.anchors)
+        data["anchors"], data["probes"] = list(self.anchors), list(self.probes)
         return data
 
     @classmethod
@@ -118,10 +120,11 @@ class TrainingConfig:
         if unknown:
             raise ValueError(f"{where}: unknown setting {unknown[0]!r}")
         data = dict(data)
-        if "anchors" in data:
-            if not isinstance(data["anchors"], list) or not all(isinstance(a, str) for a in data["anchors"]):
-                raise ValueError(f"{where}: anchors must be a list of agent specs")
-            data["anchors"] = tuple(data["anchors"])
+        for name in ("anchors", "probes"):
+            if name in data:
+                if not isinstance(data[name], list) or not all(isinstance(a, str) for a in data[name]):
+                    raise ValueError(f"{where}: {name} must be a list of names")
+                data[name] = tuple(data[name])
         try:
             return cls(**data)
         except TypeError as error:
@@ -190,7 +193,7 @@ PRESETS: dict[str, TrainingConfig] = {
         env="nim_v0", game="nim", params={"n": (1, 60), "k": 3}, kind="mlp", channels=64, blocks=2,
         value_hidden=32, largest_pile=60, simulations=16, games_per_generation=1024, games_per_task=512,
         replay_positions=100_000, lr_halving_generations=10, mirror=False,
-        anchors=("random", "greedy"), eval_games=40),
+        anchors=("random", "greedy"), probes=("pile_theory",), eval_games=40),
     "cantris": TrainingConfig(
         env="cantris_v1", game="cantris", channels=48, blocks=3, simulations=32, games_per_generation=1024,
         games_per_task=256, replay_positions=300_000, lr_halving_generations=15,

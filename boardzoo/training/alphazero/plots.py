@@ -17,10 +17,10 @@ def plot_history(history: list[dict[str, Any]], path: str, anchors: dict[str, fl
     """Draw ``history`` (the run's ``history.jsonl`` records) into the PNG ``path``, with
     the ``anchors``' ratings (name -> Elo) as dashed lines, and a panel for each probe of
     the game that the run measured (mistake rates on solver-scored sets, agreement with
-    Nim's theory); a probe never measured gets no panel."""
+    a pile game's theory); a probe never measured gets no panel."""
     key = "outcome_mistakes" if any("outcome_mistakes" in e for e in history) else "mistakes"
     probes = [probe for probe, measured in ((_mistakes, any(key in e for e in history)),
-                                            (_theory, any("nim_theory" in e for e in history))) if measured]
+                                            (_theory, any("pile_theory" in e for e in history))) if measured]
     figure, (losses, rating, *panels) = plt.subplots(1, 2 + len(probes), figsize=(5 * (2 + len(probes)), 4.2))
     generations = [e["generation"] for e in history]
     losses.plot(generations, [e["policy_loss"] for e in history], label="policy (cross-entropy)")
@@ -60,8 +60,8 @@ def _mistakes(history: list[dict[str, Any]], panel: Any, key: str) -> None:
 
 
 def _theory(history: list[dict[str, Any]], panel: Any, key: str) -> None:
-    measured = [e for e in history if "nim_theory" in e]
-    panel.plot([e["hours"] for e in measured], [e["nim_theory"] for e in measured], marker=".")
+    measured = [e for e in history if "pile_theory" in e]
+    panel.plot([e["hours"] for e in measured], [e["pile_theory"] for e in measured], marker=".")
     panel.set_ylim(0, 1.05)
     panel.set_xlabel("training hours")
     panel.set_title("winning piles where the network alone plays the theory")

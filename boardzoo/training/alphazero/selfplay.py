@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import torch
@@ -18,7 +17,7 @@ from boardzoo.fast.cached_evaluator import CachedEvaluator
 from boardzoo.fast.games import GAME_IDS
 from boardzoo.fast.gumbel import BatchedGumbelSearch, Evaluator
 from boardzoo.fast.network_input import write_inputs
-from boardzoo.training.alphazero.config import PRECISIONS
+from boardzoo.training.alphazero.config import PRECISIONS, TrainingConfig
 from boardzoo.training.alphazero.model import PolicyValueNet
 from boardzoo.vector import make as make_batch
 from boardzoo.vector import random_actions
@@ -26,22 +25,25 @@ from boardzoo.vector import random_actions
 
 @dataclass(frozen=True)
 class SelfPlayTask:
-    """``games`` games of ``env`` (with ``params``), ``batch`` at a time, every move searched
-    by ``simulations`` simulations of sequential halving over Gumbel noise (scaled by
-    ``gumbel_scale``; 0 plays the network's best without exploration). The first
-    ``sampled_plies`` plies of each game are drawn from the search's improved policy
-    instead (openings that vary), and with ``late_temperature`` above 0 every later ply
-    too, from the improved policy sharpened to that temperature: a near-best move now
-    and then, so that games between two equal players do not all end drawn (the policy
-    targets are the improved policy either way). A position's value target is its game's
-    result for the player to move, or with ``search_value_weight`` w above 0, that result
-    times 1 - w plus w times the search's value of the position (its root's mean).
+    """``games`` games of the run's game, played by ``network`` against itself with the
+    run's ``settings`` (a :class:`~boardzoo.training.alphazero.config.TrainingConfig`),
+    ``games_per_task`` at a time, every move searched by ``simulations`` simulations of
+    sequential halving over Gumbel noise (scaled by ``gumbel_scale``; 0 plays the
+    network's best without exploration). The first ``sampled_plies`` plies of each game
+    are drawn from the search's improved policy instead (openings that vary), and with
+    ``late_temperature`` above 0 every later ply too, from the improved policy sharpened
+    to that temperature: a near-best move now and then, so that games between two equal
+    players do not all end drawn (the policy targets are the improved policy either
+    way). A position's value target is its game's result for the player to move, or with
+    ``search_value_weight`` w above 0, that result times 1 - w plus w times the search's
+    value of the position (its root's mean).
 
-    With ``full_search_share`` below 1 (playout-cap randomisation, from KataGo), a ply is
-    searched by all ``simulations`` only that often, drawn for the whole batch at once,
-    and otherwise by ``fast_simulations``; only the fully searched plies become training
-    positions. The moves of the cheap plies still count, so the same work plays more
-    games, hence more value targets, while every policy target keeps the full search.
+    With ``full_search_share`` below 1 (playout-cap randomisation, from KataGo), a ply
+    is searched by all ``simulations`` only that often, drawn for the whole batch at
+    once, and otherwise by ``fast_simulations``; only the fully searched plies become
+    training positions. The moves of the cheap plies still count, so the same work plays
+    more games, hence more value targets, while every policy target keeps the full
+    search.
 
     With ``random_opening_share`` above 0, that share of the games opens with 1 to
     ``random_opening_plies`` (drawn uniformly) uniformly random legal moves, neither
@@ -49,36 +51,23 @@ class SelfPlayTask:
     players never reach, such as those after a blunder, which a referee's random
     positions are full of. A game that ends inside its random opening is not counted and
     its slot plays another without one (so that a game too short for its opening cannot
-    loop). ``sampled_plies`` counts from the start of the game, the random plies included.
+    loop). ``sampled_plies`` counts from the start of the game, the random plies
+    included.
 
-    ``precision`` is the network's while it plays: ``bfloat16`` halves the arithmetic's
-    width, which CPUs with bfloat16 instructions (AVX512-BF16, AMX) run faster, at about
-    two decimal digits of precision in each prior and value; CPUs without them emulate it,
-    more slowly.
+    ``selfplay_precision`` is the network's while it plays: ``bfloat16`` halves the
+    arithmetic's width, which CPUs with bfloat16 instructions (AVX512-BF16, AMX) run
+    faster, at about two decimal digits of precision in each prior and value; CPUs
+    without them emulate it, more slowly.
 
     The network is asked about each position once per task while ``evaluation_cache``
     positions fit in memory (:class:`~boardzoo.fast.cached_evaluator.CachedEvaluator`;
     0: asked every time)."""
 
-    env: str
-    params: dict[str, Any]
-    game: str
+    settings: TrainingConfig
     network: Network
     games: int
-    batch: int
-    simulations: int
-    max_considered: int
     seed: int
-    gumbel_scale: float = 1.0
     number: int = 0
-    sampled_plies: int = 0
-    late_temperature: float = 0.0
-    search_value_weight: float = 0.0
-    full_search_share: float = 1.0
-    fast_simulations: int = 0
-    random_opening_share: float = 0.0
-    random_opening_plies: int = 0
-    precision: str = "float32"
     evaluation_cache: int = 1 << 18
 
 
@@ -139,20 +128,21 @@ def play(task: SelfPlayTask) -> SelfPlayResult:
     """Play the task's games; positions of every game in the order played."""
     torch.set_num_threads(1)
     start = time.perf_counter()
-    module = inference_module(task.network, task.precision)
+    settings = task.settings
+    module = inference_module(task.network, settings.selfplay_precision)
     evaluate = CachedEvaluator(torch_evaluator(module), task.evaluation_cache) if task.evaluation_cache \
         else CountingEvaluator(torch_evaluator(module))
 
-    slots = min(task.batch, task.games)
-    games = make_batch(task.env, slots, engine="compiled", **task.params)
+    slots = min(settings.games_per_task, task.games)
+    games = make_batch(settings.env, slots, engine="compiled", **settings.params)
     batch = games.reset(seed=task.seed)
-    game_id = GAME_IDS[task.game]
+    game_id = GAME_IDS[settings.game]
     shape = task.network.input_shape
     size = int(np.prod(shape))
     actions_count = task.network.num_actions
     search = BatchedGumbelSearch(game_id, actions_count, shape, batch.state.states.shape[1], slots,
-                                 max_considered=task.max_considered,
-                                 capacity=max(task.simulations, task.fast_simulations) + 1)
+                                 max_considered=settings.max_considered,
+                                 capacity=max(settings.simulations, settings.fast_simulations) + 1)
     rng = np.random.default_rng([task.seed, 1])
     live = np.ones(slots, dtype=bool)
     game_plies = np.zeros(slots, dtype=np.int64)
@@ -160,8 +150,8 @@ def play(task: SelfPlayTask) -> SelfPlayResult:
 
     def open_game(b: int | np.integer) -> None:
         # No draw without random openings: such a run's games stay as they were.
-        if task.random_opening_share > 0 and rng.random() < task.random_opening_share:
-            random_left[b] = rng.integers(1, task.random_opening_plies + 1)
+        if settings.random_opening_share > 0 and rng.random() < settings.random_opening_share:
+            random_left[b] = rng.integers(1, settings.random_opening_plies + 1)
         game_plies[b] = 0
 
     for slot in range(slots):
@@ -183,10 +173,11 @@ def play(task: SelfPlayTask) -> SelfPlayResult:
             random_left[opening] -= 1
         if len(searched):
             roots = np.ascontiguousarray(batch.state.states[searched])
-            noise = rng.gumbel(size=(len(searched), actions_count)) * task.gumbel_scale
+            noise = rng.gumbel(size=(len(searched), actions_count)) * settings.gumbel_scale
             # No draw when every ply is searched in full: such a run's games stay as they were.
-            full = task.full_search_share >= 1.0 or rng.random() < task.full_search_share
-            result = search.run(roots, evaluate, task.simulations if full else task.fast_simulations, gumbel=noise)
+            full = settings.full_search_share >= 1.0 or rng.random() < settings.full_search_share
+            budget = settings.simulations if full else settings.fast_simulations
+            result = search.run(roots, evaluate, budget, gumbel=noise)
             if full:
                 write_inputs(game_id, roots, root_inputs[:len(searched)])
                 for i, b in enumerate(searched):
@@ -195,7 +186,7 @@ def play(task: SelfPlayTask) -> SelfPlayResult:
             actions[searched] = result.actions
             for i, b in enumerate(searched):
                 # An opening ply is drawn from the improved policy itself (p ** 1.0 is p exactly).
-                temperature = 1.0 if game_plies[b] < task.sampled_plies else task.late_temperature
+                temperature = 1.0 if game_plies[b] < settings.sampled_plies else settings.late_temperature
                 if temperature > 0:
                     weights = result.policy[i].astype(np.float64) ** (1.0 / temperature)
                     actions[b] = rng.choice(len(weights), p=weights / weights.sum())
@@ -209,7 +200,7 @@ def play(task: SelfPlayTask) -> SelfPlayResult:
                 random_left[b] = game_plies[b] = 0
                 continue
             rewards = batch.rewards[b]
-            weight = task.search_value_weight
+            weight = settings.search_value_weight
             for position, policy, mover, searched_value in trajectories[b]:
                 inputs.append(position)
                 policies.append(policy)

@@ -1,33 +1,30 @@
-"""The AlphaZero loop: self-play, learning, evaluation, checkpoint, generation after
-generation, in a run directory that survives any interruption.
+"""The AlphaZero loop: self-play, learning, checkpoint, evaluation, generation after
+generation, in a run directory that survives any interruption. The loop is this
+module; its parts are the replay buffer (:mod:`.buffer`), the run's files
+(:mod:`.run_directory`: checkpoint, staged tasks, weights, the lock), self-play
+(:mod:`.selfplay`) and evaluation (:mod:`.evaluation`: games, probes, ratings, plots).
 
 A generation:
 
 1. **self-play**: ``games_per_generation`` games of the current network against itself,
-   in tasks of ``games_per_task`` games (:mod:`.selfplay`) run in ``workers`` processes
-   or on Ray (a task carries the network itself); each finished task is written to ``staging/`` at once, so a killed run
+   in tasks of ``games_per_task`` games run in ``workers`` processes or on Ray (a task
+   carries the network itself); each finished task is staged at once, so a killed run
    plays only the unfinished tasks again;
 2. **learning**: the positions join the replay buffer (the newest ``replay_positions``),
    and the network takes ``sample_reuse`` x new positions / ``batch_size`` steps of Adam
    on minibatches drawn from the whole buffer (mirrored at random where the game is
    symmetric), minimising cross-entropy to the improved policy plus the squared error
    to the game's result;
-3. **checkpoint**: the network, the optimiser, the buffer and the generator states go
-   to ``checkpoint.pt`` (written whole beside the old one, then renamed over it);
-   the network also to ``weights/gen-NNNN.npz`` and ``weights/latest.npz`` (the files
-   ``alphazero:weights=`` reads). Only the newest ``keep_weights`` generations' files are
-   kept, and every ``keep_every``-th (for a curve over the whole run), so the
-   directory's size is bounded. ``weights/averaged.npz`` is the moving average of the
-   generations' weights (each generation's share decaying by ``average_decay``), the
-   network to play (it erred less than the newest generation alone: docs/benchmarks.md);
-4. **evaluation** (every ``eval_every`` generations): arena games against the previous
-   generation and the anchors, on this machine (results files in ``eval/``, resumable as
-   any arena run),
-   mistake rates on the solver-scored Connect Four sets every ``mistakes_every``;
-   ratings with intervals over every result so far; ``history.jsonl`` gets a line per
-   generation and ``training.png`` the curves (with the ``plot`` extra).
+3. **checkpoint**: the network, the optimiser, the buffer and the records; the network's
+   weights files, and ``weights/averaged.npz``, the moving average of the generations'
+   weights (each generation's share decaying by ``average_decay``), the network to play
+   (it erred less than the newest generation alone: docs/benchmarks.md);
+4. **evaluation** (every ``eval_every`` generations): games against the previous
+   generation and the anchors, the probes, ratings, ``history.jsonl`` and
+   ``training.png``.
 
-Everything random is seeded from ``seed`` and the generation number, so a resumed run
+Every setting is checked before any work (anchors, probes, the mistake sets' file), and
+everything random is seeded from ``seed`` and the generation number, so a resumed run
 goes on as if it had never stopped.
 """
 
@@ -41,46 +38,27 @@ import shutil
 import sys
 import tempfile
 import time
-import zipfile
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import torch
 
+from boardzoo.agents import make as make_agent
 from boardzoo.agents.alphazero.network import MIRRORED
-from boardzoo.arena import run as run_arena
 from boardzoo.envs import make as make_env
+from boardzoo.errors import BoardzooError
 from boardzoo.fast.games import encode
 from boardzoo.fast.network_input import input_shape
-from boardzoo.ledger import write_atomic, write_atomic_with
-from boardzoo.stats import ratings
+from boardzoo.training.alphazero.buffer import ReplayBuffer
 from boardzoo.training.alphazero.config import FIXED_IN_A_BRANCH, TrainingConfig
-from boardzoo.training.alphazero.locks import held_alone
+from boardzoo.training.alphazero.evaluation import PROBES, Evaluation, seed_of, summary
 from boardzoo.training.alphazero.model import PolicyValueNet
+from boardzoo.training.alphazero.run_directory import AVERAGED, CHECKPOINT, LOCK, RunDirectory
 from boardzoo.training.alphazero.selfplay import SelfPlayResult, SelfPlayTask, play
 from boardzoo.workers import run_tasks
 
-#: The checkpoint's format; a checkpoint of another is refused, not guessed at. Format 2
-#: packs 0/1 buffer inputs to bits (a full Connect Four buffer: 29 MB instead of 170, so
-#: a run's checkpoint can be kept in version control); format 1 (float16 inputs) is
-#: still read.
-FORMAT, READABLE_FORMATS = 2, (1, 2)
-CHECKPOINT, CONFIG, HISTORY = "checkpoint.pt", "config.json", "history.jsonl"
-#: The moving average of the generations' networks, in ``weights/``.
-AVERAGED = "averaged.npz"
-#: Held while a trainer runs (an OS lock: a killed trainer's goes with its process).
-LOCK = ".lock"
-_STAGED = re.compile(r"gen-(\d+)-task-(\d+)\.npz")
-
-
-def env_spec(config: TrainingConfig) -> str:
-    """The env spec string of the configuration's games (as the arena takes it)."""
-    def text(value: Any) -> str:
-        return f"{value[0]}..{value[1]}" if isinstance(value, (list, tuple)) else str(value).lower() \
-            if isinstance(value, bool) else str(value)
-    params = ",".join(f"{key}={text(value)}" for key, value in config.params.items())
-    return f"{config.env}:{params}" if params else config.env
+__all__ = ["AVERAGED", "CHECKPOINT", "ReplayBuffer", "Trainer", "branch"]
 
 
 def game_facts(config: TrainingConfig) -> tuple[tuple[int, ...], int]:
@@ -91,55 +69,22 @@ def game_facts(config: TrainingConfig) -> tuple[tuple[int, ...], int]:
     return input_shape(config.game, encode(state), config.largest_pile), int(state.num_actions)
 
 
-class ReplayBuffer:
-    """The newest ``capacity`` positions (a ring): inputs as float16 (exact for the 0/1
-    planes), improved policies and results."""
+def check_settings(config: TrainingConfig) -> None:
+    """Every setting that names something outside the configuration, checked before any
+    work: a bad one found after a generation would stop the run there, and again at
+    every resume."""
+    for anchor in config.anchors:
+        try:
+            make_agent(anchor)
+        except (BoardzooError, ValueError) as error:
+            raise ValueError(f"train: anchors: {error}") from None
+    unknown = [name for name in config.probes if name not in PROBES]
+    if unknown:
+        raise ValueError(f"train: probes: no probe {unknown[0]!r}; probes are {', '.join(PROBES)}")
+    if config.mistake_sets:
+        from boardzoo.training.alphazero.referee import read_mistake_sets
 
-    def __init__(self, capacity: int, input_size: int, actions: int):
-        self.capacity = capacity
-        self.inputs = np.zeros((capacity, input_size), dtype=np.float16)
-        self.policies = np.zeros((capacity, actions), dtype=np.float32)
-        self.values = np.zeros(capacity, dtype=np.float32)
-        self.size = self.cursor = 0
-
-    def add(self, inputs: np.ndarray, policies: np.ndarray, values: np.ndarray) -> None:
-        for start in range(0, len(values), self.capacity):
-            chunk = slice(start, start + self.capacity)
-            n = len(values[chunk])
-            rows = (self.cursor + np.arange(n)) % self.capacity
-            self.inputs[rows], self.policies[rows], self.values[rows] = inputs[chunk], policies[chunk], values[chunk]
-            self.cursor = int((self.cursor + n) % self.capacity)
-            self.size = min(self.capacity, self.size + n)
-
-    def sample(self, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        rows = rng.integers(0, self.size, size=n)
-        return self.inputs[rows].astype(np.float32), self.policies[rows], self.values[rows]
-
-    def state(self) -> dict[str, Any]:
-        """The positions, oldest first; inputs that are all 0 or 1 (every game's planes)
-        packed eight to a byte, others as float16."""
-        n = self.size
-        order = (self.cursor - n + np.arange(n)) % self.capacity
-        inputs = self.inputs[order]
-        stored = {"policies": torch.from_numpy(self.policies[order]), "values": torch.from_numpy(self.values[order])}
-        if ((inputs == 0) | (inputs == 1)).all():
-            return {**stored, "packed_inputs": torch.from_numpy(np.packbits(inputs.astype(bool), axis=1))}
-        return {**stored, "inputs": torch.from_numpy(inputs)}
-
-    def load(self, state: dict[str, Any], where: str) -> None:
-        inputs, policies, values = (state.get(key) for key in ("inputs", "policies", "values"))
-        packed = state.get("packed_inputs")
-        if isinstance(packed, torch.Tensor) and packed.dtype == torch.uint8 and packed.ndim == 2 \
-                and packed.shape[1] == -(-self.inputs.shape[1] // 8):
-            inputs = torch.from_numpy(np.unpackbits(packed.numpy(), axis=1, count=self.inputs.shape[1])
-                                      .astype(np.float16))
-        if not (isinstance(inputs, torch.Tensor) and isinstance(policies, torch.Tensor)
-                and isinstance(values, torch.Tensor)) \
-                or inputs.shape[1:] != self.inputs.shape[1:] or policies.shape[1:] != self.policies.shape[1:] \
-                or not len(inputs) == len(policies) == len(values):
-            raise ValueError(f"{where}: the replay buffer does not fit this run's game")
-        self.size = self.cursor = 0
-        self.add(inputs.numpy(), policies.numpy(), values.numpy())
+        read_mistake_sets(config.mistake_sets)
 
 
 def mirrored(config: TrainingConfig, shape: tuple[int, ...]) -> bool:
@@ -154,19 +99,20 @@ class Trainer:
     def __init__(self, run_dir: str, config: TrainingConfig | None = None, workers: int = 1, ray: str | None = None,
                  log: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True),
                  commit: str = "", command: str = ""):
-        self.run_dir, self.workers, self.ray, self.log = run_dir, workers, ray, log
+        self.directory = RunDirectory(run_dir, log)
+        self.run_dir, self.workers, self.ray, self.log = self.directory.path, workers, ray, log
         #: Torch threads while learning: the local self-play workers' cores, idle then.
         self.learn_threads = 1 if ray else max(1, workers)
         #: The commands (with the commit each ran) that made the run so far, in order.
         self.commands: list[dict[str, str]] = []
         self._started = {"command": command, "commit": commit}
-        path = os.path.join(run_dir, CHECKPOINT)
         #: The checkpoint file this trainer's state is (see :meth:`run`).
         self._checkpoint_read: tuple[int, int] | None = None
-        if os.path.exists(path):
-            self._checkpoint_read = _identity(path)  # before reading: a file replaced meanwhile reads as changed
-            saved = self._read_checkpoint(path)
-            stored = TrainingConfig.from_json(saved["config"], path)
+        saved = None
+        if self.directory.has_checkpoint():
+            self._checkpoint_read = self.directory.checkpoint_identity()  # before reading: a file replaced
+            saved = self.directory.read_checkpoint()                      # meanwhile reads as changed
+            stored = TrainingConfig.from_json(saved["config"], self.directory.file(CHECKPOINT))
             if config is not None and config != stored:
                 changed = sorted(k for k, v in config.to_json().items() if stored.to_json().get(k) != v)
                 raise ValueError(f"{run_dir} holds a run with other settings ({', '.join(changed)}); resume it "
@@ -176,11 +122,7 @@ class Trainer:
             raise ValueError(f"{run_dir} holds no training run (no {CHECKPOINT}); name a game to start one")
         else:
             self.config = config
-            saved = None
-        if self.config.mistake_sets:  # a file that cannot be read fails now, not after a generation
-            from boardzoo.training.alphazero.referee import read_mistake_sets
-
-            read_mistake_sets(self.config.mistake_sets)
+        check_settings(self.config)
         self.input_shape, self.actions = game_facts(self.config)
         self.architecture = self.config.architecture(self.input_shape, self.actions)
         torch.set_num_threads(1)
@@ -196,18 +138,31 @@ class Trainer:
         self.buffer = ReplayBuffer(self.config.replay_positions, int(np.prod(self.input_shape)), self.actions)
         self.generation, self.evaluated, self.seconds = 0, 0, 0.0
         self.history: list[dict[str, Any]] = []
-        self.anchor_ratings: dict[str, float] = {}
+        self.evaluation = self._evaluation()
         if saved is None:
             self.commands.append(self._started)
-            os.makedirs(os.path.join(run_dir, "weights"), exist_ok=True)
-            write_atomic(os.path.join(run_dir, CONFIG), json.dumps(self.config.to_json(), indent=1) + "\n")
+            self.directory.write_config(self.config.to_json())
             self._write_weights()
             self._checkpoint()
         else:
-            self._restore(saved, path)
+            self._restore(saved)
             if not os.path.exists(self.weights_path(self.generation)):  # a checkout of a run carries no weights
-                os.makedirs(os.path.join(run_dir, "weights"), exist_ok=True)
                 self._write_weights()
+
+    @property
+    def anchor_ratings(self) -> dict[str, float]:
+        return self.evaluation.anchor_ratings
+
+    def _evaluation(self) -> Evaluation:
+        return Evaluation(self.directory, self.config, self.workers, lambda: self.model.to_network(), self.log)
+
+    def _attach(self, run_dir: str, log: Callable[[str], None]) -> None:
+        """Go on in ``run_dir``, where this run's files now are (a branch made elsewhere)."""
+        self.directory = RunDirectory(run_dir, log)
+        self.run_dir, self.log = self.directory.path, log
+        self.evaluation = self._evaluation()
+        self.evaluation.rate(self.history)
+        self._checkpoint_read = self.directory.checkpoint_identity()
 
     # --- the loop ----------------------------------------------------------------------------------------
     def run(self, generations: int | None = None, hours: float | None = None,
@@ -226,9 +181,8 @@ class Trainer:
         process) is refused, and so is this one when the checkpoint is no longer the one
         it read (another trainer has gone on with the run meanwhile)."""
         start = time.monotonic()
-        with held_alone(os.path.join(self.run_dir, LOCK), f"{self.run_dir} is being trained by another trainer; "
-                        "a run directory takes one trainer at a time"):
-            if _identity(os.path.join(self.run_dir, CHECKPOINT)) != self._checkpoint_read:
+        with self.directory.held():
+            if self.directory.checkpoint_identity() != self._checkpoint_read:
                 raise ValueError(f"{self.run_dir}: its checkpoint changed since this trainer read it (another "
                                  "trainer went on with the run); resume it afresh")
             self._run(generations, hours, run_hours, start)
@@ -294,47 +248,28 @@ class Trainer:
         self.history.append(record)
         self._write_weights()
         self._checkpoint()
-        shutil.rmtree(os.path.join(self.run_dir, "staging"), ignore_errors=True)
+        self.directory.clear_staging()
         self.log(f"generation {g}: {games} games, {len(values)} positions in {record['selfplay_seconds']} s; "
                  f"{losses['steps']} steps in {record['learn_seconds']} s, policy loss {losses['policy_loss']:.3f}, "
                  f"value loss {losses['value_loss']:.3f}")
 
     def _self_play(self, g: int) -> tuple[list[SelfPlayResult], float]:
-        """The generation's games, and the wall time the tasks found done in ``staging/``
-        took in the call that played them (their own seconds over the workers that ran
-        them side by side): that time is the run's too."""
+        """The generation's games, and the wall time the tasks found staged took in the
+        call that played them (their own seconds over the workers that ran them side by
+        side): that time is the run's too."""
         config = self.config
-        staging = os.path.join(self.run_dir, "staging")
-        os.makedirs(staging, exist_ok=True)
         tasks_count = math.ceil(config.games_per_generation / config.games_per_task)
         network = self.model.to_network()
-        done: dict[int, SelfPlayResult] = {}
-        for name in os.listdir(staging):
-            match = _STAGED.fullmatch(name)
-            if match and int(match[1]) == g and int(match[2]) < tasks_count:
-                loaded = _read_staged(os.path.join(staging, name), int(match[2]))
-                if loaded is not None:
-                    done[loaded.number] = loaded
-        tasks = []
-        for i in range(tasks_count):
-            if i in done:
-                continue
-            games = min(config.games_per_task, config.games_per_generation - i * config.games_per_task)
-            tasks.append(SelfPlayTask(config.env, dict(config.params), config.game, network, games,
-                                      config.games_per_task, config.simulations, config.max_considered,
-                                      seed=_seed(config.seed, g, i), gumbel_scale=config.gumbel_scale, number=i,
-                                      sampled_plies=config.sampled_plies, late_temperature=config.late_temperature,
-                                      search_value_weight=config.search_value_weight,
-                                      full_search_share=config.full_search_share,
-                                      fast_simulations=config.fast_simulations,
-                                      random_opening_share=config.random_opening_share,
-                                      random_opening_plies=config.random_opening_plies,
-                                      precision=config.selfplay_precision))
+        done = self.directory.staged(g, tasks_count, int(np.prod(self.input_shape)), self.actions)
+        tasks = [SelfPlayTask(config, network,
+                              games=min(config.games_per_task, config.games_per_generation - i * config.games_per_task),
+                              seed=seed_of(config.seed, g, i), number=i)
+                 for i in range(tasks_count) if i not in done]
         staged_seconds = sum(result.seconds for result in done.values()) / max(1, self.workers)
         if done:
             self.log(f"generation {g}: {len(done)} of {tasks_count} self-play tasks found done in staging/")
         for result in run_tasks(play, tasks, max(1, min(self.workers, len(tasks) or 1)), self.ray):
-            _write_staged(os.path.join(staging, f"gen-{g}-task-{result.number}.npz"), result)
+            self.directory.stage(g, result)
             done[result.number] = result
             self.log(f"generation {g}: self-play task {result.number + 1} of {tasks_count}: {result.games} games "
                      f"in {result.seconds:.0f} s")
@@ -383,139 +318,42 @@ class Trainer:
 
     # --- evaluation ----------------------------------------------------------------------------------------
     def agent_spec(self, generation: int, simulations: int, sample_moves: int = 0) -> str:
-        spec = f"alphazero:weights={self.weights_path(generation)},iterations={simulations}"
-        return f"{spec},sample_moves={sample_moves}" if sample_moves else spec
+        return self.evaluation.agent_spec(generation, simulations, sample_moves)
 
     def weights_path(self, generation: int) -> str:
-        return os.path.join(self.run_dir, "weights", f"gen-{generation:04d}.npz")
+        return self.directory.weights_path(generation)
 
     def _evaluate(self) -> None:
-        g, config = self.generation, self.config
-        began = time.monotonic()
-        record: dict[str, Any] = {"generation": g}
-        if config.eval_games and g % config.eval_every == 0:
-            # The first moves drawn from the improved policy: two deterministic players
-            # would play one game a seating, however many games are asked for.
-            me = self.agent_spec(g, config.eval_simulations, config.eval_sample_moves)
-            opponents = {f"gen-{g - 1}": self.agent_spec(g - 1, config.eval_simulations, config.eval_sample_moves)} \
-                if os.path.exists(self.weights_path(g - 1)) else {}
-            opponents.update({anchor: anchor for anchor in config.anchors})
-            scores = {}
-            os.makedirs(os.path.join(self.run_dir, "eval"), exist_ok=True)
-            for name, spec in opponents.items():
-                out = os.path.join(self.run_dir, "eval", f"gen-{g}-vs-{_file_name(name)}.jsonl")
-                # Here, not on Ray: the agents read the network's file, which other nodes may not have.
-                games = run_arena(env_spec(config), me, spec, config.eval_games, seed=_seed(config.seed, g, 3),
-                                  workers=self.workers, out=out, progress=False, log=self.log)
-                scores[name] = [1.0 if r["winner"] == "a" else 0.5 if r["winner"] is None else 0.0 for r in games]
-            record["scores"] = {name: round(float(np.mean(s)), 4) for name, s in scores.items()}
-            record["results"] = {name: [float(x) for x in s] for name, s in scores.items()}
-        if config.mistake_sets and config.mistakes_every and g % config.mistakes_every == 0:
-            record["outcome_mistakes"], record["mistakes"] = self._mistakes(g)
-        if config.game == "nim":
-            record["nim_theory"] = self._nim_theory()
-        record["eval_seconds"] = round(time.monotonic() - began, 1)
+        g = self.generation
+        record = self.evaluation.evaluate(g)
         self.history[-1].update(record)  # the generation evaluated is always the newest
         self.evaluated = g
-        self._rate()
+        self.evaluation.rate(self.history)
         self._checkpoint()
-        self._plot()
-        summary = ", ".join(f"{name} {score:.2f}" for name, score in record.get("scores", {}).items())
-        rating = self.history[-1].get("elo")
-        self.log(f"generation {g} evaluated in {record['eval_seconds']} s: {summary}"
-                 + (f"; rating {rating:+.0f}" if rating is not None else "")
-                 + (f"; mistakes (outcome rule) {record['outcome_mistakes']}" if "mistakes" in record else "")
-                 + (f"; Nim theory {record['nim_theory']:.2f}" if "nim_theory" in record else ""))
-
-    def _mistakes(self, g: int) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, float]]]:
-        """Generation g's mistake rates by the outcome rule and by the score rule (the
-        referee's docstring), each {"network" | "search": {set: rate}}."""
-        from boardzoo.agents import make as make_agent
-        from boardzoo.training.alphazero.referee import chooser, mistake_counts, read_mistake_sets
-        sets = read_mistake_sets(self.config.mistake_sets)
-        outcome, score = {}, {}
-        for label, simulations in (("network", 0), ("search", self.config.mistake_simulations)):
-            agent = make_agent(self.agent_spec(g, simulations), seed=0)
-            counts = mistake_counts(chooser(agent), sets, self.config.mistake_positions)
-            outcome[label] = {name: round(c.outcome / c.positions, 4) for name, c in counts.items() if c.positions}
-            score[label] = {name: round(c.score / c.positions, 4) for name, c in counts.items() if c.positions}
-        return outcome, score
-
-    def _nim_theory(self) -> float:
-        """The share of winning Nim piles (not a multiple of k+1) where the network alone
-        leaves a multiple of k+1, the known theory of the game."""
-        network = self.model.to_network()  # generation g's, the one in hand
-        k = int(self.config.params.get("k", 3))
-        piles = [n for n in range(1, self.input_shape[0]) if n % (k + 1)]
-        logits, _ = network(np.eye(self.input_shape[0], dtype=np.float32)[piles])
-        right = [int(np.argmax(logits[i, :min(k, n)])) + 1 == n % (k + 1) for i, n in enumerate(piles)]
-        return float(np.mean(right))
-
-    def _rate(self) -> None:
-        """Ratings of every generation (and anchor) from every evaluation game so far,
-        with 95 % bootstrap intervals; random (when an anchor) is 0."""
-        results: dict[tuple[str, str], list[float]] = {}
-        for entry in self.history:
-            for name, scores in entry.get("results", {}).items():
-                results.setdefault((f"gen-{entry['generation']}", name), []).extend(scores)
-        if not results:
-            return
-        rated = {r.name: r for r in ratings(results, resamples=500, seed=self.config.seed)}
-        zero = rated["random"].elo if "random" in rated else 0.0
-        for entry in self.history:
-            rating = rated.get(f"gen-{entry['generation']}")
-            if rating is not None:
-                entry["elo"], entry["elo_low"], entry["elo_high"] = (round(x - zero, 1) for x in
-                                                                     (rating.elo, rating.low, rating.high))
-        self.anchor_ratings = {name: round(r.elo - zero, 1) for name, r in rated.items() if not name.startswith("gen-")}
-
-    def _plot(self) -> None:
-        try:
-            from boardzoo.training.alphazero.plots import plot_history
-        except ImportError:
-            return
-        plot_history(self.history, os.path.join(self.run_dir, "training.png"), self.anchor_ratings)
+        self.evaluation.plot(self.history)
+        self.log(f"generation {g} evaluated in {record['eval_seconds']} s: {summary(self.history[-1])}")
 
     # --- files -----------------------------------------------------------------------------------------------
     def _write_weights(self) -> None:
         about = {"game": self.config.game, "env": self.config.env, "params": self.config.params,
                  "generation": self.generation, "training_hours": round(self.seconds / 3600, 3),
                  "commands": self.commands, "simulations": self.config.simulations}
-        network = self.model.to_network(about)
-        for path in (self.weights_path(self.generation), os.path.join(self.run_dir, "weights", "latest.npz")):
-            write_atomic_with(path, network.write)
         averaged = self.averaged.to_network(
             {**about, "averaged": {"decay": self.config.average_decay, "from_generation": self.averaged_from}})
-        write_atomic_with(os.path.join(self.run_dir, "weights", AVERAGED), averaged.write)
-        for old in range(self.generation - self.config.keep_weights, -1, -1):
-            if self.config.keep_every and old % self.config.keep_every == 0:
-                continue
-            try:
-                os.unlink(self.weights_path(old))
-            except FileNotFoundError:
-                break
+        self.directory.write_weights(self.generation, self.model.to_network(about), averaged,
+                                     self.config.keep_weights, self.config.keep_every)
 
     def _checkpoint(self) -> None:
-        state = {"format": FORMAT, "config": self.config.to_json(), "generation": self.generation,
+        state = {"config": self.config.to_json(), "generation": self.generation,
                  "evaluated": self.evaluated, "seconds": self.seconds, "model": self.model.state_dict(),
                  "averaged": self.averaged.state_dict(), "averaged_from": self.averaged_from,
                  "optimizer": self.optimizer.state_dict(), "buffer": self.buffer.state(),
                  "history": json.dumps(self.history), "commands": json.dumps(self.commands)}
-        write_atomic_with(os.path.join(self.run_dir, CHECKPOINT), lambda handle: torch.save(state, handle))
-        self._checkpoint_read = _identity(os.path.join(self.run_dir, CHECKPOINT))
-        write_atomic(os.path.join(self.run_dir, HISTORY), "".join(json.dumps(e) + "\n" for e in self.history))
+        self.directory.write_checkpoint(state, self.history)
+        self._checkpoint_read = self.directory.checkpoint_identity()
 
-    def _read_checkpoint(self, path: str) -> dict[str, Any]:
-        try:
-            saved = torch.load(path, weights_only=True)
-        except Exception as error:  # torch raises many kinds for a damaged file
-            raise ValueError(f"{path} is not a readable checkpoint ({type(error).__name__}: {error})") from None
-        if not isinstance(saved, dict) or saved.get("format") not in READABLE_FORMATS:
-            raise ValueError(f"{path} is not a boardzoo training checkpoint of format "
-                             f"{' or '.join(map(str, READABLE_FORMATS))}")
-        return saved
-
-    def _restore(self, saved: dict[str, Any], where: str) -> None:
+    def _restore(self, saved: dict[str, Any]) -> None:
+        where = self.directory.file(CHECKPOINT)
         average_begins = "averaged" not in saved  # a checkpoint from before the average: it begins here
         try:
             self.model.load_state_dict(saved["model"])
@@ -530,19 +368,10 @@ class Trainer:
             raise ValueError(f"{where}: the checkpoint is damaged ({error})") from None
         self.buffer.load(saved["buffer"], where)
         self.model.eval()
-        self._rate()
+        self.evaluation.rate(self.history)
         self.log(f"resumed {self.run_dir} at generation {self.generation} ({self.seconds / 3600:.2f} h trained)")
         if average_begins:
             self.log(f"the averaged network ({AVERAGED}) begins at generation {self.generation}")
-
-
-def _identity(path: str) -> tuple[int, int] | None:
-    """Which file ``path`` is: every checkpoint is a new file renamed into place."""
-    try:
-        stat = os.stat(path)
-    except FileNotFoundError:
-        return None
-    return stat.st_ino, stat.st_mtime_ns
 
 
 def bfloat16_in_hardware() -> bool:
@@ -552,37 +381,6 @@ def bfloat16_in_hardware() -> bool:
         return True
     capabilities = read()
     return bool(capabilities.get("avx512_bf16") or capabilities.get("amx_bf16"))
-
-
-def _seed(base: int, generation: int, part: int) -> int:
-    return int(np.random.SeedSequence([base, generation, part]).generate_state(1, dtype=np.uint64)[0] >> 1)
-
-
-def _file_name(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.=-]+", "_", name)[:100]
-
-
-def _write_staged(path: str, result: SelfPlayResult) -> None:
-    meta = {key: getattr(result, key) for key in ("number", "games", "plies", "first_player_score", "seconds",
-                                                   "evaluations", "outcomes")}
-    write_atomic_with(path, lambda handle: np.savez(handle, inputs=result.inputs, policies=result.policies,
-                                                    values=result.values, meta=np.array(json.dumps(meta))))
-
-
-def _read_staged(path: str, number: int) -> SelfPlayResult | None:
-    """A staged task's result, or None (and the file removed) when it cannot be read:
-    the task is then played again."""
-    try:
-        with np.load(path, allow_pickle=False) as archive:
-            meta = json.loads(str(archive["meta"]))
-            result = SelfPlayResult(inputs=archive["inputs"], policies=archive["policies"], values=archive["values"],
-                                    **meta)
-        if result.number != number or not len(result.inputs) == len(result.policies) == len(result.values):
-            raise ValueError("inconsistent")
-        return result
-    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
-        os.unlink(path)
-        return None
 
 
 _SCRATCH = re.compile(r"\.branch-(\d+)-")
@@ -632,10 +430,11 @@ def branch(source: str, run_dir: str, settings: dict[str, str], game: str | None
         if fixed:
             raise ValueError(f"train: a branch keeps its source's {', '.join(fixed)} (the network and its "
                              "buffer are taken as they are); start a new run to change them")
+        check_settings(config)
         trainer.config = config
         trainer.commands[-1]["branched_from"] = f"{os.path.abspath(source)} at generation {trainer.generation}"
         trainer._checkpoint()
-        write_atomic(os.path.join(scratch, CONFIG), json.dumps(config.to_json(), indent=1) + "\n")
+        trainer.directory.write_config(config.to_json())
         try:
             os.rename(scratch, run_dir)  # onto nothing or an empty directory: whole or not at all
         except OSError as error:  # another branch (or anything) filled run_dir meanwhile
@@ -644,7 +443,7 @@ def branch(source: str, run_dir: str, settings: dict[str, str], game: str | None
     except BaseException:
         shutil.rmtree(scratch, ignore_errors=True)
         raise
-    trainer.run_dir, trainer.log = run_dir, log
+    trainer._attach(run_dir, log)
     log(f"branched {run_dir} from {source} at generation {trainer.generation} "
         f"({', '.join(f'{k}={v}' for k, v in settings.items()) or 'no setting changed'})")
     return trainer
