@@ -258,8 +258,10 @@ def check_agents(agents: Iterable[Agent], env: BoardGameEnv, model: GameState | 
     for agent in agents:
         try:
             agent.check_once(model)
-        except ValueError as error:
-            raise SpecError(f"{agent.spec}: {error}") from None
+        except ValueError as error:  # named by its spec, unless the message names the agent already
+            said = str(error)
+            raise SpecError(said if said.startswith(f"{agent.spec}:") or said.startswith(f"{agent.name}:")
+                            and agent.spec == agent.name else f"{agent.spec}: {said}") from None
 
 
 def warm_up_agents(agents: Iterable[Agent], env: BoardGameEnv, model: GameState | None = None) -> None:

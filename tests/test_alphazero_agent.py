@@ -297,3 +297,22 @@ def test_the_shipped_nim_network_leaves_a_multiple_of_k_plus_1_from_every_winnin
         assert all(entry["commit"] for entry in made["commands"])
     with pytest.raises(ValueError, match="piles up to 60"):
         alone.act({}, nim.new_initial_state(n=61, k=3))
+
+
+def test_a_nim_pile_beyond_the_networks_range_is_a_one_line_error(capsys):
+    """The shipped Nim network knows piles up to 60: a larger one was a traceback (play)
+    and a bug report (arena); now the check before the game, or the move that meets a
+    larger pile, says so in one line."""
+    from boardzoo.cli import main as cli_main
+
+    agent = make_agent("alphazero")
+    with pytest.raises(SpecError, match="the network knows piles up to 60, not 100"):
+        agent.check(game("nim").new_initial_state(n=100))
+    assert cli_main(["play", "nim_v0:n=100", "alphazero", "random"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "the network knows piles up to 60, not 100" in err
+    # a pile range whose first game fits: the arena meets the larger pile at a move
+    assert cli_main(["arena", "nim_v0:n=55..100", "alphazero:iterations=8", "random", "--games", "6",
+                     "--seed", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "the network knows piles up to 60" in err

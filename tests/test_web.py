@@ -106,10 +106,31 @@ def test_an_illegal_move_is_explained_in_the_players_terms(client):
     ({"env": "connect_four_v0", "opponent": "random", "seat": "player_2"}, 400, "seat must be"),
     ({"env": "connect_four_v0", "opponent": "random", "seed": -1}, 400, "seed must be"),
     ({"env": "connect_four_v0", "opponent": 3}, 400, "must be a string"),
+    # a pile the shipped network was not trained on (it was a 500): refused, saying why
+    ({"env": "nim_v0:n=100", "opponent": "alphazero"}, 400, "the network knows piles up to 60, not 100"),
+    ({"env": "nim_v0:n=100", "opponent": "alphazero", "seat": "player_1"}, 400, "knows piles up to 60"),
+    ({"env": "geister_v0", "opponent": "alphazero"}, 400, "plays cantris, connect_four, nim only"),
 ])
 def test_bad_requests_get_specific_4xx_json_errors(client, body, status, words):
     answer = client.post("/api/play", json=body)
     assert answer.status_code == status and words in answer.json()["error"]
+
+
+def test_the_page_offers_each_game_the_agents_that_play_it(page):
+    """The opponent suggestions follow the chosen game: alphazero (Connect Four, Nim,
+    Cantris) is offered there and not for Geister."""
+    def offered(prefix: str) -> set[str]:
+        return set(page.eval_on_selector_all(f"#{prefix}-agent-list option", "options => options.map(o => o.value)"))
+
+    page.select_option("#play-env", "connect_four_v0")
+    assert {"alphazero", "mcts", "random"} <= offered("play")
+    page.select_option("#play-env", "geister_v0")
+    assert "alphazero" not in offered("play") and {"mcts", "random"} <= offered("play")
+    page.click("[data-tab=watch]")
+    page.select_option("#watch-env", "nim_v0")
+    assert "alphazero" in offered("watch")
+    page.select_option("#watch-env", "geister_v0")
+    assert "alphazero" not in offered("watch") and "minimax" in offered("watch")
 
 
 def test_the_alphazero_agent_plays_in_the_browser_and_shows_its_tree(client):

@@ -90,6 +90,13 @@ def make(spec: str, seed: int | None = None, **overrides) -> Agent:
     return agent
 
 
+def agent_games(name: str) -> frozenset[str] | None:
+    """The games agent or preset ``name`` plays (None: every game)."""
+    if name in PRESETS:
+        name = parse(PRESETS[name].spec)[0]
+    return AGENTS[name].games
+
+
 def catalogue() -> list[tuple[str, str, str]]:
     """(name, parameters with defaults, summary) of every agent and preset, for listings."""
     return [(name, describe(cls, SPEC_HIDDEN, cls.parts, cls.default_notes), cls.summary)
@@ -97,7 +104,7 @@ def catalogue() -> list[tuple[str, str, str]]:
                                                 for name, preset in PRESETS.items()]
 
 
-__all__ = ["AGENTS", "PRESETS", "SPEC_HIDDEN", "Preset", "expand", "parse",
+__all__ = ["AGENTS", "PRESETS", "SPEC_HIDDEN", "Preset", "agent_games", "expand", "parse",
            "AlphaBetaAgent", "AlphaZeroAgent", "Agent", "FlatMonteCarloAgent", "GreedyAgent", "HumanAgent", "MCTSAgent",
            "MinimaxAgent", "PolicyAgent",
            "RandomAgent", "SolverAgent", "catalogue",

@@ -36,9 +36,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from boardzoo import __version__
-from boardzoo.agents import catalogue
+from boardzoo.agents import agent_games, catalogue
 from boardzoo.envs import ENVS, env_module
 from boardzoo.errors import BoardzooError, ResultsFileError, ServerBusyError, SpecError
+from boardzoo.games.registry import games
 from boardzoo.spec import describe
 from boardzoo.values import number, whole
 from boardzoo.web.replays import Replays
@@ -214,10 +215,12 @@ def create_app(replays: str = ".", host: str = "127.0.0.1", port: int = 8000, po
         return HTMLResponse(page.replace("{{version}}", __version__))
 
     async def catalogue_route(request: Request) -> Response:
-        envs = [{"name": name, "summary": summary,
+        game_of = {env: game.name for game in games().values() for env in game.envs}
+        envs = [{"name": name, "summary": summary, "game": game_of[name],
                  "parameters": describe(env_module(name).raw_env, hidden=("render_mode", "view"))}
                 for name, summary in ENVS.items() if name in drawn_envs()]
-        agents = [{"name": name, "summary": summary, "parameters": params}
+        agents = [{"name": name, "summary": summary, "parameters": params,
+                   "games": None if agent_games(name) is None else sorted(agent_games(name) or ())}
                   for name, params, summary in catalogue() if web_allowed(name)]
         return JSONResponse({"version": __version__, "envs": envs, "agents": agents,
                              "replays": str(library.root), "move_seconds": pool.move_seconds})

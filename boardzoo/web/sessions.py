@@ -190,16 +190,17 @@ class PlaySession:
         env_seed, agent_seed, _ = arena.game_seeds(self.seed, 0)
         self.agent: HostedAgent = pool.host(check_web_agent(opponent), agent_seed, cancel)
         try:
-            arena.check_agents([self.agent], self.env)
-            arena.warm_up_agents([self.agent], self.env)  # so its first reply is not a long wait
             self.machine = SEATS[1 - SEATS.index(human)]
+            self.env.reset(seed=env_seed)  # checked on this game's own start (Nim's pile, say), not another's
+            start = self.env.unwrapped.model(self.machine)
+            arena.check_agents([self.agent], self.env, start)
+            arena.warm_up_agents([self.agent], self.env, start)  # so its first reply is not a long wait
             self.names = {human: f"{human} (you)", self.machine: f"{self.machine} ({opponent})"}
             self.lock = threading.Lock()
             self.log: list[str] = []
             self.search: dict | None = None
             self.returns: dict[str, float] = {}
             self.forfeit: dict | None = None
-            self.env.reset(seed=env_seed)
             self.frames = [self._frame("the game begins")]
             self._machine_moves()
         except BaseException:

@@ -34,7 +34,6 @@ import numpy as np
 
 from boardzoo.agents.alphazero.evaluator import (
     SHIPPED,
-    check_fits,
     check_position,
     load_network,
     network_input,
@@ -102,7 +101,7 @@ class AlphaZeroAgent(Agent):
 
     def check(self, model: GameState) -> None:
         super().check(model)
-        check_fits("alphazero", self.network_for(model), model)
+        check_position("alphazero", self.network_for(model), model)
         if self.mirror and model.game_name not in MIRRORED:
             raise ValueError(f"alphazero: mirror=true is for games whose actions are the board's columns "
                              f"({', '.join(MIRRORED)}), not {model.game_name}")

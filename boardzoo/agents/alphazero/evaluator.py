@@ -14,6 +14,7 @@ import numpy as np
 
 from boardzoo.agents.alphazero.network import Network, move_probabilities
 from boardzoo.agents.network_evaluator import NetworkEvaluator
+from boardzoo.errors import SpecError
 from boardzoo.games.model import GameState
 
 #: Networks shipped with boardzoo: game -> file in this package's ``weights`` folder.
@@ -94,7 +95,9 @@ def check_position(where: str, network: Network, model: GameState) -> np.ndarray
     state = encode(model)
     check_fits(where, network, model, state)
     if model.game_name == "nim" and state[0] >= network.input_shape[0]:
-        raise ValueError(f"{where}: the network knows piles up to {network.input_shape[0] - 1}, not {state[0]}")
+        # the game's fault, not a bug: the arena and the servers report it in one line
+        raise SpecError(f"{where}: the network knows piles up to {network.input_shape[0] - 1}, not {state[0]} "
+                        f"(play piles up to {network.input_shape[0] - 1}, or train a network on larger ones)")
     return state
 
 

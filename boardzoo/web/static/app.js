@@ -81,19 +81,23 @@ async function loadCatalogue() {
       option.title = `${env.summary}\nparameters: ${env.parameters}`;
       option.dataset.parameters = env.parameters.replaceAll(", ", ",");
       option.dataset.summary = env.summary;
+      option.dataset.game = env.game;
       select.add(option);
     }
-    // the Options field shows the chosen game's own parameters, the line below it what the game is
+    // the Options field shows the chosen game's own parameters, the line below it what the game is,
+    // and the agents offered are those that play the chosen game
     const options = $(`${select.id}-options`), summary = $(`${select.id}-summary`);
+    const agents = $(select.id.replace("-env", "-agent-list"));
     const hint = () => {
       const chosen = select.selectedOptions[0];
       options.placeholder = chosen?.dataset.parameters || "none";
       summary.textContent = chosen?.dataset.summary || "";
+      agents.replaceChildren(...data.agents.filter((agent) => !agent.games || agent.games.includes(chosen?.dataset.game))
+        .map((agent) => new Option(agent.name, agent.name)));
     };
     select.addEventListener("change", hint);
     hint();
   }
-  for (const agent of data.agents) $("agent-list").appendChild(new Option(agent.name, agent.name));
 }
 
 // ---- play -------------------------------------------------------------------------------
