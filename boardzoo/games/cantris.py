@@ -330,6 +330,24 @@ def _new_cantris(rng, rows: int, cols: int, bonus_turn: bool, tile_scores: bool,
     return CantrisState(deal(rows, cols, rng, deal_kind), rows, bonus_turn, tile_scores)
 
 
+
+def network_input(state: CantrisState, largest_pile: int = 0) -> np.ndarray:
+    """What a learned network sees of the position, from the mover's side: (rows + 2,
+    rows, cols) planes, one per tile value 1..rows+1 (row 0 the bottom), then the mover's
+    lead in points over the lead plus the points left on the board (in -1..1). The plain
+    twin of the compiled writer (``boardzoo.fast.network_input``)."""
+    rows, cols = state.rows, state.cols
+    planes = np.zeros((rows + 2, rows, cols), dtype=np.float32)
+    left = 0
+    for c, column in enumerate(state.columns):
+        for r, value in enumerate(column):
+            left += value
+            planes[value - 1, r, c] = 1.0
+    mover, (score0, score1) = state.player, state.scores
+    planes[rows + 1] = (state.scores[mover] - state.scores[1 - mover]) / max(left + abs(score0 - score1), 1)
+    return planes
+
+
 GAME = Game(
     name=CantrisState.game_name,
     title="Cantris",
@@ -344,6 +362,7 @@ GAME = Game(
     envs={"cantris_v0": "Cantris as first reconstructed (a bonus turn on 10x5); kept for earlier results",
           "cantris_v1": "Cantris, the scoring tile game of source 001, rules fitted to all its tables"},
     observation=observation_of,
+    network_input=network_input,
     knowledge="boardzoo.strategy.cantris",
     compiled_id=2,
     variants={"6x3": {"rows": 6, "cols": 3}, "8x4": {}, "10x5-bonus": {"rows": 10, "cols": 5, "bonus_turn": True},

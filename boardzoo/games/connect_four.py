@@ -305,6 +305,27 @@ def observation_of(state: ConnectFourState, player: int) -> np.ndarray:
     return np.stack([cells == player + 1, cells == 2 - player], axis=-1).astype(np.int8)
 
 
+
+def network_input(state: ConnectFourState, largest_pile: int = 0) -> np.ndarray:
+    """What a learned network sees of the position, from the mover's side: (3, rows, cols)
+    planes of the mover's discs, the opponent's (row 0 the top), and ones when the mover
+    moved first (threats depend on a row's parity). The plain twin of the compiled
+    writer (``boardzoo.fast.network_input``), which the tests hold to it."""
+    geo = state.geo
+    mover = state.plies & 1
+    planes = np.zeros((3, geo.rows, geo.cols), dtype=np.float32)
+    for c in range(geo.cols):
+        for r in range(geo.rows):
+            bit = 1 << (c * geo.height + geo.rows - 1 - r)
+            if state.boards[mover] & bit:
+                planes[0, r, c] = 1.0
+            elif state.boards[1 - mover] & bit:
+                planes[1, r, c] = 1.0
+    if mover == 0:
+        planes[2] = 1.0
+    return planes
+
+
 GAME = Game(
     name=ConnectFourState.game_name,
     title="Connect Four",
@@ -315,6 +336,7 @@ GAME = Game(
     max_length=lambda params: params["rows"] * params["cols"],
     envs={"connect_four_v0": "Connect Four on bitboards; plays like PettingZoo's connect_four_v3"},
     observation=observation_of,
+    network_input=network_input,
     knowledge="boardzoo.strategy.connect_four",
     compiled_id=1,
     variants={"": {}, "5x4": {"rows": 5, "cols": 4}},

@@ -176,6 +176,16 @@ def observation_of(state: NimState, player: int) -> np.ndarray:
     return np.array([state.pawns, state.k], dtype=np.int64)
 
 
+
+def network_input(state: NimState, largest_pile: int = 0) -> np.ndarray:
+    """What a learned network sees of the position: the pile one-hot over 0..largest_pile
+    (a pile beyond is the caller's to refuse; it reads as the largest). The plain twin
+    of the compiled writer (``boardzoo.fast.network_input``)."""
+    planes = np.zeros(largest_pile + 1, dtype=np.float32)
+    planes[min(state.pawns, largest_pile)] = 1.0
+    return planes
+
+
 GAME = Game(
     name=NimState.game_name,
     title="Nim",
@@ -187,6 +197,7 @@ GAME = Game(
     max_length=lambda params: params["n"],  # every move takes at least one pawn
     envs={"nim_v0": "single-pile Nim, take 1..k, last pawn wins; n drawn from a range at reset, optional coin"},
     observation=observation_of,
+    network_input=network_input,
     knowledge="boardzoo.strategy.nim",
     compiled_id=0,
     compiled_rollouts=("random", "strategic"),

@@ -107,6 +107,10 @@ class Game:
     utility: tuple[float, float] = (-1.0, 1.0)
     #: The least and the most value of the observation's entries (the generic env's box).
     observation_bounds: tuple[float, float] = (0.0, 1.0)
+    #: What a learned network sees of a position, ``f(state, largest_pile) -> array`` in
+    #: the input's shape (``largest_pile`` sizes a pile game's one-hot): the plain twin of
+    #: the compiled writer; None for a game no network learns.
+    network_input: Callable[[Any, int], Any] | None = None
     variants: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: {"": {}})
     small_envs: Mapping[str, str] = field(default_factory=dict)
 

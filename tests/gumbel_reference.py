@@ -1,7 +1,8 @@
 """The plain reference of the compiled Gumbel search (:mod:`boardzoo.fast.gumbel`): one
 game, nodes as objects over the model interface (``clone``/``apply``), written for
-reading rather than speed. ``tests/test_gumbel_search.py`` holds the compiled search to it,
-simulation for simulation, on random positions."""
+reading rather than speed. ``test_gumbel_search.py`` beside it holds the compiled search
+to it, simulation for simulation, on random positions; it ships with the tests, not the
+package, and takes sigma's constants from the compiled search itself."""
 
 from __future__ import annotations
 
@@ -10,10 +11,9 @@ from collections.abc import Callable
 
 import numpy as np
 
+from boardzoo.fast.gumbel import VALUE_SCALE, VISIT_BASE
 from boardzoo.games.model import GameState
 
-#: sigma's constants, as the compiled search's.
-VISIT_BASE, VALUE_SCALE = 50.0, 0.1
 
 
 class Node:
