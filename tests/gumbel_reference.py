@@ -15,7 +15,6 @@ from boardzoo.fast.gumbel import VALUE_SCALE, VISIT_BASE
 from boardzoo.games.model import GameState
 
 
-
 class Node:
     def __init__(self, state: GameState):
         self.state = state

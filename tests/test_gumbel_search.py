@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 pytest.importorskip("numba")
 
 from gumbel_reference import gumbel_search, halving_schedule  # noqa: E402
+
 from boardzoo.fast.cached_evaluator import CachedEvaluator  # noqa: E402
 from boardzoo.fast.games import GAME_IDS, encode  # noqa: E402
 from boardzoo.fast.gumbel import BatchedGumbelSearch, considered_visits  # noqa: E402
