@@ -44,9 +44,10 @@ from boardzoo.fast.games import (
     NIM,
     NIM_PAWNS,
 )
+from boardzoo.games.registry import games
 
-#: The games a network can be trained for (perfect information, no chance in play).
-LEARNABLE = ("connect_four", "nim", "cantris")
+#: The games a network can be trained for: those whose declaration says what a network sees.
+LEARNABLE = tuple(name for name, game in games().items() if game.network_input is not None)
 
 
 def input_shape(game_name: str, state: np.ndarray, largest_pile: int = 0) -> tuple[int, ...]:

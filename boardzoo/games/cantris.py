@@ -23,7 +23,7 @@ import random
 import numpy as np
 
 from boardzoo.games.model import TERMINAL, Capabilities, GameState, check_int, returns_of_winner
-from boardzoo.games.registry import Game, Param
+from boardzoo.games.registry import Game, Learning, Param
 
 #: Board name -> (rows, cols, bonus turn): cantris_v0's presets, fitted to the random-play
 #: table alone, and cantris_v1's, the best fit to every table of the study.
@@ -363,6 +363,12 @@ GAME = Game(
           "cantris_v1": "Cantris, the scoring tile game of source 001, rules fitted to all its tables"},
     observation=observation_of,
     network_input=network_input,
+    batch_restart="cantris",
+    learning=Learning(
+        env="cantris_v1", shipped="cantris.npz", generations=60, mirrored=True,
+        settings={"channels": 48, "blocks": 3, "simulations": 32, "games_per_generation": 1024,
+                  "games_per_task": 256, "replay_positions": 300_000, "lr_halving_generations": 15,
+                  "anchors": ("random", "greedy", "mcts:iterations=1000,engine=compiled"), "eval_games": 40}),
     knowledge="boardzoo.strategy.cantris",
     compiled_id=2,
     variants={"6x3": {"rows": 6, "cols": 3}, "8x4": {}, "10x5-bonus": {"rows": 10, "cols": 5, "bonus_turn": True},

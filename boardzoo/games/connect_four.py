@@ -13,7 +13,7 @@ import random
 import numpy as np
 
 from boardzoo.games.model import TERMINAL, Capabilities, GameState, returns_of_winner
-from boardzoo.games.registry import Game, Param
+from boardzoo.games.registry import Game, Learning, Param
 from boardzoo.values import whole
 
 MIN_SIZE = 4
@@ -337,6 +337,13 @@ GAME = Game(
     envs={"connect_four_v0": "Connect Four on bitboards; plays like PettingZoo's connect_four_v3"},
     observation=observation_of,
     network_input=network_input,
+    batch_restart="copy",
+    learning=Learning(
+        env="connect_four_v0", shipped="connect_four.npz", generations=148, mirrored=True,
+        settings={"sampled_plies": 12, "late_temperature": 0.4, "random_opening_share": 0.5,
+                  "random_opening_plies": 20, "keep_every": 5,
+                  "anchors": ("random", "alphabeta:depth=2,eval=three2", "alphabeta:depth=4,eval=three2",
+                              "mcts:iterations=1000,engine=compiled")}),
     knowledge="boardzoo.strategy.connect_four",
     compiled_id=1,
     variants={"": {}, "5x4": {"rows": 5, "cols": 4}},

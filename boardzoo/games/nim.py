@@ -13,7 +13,7 @@ import random
 import numpy as np
 
 from boardzoo.games.model import CHANCE, TERMINAL, Capabilities, GameState, check_int, returns_of_winner
-from boardzoo.games.registry import Game, Param
+from boardzoo.games.registry import Game, Learning, Param
 
 TAILS, HEADS = 0, 1
 _COIN = [(TAILS, 0.5), (HEADS, 0.5)]
@@ -198,6 +198,13 @@ GAME = Game(
     envs={"nim_v0": "single-pile Nim, take 1..k, last pawn wins; n drawn from a range at reset, optional coin"},
     observation=observation_of,
     network_input=network_input,
+    batch_restart="nim",
+    learning=Learning(
+        env="nim_v0", shipped="nim.npz", generations=30,
+        settings={"params": {"n": (1, 60), "k": 3}, "kind": "mlp", "channels": 64, "blocks": 2, "value_hidden": 32,
+                  "largest_pile": 60, "simulations": 16, "games_per_generation": 1024, "games_per_task": 512,
+                  "replay_positions": 100_000, "lr_halving_generations": 10, "mirror": False,
+                  "anchors": ("random", "greedy"), "probes": ("pile_theory",), "eval_games": 40}),
     knowledge="boardzoo.strategy.nim",
     compiled_id=0,
     compiled_rollouts=("random", "strategic"),

@@ -4,9 +4,11 @@ Each game module ends with one ``GAME = Game(...)`` naming everything about the 
 that the rest of boardzoo needs: its parameters with their types and bounds, how to
 build a new initial state, what it offers (hidden information, chance, players, its
 longest game, its payoffs), its envs, the module that registers what players know
-about it, and the compiled engine's id for it. The lists that name the games (the envs
-with their descriptions, each game's observation encoder and knowledge module, the
-compiled engine's game ids) are derived from :data:`GAME_MODULES` and these
+about it, the compiled engine's id for it, how its compiled batch restarts, what a
+network sees of it and how a network learns it (:class:`Learning`). The lists that
+name the games (the envs with their descriptions, each game's observation encoder and
+knowledge module, the compiled engine's game ids, the batched envs, the training
+presets, the shipped networks) are derived from :data:`GAME_MODULES` and these
 descriptors, so that a new game is declared in its own module and one line here.
 
     from boardzoo.games.registry import game, games
@@ -67,6 +69,23 @@ class Param:
 
 
 @dataclass(frozen=True)
+class Learning:
+    """How a network learns the game by self-play (``boardzoo train GAME``): the env its
+    games are played in, the settings that differ from the trainer's defaults (names as
+    ``TrainingConfig``'s), the file of the network shipped for it (in the ``alphazero``
+    agent's weights), and the generations of the run that made that network (where a run
+    stops when told no other end)."""
+
+    env: str
+    settings: Mapping[str, Any]
+    shipped: str
+    generations: int
+    #: The same game mirrored left to right, the actions being columns (a free doubling
+    #: of the positions learned, and of the network's answers when averaged).
+    mirrored: bool = False
+
+
+@dataclass(frozen=True)
 class Game:
     """Everything about one game that is the same whoever plays it.
 
@@ -111,6 +130,12 @@ class Game:
     #: the input's shape (``largest_pile`` sizes a pile game's one-hot): the plain twin of
     #: the compiled writer; None for a game no network learns.
     network_input: Callable[[Any, int], Any] | None = None
+    #: How the compiled batch (``boardzoo.vector``) starts a game afresh: ``"copy"`` a
+    #: start that draws nothing, or the name of the game's compiled draw (``"nim"``'s pile,
+    #: ``"cantris"``'s deal); None for a game with no compiled batch.
+    batch_restart: str | None = None
+    #: Self-play training of a network for the game; None where none is declared.
+    learning: Learning | None = None
     variants: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: {"": {}})
     small_envs: Mapping[str, str] = field(default_factory=dict)
 

@@ -45,13 +45,14 @@ import numpy as np
 
 from boardzoo.errors import BoardzooWarning, install_hint
 from boardzoo.fast import available as compiled_available
+from boardzoo.games.registry import games
 from boardzoo.spec import split_spec
 from boardzoo.strategy.engine import choose_engine
 from boardzoo.vector.reference import MAX_BATCH, Batch, ReferenceVectorGame
 from boardzoo.vector.reference import random_actions as plain_random_actions
 
-#: The envs with a compiled batch (kept in step with ``compiled.RESTARTS``, which needs the extra).
-COMPILED_ENVS = ("nim_v0", "connect_four_v0", "cantris_v0", "cantris_v1", "geister_v0")
+#: The envs with a compiled batch: every env of a game that declares how its batch restarts.
+COMPILED_ENVS = tuple(env for game in games().values() if game.batch_restart is not None for env in game.envs)
 
 
 class BatchFallbackWarning(BoardzooWarning):

@@ -15,7 +15,7 @@ from boardzoo.envs.aec import AGENTS
 from boardzoo.fast.batch import connect_four_step, observe, restart_cantris, restart_copies, restart_nim, step
 from boardzoo.fast.games import CONNECT_FOUR, GAME_IDS, encode
 from boardzoo.games.cantris import WHOLE_DEAL_ATTEMPTS, column_values
-from boardzoo.games.registry import game
+from boardzoo.games.registry import game, games
 from boardzoo.values import whole
 from boardzoo.vector.reference import (
     MAX_BATCH,
@@ -26,10 +26,11 @@ from boardzoo.vector.reference import (
     refusal,
 )
 
-#: How each compiled env starts a game afresh: ``copy`` a start that draws nothing, or
-#: the game's own draw compiled (Nim's pile, Cantris' deal), draw for draw as its env.
-RESTARTS = {"nim_v0": "nim", "connect_four_v0": "copy", "cantris_v0": "cantris", "cantris_v1": "cantris",
-            "geister_v0": "copy"}
+#: How each compiled env starts a game afresh, as its game declares it: ``copy`` a start
+#: that draws nothing, or the game's own draw compiled (Nim's pile, Cantris' deal), draw
+#: for draw as its env.
+RESTARTS = {env: game.batch_restart for game in games().values() if game.batch_restart is not None
+            for env in game.envs}
 
 
 @dataclass(frozen=True)

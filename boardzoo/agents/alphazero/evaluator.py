@@ -16,9 +16,10 @@ from boardzoo.agents.alphazero.network import Network, move_probabilities
 from boardzoo.agents.network_evaluator import NetworkEvaluator
 from boardzoo.errors import SpecError
 from boardzoo.games.model import GameState
+from boardzoo.games.registry import games
 
 #: Networks shipped with boardzoo: game -> file in this package's ``weights`` folder.
-SHIPPED = {"connect_four": "connect_four.npz", "nim": "nim.npz", "cantris": "cantris.npz"}
+SHIPPED = {name: game.learning.shipped for name, game in games().items() if game.learning is not None}
 
 
 @lru_cache(maxsize=16)

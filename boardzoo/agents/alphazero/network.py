@@ -33,6 +33,7 @@ from typing import IO, Any
 import numpy as np
 
 from boardzoo.files import load_npz
+from boardzoo.games.registry import games
 
 #: Kinds of trunk, and bounds on what a file may ask for (a file is input like any other).
 KINDS = ("conv", "mlp")
@@ -269,7 +270,7 @@ class Network:
 #: The games whose network input is a board (planes, rows, columns), whose actions are
 #: its columns, and whose rules know no left or right: a position's mirror image is its
 #: input flipped left to right, with the actions reversed.
-MIRRORED = ("connect_four", "cantris")
+MIRRORED = tuple(name for name, game in games().items() if game.learning is not None and game.learning.mirrored)
 
 
 class MirrorAveraged:

@@ -84,6 +84,7 @@ GAME = Game(
     max_length=lambda params: params["max_turns"] + 2,  # the two placements, then the moves
     envs={"geister_v0": "Geister, 6x6 with hidden ghost colours; red placement as actions"},
     observation=observation_of,
+    batch_restart="copy",
     knowledge="boardzoo.strategy.geister",
     compiled_id=3,
     compiled_rollouts=("random", "forward", "rushing"),

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from boardzoo.fast.network_input import LEARNABLE
+from boardzoo.games.registry import games
 
 
 def bounded(default: float, low: float, high: float) -> Any:
@@ -178,24 +179,11 @@ PRECISIONS = ("float32", "bfloat16")
 FIXED_IN_A_BRANCH = ("kind", "channels", "blocks", "value_hidden", "largest_pile", "replay_positions")
 
 
+#: The presets: what ``boardzoo train GAME`` runs (the shipped networks were made so), from
+#: each game's declaration (its ``Learning``).
+PRESETS: dict[str, TrainingConfig] = {
+    name: TrainingConfig(env=game.learning.env, game=name, **game.learning.settings)
+    for name, game in games().items() if game.learning is not None}
 #: Where ``boardzoo train GAME`` stops when it is given no ``--generations``, ``--hours`` or
 #: ``--run-hours``: the generations of the run that made the game's shipped network.
-DEFAULT_GENERATIONS = {"connect_four": 148, "nim": 30, "cantris": 60}
-
-#: The presets: what ``boardzoo train GAME`` runs (the shipped networks were made so).
-PRESETS: dict[str, TrainingConfig] = {
-    "connect_four": TrainingConfig(
-        env="connect_four_v0", game="connect_four", sampled_plies=12, late_temperature=0.4,
-        random_opening_share=0.5, random_opening_plies=20, keep_every=5,
-        anchors=("random", "alphabeta:depth=2,eval=three2", "alphabeta:depth=4,eval=three2",
-                 "mcts:iterations=1000,engine=compiled")),
-    "nim": TrainingConfig(
-        env="nim_v0", game="nim", params={"n": (1, 60), "k": 3}, kind="mlp", channels=64, blocks=2,
-        value_hidden=32, largest_pile=60, simulations=16, games_per_generation=1024, games_per_task=512,
-        replay_positions=100_000, lr_halving_generations=10, mirror=False,
-        anchors=("random", "greedy"), probes=("pile_theory",), eval_games=40),
-    "cantris": TrainingConfig(
-        env="cantris_v1", game="cantris", channels=48, blocks=3, simulations=32, games_per_generation=1024,
-        games_per_task=256, replay_positions=300_000, lr_halving_generations=15,
-        anchors=("random", "greedy", "mcts:iterations=1000,engine=compiled"), eval_games=40),
-}
+DEFAULT_GENERATIONS = {name: game.learning.generations for name, game in games().items() if game.learning}
