@@ -48,7 +48,8 @@ from boardzoo.fast import available as compiled_available
 from boardzoo.games.registry import games
 from boardzoo.spec import split_spec
 from boardzoo.strategy.engine import choose_engine
-from boardzoo.vector.reference import MAX_BATCH, Batch, ReferenceVectorGame
+from boardzoo.vector.batch import MAX_BATCH, Batch
+from boardzoo.vector.reference import ReferenceVectorGame
 from boardzoo.vector.reference import random_actions as plain_random_actions
 
 #: The envs with a compiled batch: every env of a game that declares how its batch restarts.

@@ -17,7 +17,7 @@ from boardzoo.fast.games import CONNECT_FOUR, GAME_IDS, encode
 from boardzoo.games.cantris import WHOLE_DEAL_ATTEMPTS, column_values
 from boardzoo.games.registry import game, games
 from boardzoo.values import whole
-from boardzoo.vector.reference import (
+from boardzoo.vector.batch import (
     MAX_BATCH,
     Batch,
     checked_actions,
