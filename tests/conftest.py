@@ -1,5 +1,10 @@
 """Shared test settings: hypothesis runs without deadlines (CI machines vary in speed);
-``load_example`` loads a script of ``examples/`` as a module, so its ``main`` can run."""
+``load_example`` loads a script of ``examples/`` as a module, so its ``main`` can run.
+
+The tiers: a test that is slow by nature carries the marker of its kind (``training``,
+``end_to_end``, ``statistical``, ``matrix``, ``compile``; a test that drives the browser
+is ``browser`` by its fixture), and every such test is ``slow`` too, which the quick tier
+(``pytest -n auto -m "not slow"``) leaves out. The whole suite runs them all."""
 
 import importlib.util
 import pathlib
@@ -12,6 +17,16 @@ settings.register_profile("boardzoo", deadline=None, max_examples=60)
 settings.load_profile("boardzoo")
 
 EXAMPLES = pathlib.Path(__file__).parent.parent / "examples"
+#: The kinds of slow test (pyproject.toml describes each); each is ``slow`` as well.
+SLOW_KINDS = ("training", "end_to_end", "statistical", "matrix", "compile", "browser")
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if {"page", "browser"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
+        if any(item.get_closest_marker(kind) for kind in SLOW_KINDS):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture

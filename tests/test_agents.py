@@ -112,6 +112,7 @@ def test_human_agent_nim_and_end_of_input():
         leaving.act(env.observe("player_0"), env.unwrapped.model("player_0"))
 
 
+@pytest.mark.matrix
 def test_every_registered_agent_plays_legal_moves_on_every_env():
     for name, cls in AGENTS.items():
         if cls.interactive or name == "sb3":  # sb3 needs a trained model: tests/test_rl.py

@@ -19,6 +19,8 @@ import pytest
 pytest.importorskip("numba")
 torch = pytest.importorskip("torch")
 
+pytestmark = pytest.mark.training  # every test here trains (a tiny run is still a run)
+
 from alphazero_fixtures import TINY, assert_same_networks  # noqa: E402
 
 from boardzoo.agents.alphazero.network import Network  # noqa: E402

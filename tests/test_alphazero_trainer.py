@@ -14,6 +14,8 @@ import pytest
 pytest.importorskip("numba")
 torch = pytest.importorskip("torch")
 
+pytestmark = pytest.mark.training  # every test here trains (a tiny run is still a run)
+
 from alphazero_fixtures import TINY, assert_same_networks, averaged_of, weights_of, write_connect_four_network  # noqa: E402
 
 from boardzoo.agents.alphazero.evaluator import shipped_path  # noqa: E402

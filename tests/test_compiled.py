@@ -106,6 +106,7 @@ def test_a_rollout_limit_scores_a_draw():
 
 
 # --- the solver -------------------------------------------------------------------------------------
+@pytest.mark.matrix
 def test_compiled_and_python_solvers_agree():
     from test_solver import DATA, random_position
 

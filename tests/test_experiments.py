@@ -236,6 +236,7 @@ def shrink(monkeypatch, name: str) -> None:
         monkeypatch.setattr(connect_four_uct, "ITERATIONS", (10, 20, 30, 40))
 
 
+@pytest.mark.end_to_end
 @pytest.mark.parametrize("name", list(EXPERIMENTS))
 def test_experiment_runs_end_to_end(name, tmp_path, monkeypatch):
     shrink(monkeypatch, name)

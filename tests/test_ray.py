@@ -87,6 +87,7 @@ def test_an_address_nothing_answers_on_is_refused_at_once():
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.training
 def test_training_on_ray_learns_what_it_learns_here(tmp_path):
     pytest.importorskip("torch")
     pytest.importorskip("numba")

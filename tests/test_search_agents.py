@@ -119,6 +119,7 @@ def test_mcts_q_wins_and_win_lose_are_different_payoffs():
     assert any(c["value"] < 0 for c in win_lose.stats["children"])
 
 
+@pytest.mark.statistical
 @pytest.mark.parametrize("engine", ["python", "compiled"])
 def test_mcts_score_payoffs_with_c_search_as_win_lose_payoffs_with_2c(engine):
     """win-lose = 2 score - 1, so UCB1's mean + c sqrt(ln N / n) on [0, 1] payoffs ranks
