@@ -449,6 +449,16 @@ REFUSED_SETTINGS = [
 ]
 
 
+def test_a_game_whose_settings_meet_chance_events_is_refused():
+    """The compiled search plays no chance events: Nim with the coin is refused, found by
+    playing the game, not by its name."""
+    from boardzoo.training.alphazero import PRESETS
+
+    with pytest.raises(ValueError, match="has chance events, which this search does not play"):
+        dataclasses.replace(PRESETS["nim"], params={"n": (1, 60), "k": 3, "coin": True})
+    assert dataclasses.replace(PRESETS["nim"], params={"n": (5, 9), "k": 2}).params == {"n": (5, 9), "k": 2}
+
+
 def test_train_on_the_command_line_refuses_bad_input_with_a_message(tmp_path, capsys):
     run_dir = str(tmp_path / "run")
     for (preset, *settings), message in REFUSED_SETTINGS:

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import random
 from dataclasses import dataclass, field
 from typing import Any
 
 from boardzoo.fast.network_input import LEARNABLE
-from boardzoo.games.registry import games
+from boardzoo.games.model import CHANCE
+from boardzoo.games.registry import game, games
 
 
 def bounded(default: float, low: float, high: float) -> Any:
@@ -104,8 +106,9 @@ class TrainingConfig:
                              f"({self.simulations}) when full_search_share is below 1")
         if self.random_opening_share > 0 and self.random_opening_plies < 1:
             raise ValueError("train: random_opening_plies must be at least 1 when random_opening_share is above 0")
-        if self.game == "nim" and self.params.get("coin"):
-            raise ValueError("train: Nim with the coin has chance events, which this search does not play")
+        if meets_chance(self.game, self.params):
+            raise ValueError(f"train: {self.game} with {self.params} has chance events, which this search does "
+                             "not play")
 
     def to_json(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
@@ -168,6 +171,26 @@ class TrainingConfig:
     def architecture(self, input_shape: tuple[int, ...], actions: int) -> dict[str, Any]:
         return {"kind": self.kind, "input": list(input_shape), "channels": self.channels, "blocks": self.blocks,
                 "value_hidden": self.value_hidden, "actions": actions}
+
+
+def meets_chance(name: str, params: dict[str, Any]) -> bool:
+    """Whether games of ``name`` with ``params`` (a range read as its largest value) meet
+    chance events: a game declared without any is taken at its word; one declared with
+    some (with some parameters, as Nim's coin) is played at random a few times, seeded."""
+    declared = game(name)
+    if not declared.chance:
+        return False
+    rng = random.Random(0)
+    fixed = {key: value[-1] if isinstance(value, tuple) else value for key, value in params.items()}
+    for _ in range(8):
+        state = declared.new_initial_state(rng, **fixed)
+        for _ in range(declared.max_length(declared.checked(fixed)) + 1):
+            if state.current_player() == CHANCE:
+                return True
+            if state.current_player() < 0:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+    return False
 
 
 #: The precisions self-play's network may play in and learning may compute in (torch's names).
