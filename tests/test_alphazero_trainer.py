@@ -196,7 +196,7 @@ def test_self_play_in_bfloat16_judges_as_float32_does_to_two_digits(connect_four
 def test_the_buffer_packs_its_planes_to_bits_and_reads_back_format_1_checkpoints(tmp_path):
     import torch
 
-    from boardzoo.training.alphazero.trainer import ReplayBuffer
+    from boardzoo.training.alphazero.buffer import ReplayBuffer
 
     rng = np.random.default_rng(1)
     planes = rng.integers(0, 2, (50, 126)).astype(np.float16)

@@ -39,8 +39,9 @@ def seed_of(base: int, generation: int, part: int) -> int:
 
 
 class Evaluation:
-    """The evaluation of the run in ``directory`` with ``config``; ``network_of(g)`` is
-    generation g's network (for the probes that read it directly)."""
+    """The evaluation of the run in ``directory`` with ``config``; ``network_of()`` is the
+    network in hand, the generation being evaluated (for the probes that read it
+    directly)."""
 
     def __init__(self, directory: RunDirectory, config: TrainingConfig, workers: int,
                  network_of: Callable[[], Any], log: Callable[[str], None]):

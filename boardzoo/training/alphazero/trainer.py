@@ -58,7 +58,7 @@ from boardzoo.training.alphazero.run_directory import AVERAGED, CHECKPOINT, LOCK
 from boardzoo.training.alphazero.selfplay import SelfPlayResult, SelfPlayTask, play
 from boardzoo.workers import run_tasks
 
-__all__ = ["AVERAGED", "CHECKPOINT", "ReplayBuffer", "Trainer", "branch"]
+__all__ = ["AVERAGED", "CHECKPOINT", "Trainer", "branch"]
 
 
 def game_facts(config: TrainingConfig) -> tuple[tuple[int, ...], int]:
