@@ -580,3 +580,10 @@ def test_evaluation_games_belong_to_the_network_they_judge_and_its_run_however_s
     second = sorted(set(os.listdir(tmp_path / "run" / "eval")) - set(first))
     assert len(second) == len(first) == 2  # its own games (against gen-0 and random), under its network's name
     assert {name.split("-vs-")[1] for name in second} == {name.split("-vs-")[1] for name in first}
+    # moved to another folder, its evaluation files name the old paths: set aside, played again
+    os.rename(tmp_path / "run", tmp_path / "moved")
+    lines: list[str] = []
+    moved = Trainer("moved", None, log=lines.append)
+    record = moved.evaluation.evaluate(1)
+    assert any("set aside" in line and "played again" in line for line in lines)
+    assert len(record["results"]["random"]) == config.eval_games

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from boardzoo.arena import run as run_arena
-from boardzoo.ledger import ResultsFileError
+from boardzoo.errors import ResultsFileError
 from boardzoo.stats import ratings
 from boardzoo.training.alphazero.config import TrainingConfig
 from boardzoo.training.alphazero.run_directory import RunDirectory, digest
@@ -83,6 +83,8 @@ class Evaluation:
             try:
                 games = self._play(me, spec, out, g)
             except ResultsFileError as error:  # the run's directory moved: the file names another path
+                if not os.path.exists(out):
+                    raise
                 os.replace(out, out + ".stale")
                 self.log(f"generation {g}: set aside {os.path.basename(out)} ({error}); its games are played again")
                 games = self._play(me, spec, out, g)
