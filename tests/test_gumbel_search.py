@@ -18,7 +18,7 @@ from gumbel_reference import gumbel_search, halving_schedule  # noqa: E402
 from boardzoo.fast.cached_evaluator import CachedEvaluator  # noqa: E402
 from boardzoo.fast.games import GAME_IDS, encode  # noqa: E402
 from boardzoo.fast.gumbel import BatchedGumbelSearch, considered_visits  # noqa: E402
-from boardzoo.fast.network_input import input_shape, write_input  # noqa: E402
+from boardzoo.fast.network_input import write_input  # noqa: E402
 from boardzoo.games.registry import game  # noqa: E402
 
 GAMES = {"connect_four": {}, "cantris": {"rows": 6, "cols": 3, "bonus_turn": True}, "nim": {"k": 3}}
@@ -55,7 +55,7 @@ class RowEvaluator:
 
 
 def shape_of(name: str, state) -> tuple[int, ...]:
-    return input_shape(name, encode(state), LARGEST_PILE)
+    return game(name).input_shape(state, LARGEST_PILE)
 
 
 def test_the_halving_schedule_is_the_worked_example():

@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("numba")
 
 from boardzoo.fast.games import GAME_IDS, encode  # noqa: E402
-from boardzoo.fast.network_input import input_shape, write_input  # noqa: E402
+from boardzoo.fast.network_input import input_fits, write_input  # noqa: E402
 from boardzoo.games.model import CHANCE  # noqa: E402
 from boardzoo.games.registry import games  # noqa: E402
 
@@ -41,7 +41,8 @@ def test_the_compiled_input_is_the_plain_one(game):
                 if state.current_player() >= 0:
                     plain = game.network_input(state, largest_pile)
                     array = encode(state)
-                    assert plain.shape == input_shape(game.name, array, largest_pile)
+                    assert plain.shape == game.input_shape(state, largest_pile)
+                    assert input_fits(GAME_IDS[game.name], array[None], plain.size)
                     compiled = np.full(plain.size, np.nan, dtype=np.float32)
                     write_input(GAME_IDS[game.name], array, compiled)
                     np.testing.assert_array_equal(compiled.reshape(plain.shape), plain)

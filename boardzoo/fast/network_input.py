@@ -50,19 +50,6 @@ from boardzoo.games.registry import games
 LEARNABLE = tuple(name for name, game in games().items() if game.network_input is not None)
 
 
-def input_shape(game_name: str, state: np.ndarray, largest_pile: int = 0) -> tuple[int, ...]:
-    """The input's shape for positions like ``state`` (a compiled array of ``game_name``);
-    ``largest_pile`` sizes Nim's one-hot."""
-    if game_name == "connect_four":
-        return (3, int(state[C4_ROWS]), int(state[C4_COLS]))
-    if game_name == "cantris":
-        rows = int(state[CT_ROWS])
-        return (rows + 2, rows, int(state[CT_COLS]))
-    if game_name == "nim":
-        return (largest_pile + 1,)
-    raise ValueError(f"no network input for {game_name}; networks learn {', '.join(LEARNABLE)}")
-
-
 def input_fits(game: int, states: np.ndarray, size: int) -> bool:
     """Whether inputs of ``size`` values hold every position of ``states`` (rows of one
     compiled game): :func:`write_input` checks no bounds, so its callers ask first."""

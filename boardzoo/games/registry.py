@@ -163,6 +163,14 @@ class Game:
                   for name, value in self.variants[key].items()}
         return self.new_initial_state(rng, **params)
 
+    def input_shape(self, state: GameState, largest_pile: int = 0) -> tuple[int, ...]:
+        """The shape of what a network sees of ``state`` (see ``network_input``); a
+        ValueError for a game no network learns."""
+        if self.network_input is None:
+            learned = [name for name, game in games().items() if game.network_input is not None]
+            raise ValueError(f"no network input for {self.name}; networks learn {', '.join(learned)}")
+        return tuple(self.network_input(state, largest_pile).shape)
+
     def newest_env(self) -> str:
         return max(self.envs, key=lambda name: int(name.rsplit("_v", 1)[1]))
 

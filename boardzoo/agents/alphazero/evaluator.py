@@ -16,7 +16,7 @@ from boardzoo.agents.alphazero.network import Network, move_probabilities
 from boardzoo.agents.network_evaluator import NetworkEvaluator
 from boardzoo.errors import SpecError
 from boardzoo.games.model import GameState
-from boardzoo.games.registry import games
+from boardzoo.games.registry import game, games
 
 #: Networks shipped with boardzoo: game -> file in this package's ``weights`` folder.
 SHIPPED = {name: game.learning.shipped for name, game in games().items() if game.learning is not None}
@@ -64,21 +64,16 @@ def one_blas_thread() -> Any:
     return _blas_pools().limit(limits=1, user_api="blas")
 
 
-def check_fits(where: str, network: Network, model: GameState, state: np.ndarray | None = None) -> None:
+def check_fits(where: str, network: Network, model: GameState) -> None:
     """ValueError, before play, when ``network`` was not trained for the game of ``model``
-    (another game, board size, k), or the game has chance events; ``state`` is
-    ``model``'s compiled array when the caller has it already."""
+    (another game, board size, k), or the game has chance events."""
     if getattr(model, "coin", False):
         raise ValueError(f"{where}: the network plays games without chance events, not Nim with the coin")
-    from boardzoo.fast.games import encode
-    from boardzoo.fast.network_input import input_shape
-
     trained = network.about.get("game")
     if trained not in (None, model.game_name):
         raise ValueError(f"{where}: the network was trained for {trained}, not {model.game_name}")
     try:
-        expected = input_shape(model.game_name, encode(model) if state is None else state,
-                               network.input_shape[0] - 1)
+        expected = game(model.game_name).input_shape(model, network.input_shape[0] - 1)
     except ValueError as error:
         raise ValueError(f"{where}: {error}") from None
     if expected != network.input_shape or model.num_actions != network.num_actions:
@@ -94,7 +89,7 @@ def check_position(where: str, network: Network, model: GameState) -> np.ndarray
     from boardzoo.fast.games import encode
 
     state = encode(model)
-    check_fits(where, network, model, state)
+    check_fits(where, network, model)
     if model.game_name == "nim" and state[0] >= network.input_shape[0]:
         # the game's fault, not a bug: the arena and the servers report it in one line
         raise SpecError(f"{where}: the network knows piles up to {network.input_shape[0] - 1}, not {state[0]} "

@@ -48,8 +48,7 @@ from boardzoo.agents import make as make_agent
 from boardzoo.agents.alphazero.network import MIRRORED
 from boardzoo.envs import make as make_env
 from boardzoo.errors import BoardzooError
-from boardzoo.fast.games import encode
-from boardzoo.fast.network_input import input_shape
+from boardzoo.games.registry import game
 from boardzoo.training.alphazero.buffer import ReplayBuffer
 from boardzoo.training.alphazero.config import FIXED_IN_A_BRANCH, TrainingConfig
 from boardzoo.training.alphazero.evaluation import PROBES, Evaluation, seed_of, summary
@@ -66,7 +65,7 @@ def game_facts(config: TrainingConfig) -> tuple[tuple[int, ...], int]:
     env = make_env(config.env, raw=True, **config.params)
     env.reset(seed=0)
     state = env.unwrapped.game
-    return input_shape(config.game, encode(state), config.largest_pile), int(state.num_actions)
+    return game(config.game).input_shape(state, config.largest_pile), int(state.num_actions)
 
 
 def check_settings(config: TrainingConfig) -> None:
