@@ -1,9 +1,11 @@
 """Reading a file a person names, bounded: only a regular file (a named pipe or a device
 would block or never end), at most so many bytes on disk, and a NumPy archive at most so
-many bytes once unpacked (a small archive can inflate to gigabytes)."""
+many bytes once unpacked (a small archive can inflate to gigabytes); and a file's
+contents' digest."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 import zipfile
@@ -49,3 +51,13 @@ def load_npz(path: str, what: str, max_bytes: int, max_unpacked: int) -> dict[st
             raise ValueError(f"{path} is not a {what} (a NumPy .npz archive): {error}") from None
         except (zipfile.BadZipFile, EOFError, KeyError, OSError) as error:
             raise ValueError(f"{path} is not a {what} (a NumPy .npz archive): {error}") from None
+
+
+def file_digest(path: str, length: int) -> str:
+    """The first ``length`` hex digits of the SHA-256 of the file's contents, read in
+    blocks: which network (or other content) a file holds, whatever its name."""
+    sha = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            sha.update(block)
+    return sha.hexdigest()[:length]

@@ -19,9 +19,10 @@ import numpy as np
 
 from boardzoo.arena import run as run_arena
 from boardzoo.errors import ResultsFileError
+from boardzoo.files import file_digest
 from boardzoo.stats import ratings
 from boardzoo.training.alphazero.config import TrainingConfig
-from boardzoo.training.alphazero.run_directory import RunDirectory, digest
+from boardzoo.training.alphazero.run_directory import RunDirectory
 
 
 def env_spec(config: TrainingConfig) -> str:
@@ -75,7 +76,7 @@ class Evaluation:
         opponents = {f"gen-{g - 1}": self.agent_spec(g - 1, config.eval_simulations, config.eval_sample_moves)} \
             if os.path.exists(self.directory.weights_path(g - 1)) else {}
         opponents.update({anchor: anchor for anchor in config.anchors})
-        network = digest(self.directory.weights_path(g))
+        network = file_digest(self.directory.weights_path(g), 12)
         scores = {}
         for name, spec in opponents.items():
             out = self.directory.evaluation_games(g, network, name)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from boardzoo.envs import make as make_env
+from boardzoo.files import file_digest
 from boardzoo.games.model import GameState
 from boardzoo.ledger import check_writable_path, write_atomic
 from boardzoo.training.alphazero.locks import held_alone
@@ -205,8 +206,7 @@ def _player_key(spec: str) -> str:
     for item in spec.partition(":")[2].split(","):
         value = item.partition("=")[2]
         if value and os.path.isfile(value):
-            with open(value, "rb") as handle:
-                files.append(f"{value}={hashlib.sha256(handle.read()).hexdigest()[:16]}")
+            files.append(f"{value}={file_digest(value, 16)}")
     return f"{spec} [{' '.join(files)}]" if files else spec
 
 

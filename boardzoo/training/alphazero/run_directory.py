@@ -21,7 +21,6 @@ in one line (:class:`~boardzoo.errors.RunDirectoryError`): a path that is a file
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import re
@@ -177,15 +176,6 @@ class RunDirectory:
         os.makedirs(self.file("eval"), exist_ok=True)
         name = re.sub(r"[^A-Za-z0-9_.=-]+", "_", opponent)[:100]
         return self.file("eval", f"gen-{generation}-{network_digest}-vs-{name}.jsonl")
-
-
-def digest(path: str) -> str:
-    """The first 12 hex digits of the file's SHA-256: which network a file holds."""
-    sha = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            sha.update(block)
-    return sha.hexdigest()[:12]
 
 
 def read_staged(path: str, number: int, input_size: int, actions: int) -> SelfPlayResult:
