@@ -23,10 +23,6 @@ from typing import Any
 from boardzoo.errors import excerpt
 
 
-def _is_bool(value: Any) -> bool:
-    return isinstance(value, bool) or type(value).__name__ == "bool_"  # NumPy's bool is not an int either
-
-
 def _bounds(low: float | None, high: float | None, show: Callable[[float], str]) -> str:
     if low is not None and high is not None:
         return f" from {show(low)} to {show(high)}"
@@ -42,7 +38,7 @@ def _refuse(error: Callable[[str], Exception], name: str, kind: str, bounds: str
 def whole(name: str, value: Any, low: int | None = None, high: int | None = None, *, note: str = "",
           error: Callable[[str], Exception] = ValueError) -> int:
     """``value`` when it is an int within ``low``..``high`` (inclusive, each when given)."""
-    plain = int(value) if isinstance(value, numbers.Integral) and not _is_bool(value) else None
+    plain = int(value) if isinstance(value, numbers.Integral) and not isinstance(value, bool) else None
     if plain is None or (low is not None and plain < low) or (high is not None and plain > high):
         raise _refuse(error, name, "an int", _bounds(low, high, lambda x: f"{x:,}"), note, value)
     return plain
@@ -52,7 +48,7 @@ def number(name: str, value: Any, low: float | None = None, high: float | None =
            note: str = "", error: Callable[[str], Exception] = ValueError) -> float:
     """``value`` as a float when it is a finite number within ``low``..``high``;
     ``unit`` names what it counts (``" of seconds"``)."""
-    plain = float(value) if isinstance(value, numbers.Real) and not _is_bool(value) else math.nan
+    plain = float(value) if isinstance(value, numbers.Real) and not isinstance(value, bool) else math.nan
     if not math.isfinite(plain) or (low is not None and plain < low) or (high is not None and plain > high):
         kind = f"a number{unit}" if high is not None else f"a finite number{unit}"
         raise _refuse(error, name, kind, _bounds(low, high, lambda x: f"{x:g}"), note, value)
@@ -62,7 +58,7 @@ def number(name: str, value: Any, low: float | None = None, high: float | None =
 def seconds(name: str, value: Any, most: float | None = None, *,
             error: Callable[[str], Exception] = ValueError) -> float:
     """``value`` as a float when it is a positive, finite number of seconds, at most ``most``."""
-    plain = float(value) if isinstance(value, numbers.Real) and not _is_bool(value) else math.nan
+    plain = float(value) if isinstance(value, numbers.Real) and not isinstance(value, bool) else math.nan
     if not 0 < plain < math.inf or (most is not None and plain > most):
         if most is None:
             raise _refuse(error, name, "a positive, finite number of seconds", "", "", value)
