@@ -220,8 +220,9 @@ def create_app(replays: str = ".", host: str = "127.0.0.1", port: int = 8000, po
                  "parameters": describe(env_module(name).raw_env, hidden=("render_mode", "view"))}
                 for name, summary in ENVS.items() if name in drawn_envs()]
         agents = [{"name": name, "summary": summary, "parameters": params,
-                   "games": None if agent_games(name) is None else sorted(agent_games(name) or ())}
-                  for name, params, summary in catalogue() if web_allowed(name)]
+                   "games": None if its_games is None else sorted(its_games)}
+                  for name, params, summary in catalogue() if web_allowed(name)
+                  for its_games in [agent_games(name)]]
         return JSONResponse({"version": __version__, "envs": envs, "agents": agents,
                              "replays": str(library.root), "move_seconds": pool.move_seconds})
 

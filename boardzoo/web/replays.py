@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from boardzoo.errors import BoardzooError, ResultsFileError, SpecError, excerpt
+from boardzoo.files import open_regular
 from boardzoo.ledger import parse_record, read_records
 from boardzoo.values import whole
 from boardzoo.web.sessions import SEATS, RequestError, drawing, drawn_env
@@ -142,8 +143,11 @@ class Replays:
 def _opens_with_a_game(path: Path) -> bool:
     """Whether the file's first line is a whole game record: the list offers results
     files, not every ``.jsonl`` (a training run's history, say). Reads one bounded line."""
-    with open(path, "rb") as handle:
-        line = handle.readline(MAX_LISTED_FIRST_LINE)
+    try:
+        with open_regular(str(path), "results file") as handle:
+            line = handle.readline(MAX_LISTED_FIRST_LINE)
+    except ValueError:  # gone, unreadable, or no longer a regular file
+        return False
     return line.endswith(b"\n") and parse_record(line)[1] is None
 
 
