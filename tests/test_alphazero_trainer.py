@@ -446,6 +446,7 @@ REFUSED_SETTINGS = [
     # found only after a whole generation, and then at every resume, until checked first
     (["nim", "--set", "anchors=random;nonsense:x=1"], "train: anchors: unknown agent 'nonsense'"),
     (["nim", "--set", "probes=oracle"], "train: probes: no probe 'oracle'; probes are pile_theory"),
+    (["connect_four", "--set", "probes=pile_theory"], "train: probes: pile_theory needs a pile game's network"),
 ]
 
 

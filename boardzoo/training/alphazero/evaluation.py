@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -62,7 +63,7 @@ class Evaluation:
         if config.eval_games and g % config.eval_every == 0:
             record.update(self._games(g))
         for name in config.probes:
-            record.update(PROBES[name](self, g))
+            record.update(PROBES[name].measure(self, g))
         if config.mistake_sets and config.mistakes_every and g % config.mistakes_every == 0:
             record.update(mistake_rates(self, g))
         record["eval_seconds"] = round(time.monotonic() - began, 1)
@@ -164,5 +165,18 @@ def pile_theory(evaluation: Evaluation, g: int) -> dict[str, Any]:
     return {"pile_theory": float(np.mean(right))}
 
 
+@dataclass(frozen=True)
+class Probe:
+    """A probe (``measure(evaluation, generation) -> record entries``) and the runs it can
+    measure: ``fits(config)``, else it needs what ``needs`` says."""
+
+    measure: Callable[[Evaluation, int], dict[str, Any]]
+    fits: Callable[[TrainingConfig], bool]
+    needs: str
+
+
 #: The probes a run's settings may name (``probes``), by name.
-PROBES: dict[str, Callable[[Evaluation, int], dict[str, Any]]] = {"pile_theory": pile_theory}
+PROBES: dict[str, Probe] = {
+    "pile_theory": Probe(pile_theory, lambda config: config.largest_pile > 0,
+                         "a pile game's network, its input the pile one-hot (largest_pile above 0)"),
+}

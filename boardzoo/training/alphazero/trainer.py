@@ -77,9 +77,11 @@ def check_settings(config: TrainingConfig) -> None:
             make_agent(anchor)
         except (BoardzooError, ValueError) as error:
             raise ValueError(f"train: anchors: {error}") from None
-    unknown = [name for name in config.probes if name not in PROBES]
-    if unknown:
-        raise ValueError(f"train: probes: no probe {unknown[0]!r}; probes are {', '.join(PROBES)}")
+    for name in config.probes:
+        if name not in PROBES:
+            raise ValueError(f"train: probes: no probe {name!r}; probes are {', '.join(PROBES)}")
+        if not PROBES[name].fits(config):
+            raise ValueError(f"train: probes: {name} needs {PROBES[name].needs}")
     if config.mistake_sets:
         from boardzoo.training.alphazero.referee import read_mistake_sets
 
