@@ -544,6 +544,8 @@ def test_a_run_directory_that_cannot_be_used_is_refused_in_one_line(tmp_path, ca
     a_file.write_text("mine")
     assert cli_main(["train", "nim", "--run", str(a_file), "--generations", "1", *tiny]) == 1
     assert f"{a_file} is a file, not a run directory" in capsys.readouterr().err and a_file.read_text() == "mine"
+    assert cli_main(["train", "nim", "--run", str(a_file / "run"), "--generations", "1", *tiny]) == 1
+    assert "cannot make the folder" in capsys.readouterr().err
     locked = tmp_path / "locked"
     (locked / ".lock").mkdir(parents=True)
     assert cli_main(["train", "nim", "--run", str(locked), "--generations", "1", *tiny]) == 1
@@ -551,6 +553,8 @@ def test_a_run_directory_that_cannot_be_used_is_refused_in_one_line(tmp_path, ca
     run_dir = str(tmp_path / "run")
     assert cli_main(["train", "nim", "--run", run_dir, "--generations", "1", *tiny]) == 0
     capsys.readouterr()
+    assert cli_main(["train", "nim", "--run", str(a_file / "branch"), "--branch-from", run_dir]) == 1
+    assert "cannot make the folder" in capsys.readouterr().err
     before = (tmp_path / "run" / "checkpoint.pt").read_bytes()
 
     def full_disk(*args, **kwargs):

@@ -66,6 +66,16 @@ class RunDirectory:
     def file(self, *parts: str) -> str:
         return os.path.join(self.path, *parts)
 
+    def folder(self, *parts: str) -> str:
+        """The run's folder ``parts`` (the run directory itself when none), made if need be;
+        a path that cannot be one is refused in one line."""
+        path = self.file(*parts)
+        try:
+            os.makedirs(path, exist_ok=True)
+        except OSError as error:
+            raise RunDirectoryError(f"cannot make the folder {path}: {error.strerror or error}") from None
+        return path
+
     @contextlib.contextmanager
     def held(self) -> Iterator[None]:
         """This process alone trains the run while the block runs."""
@@ -104,7 +114,7 @@ class RunDirectory:
             "".join(json.dumps(entry) + "\n" for entry in history).encode()))
 
     def write_config(self, config: dict[str, Any]) -> None:
-        os.makedirs(self.file("weights"), exist_ok=True)
+        self.folder("weights")
         self._write(self.file(CONFIG), lambda handle: handle.write((json.dumps(config, indent=1) + "\n").encode()))
 
     def _write(self, path: str, write: Callable[[Any], Any]) -> None:
@@ -123,7 +133,7 @@ class RunDirectory:
     def write_weights(self, generation: int, network: Any, averaged: Any, keep: int, keep_every: int) -> None:
         """Generation ``generation``'s network (also as latest.npz) and the average; only
         the newest ``keep`` generations' files stay, and every ``keep_every``-th."""
-        os.makedirs(self.file("weights"), exist_ok=True)
+        self.folder("weights")
         for path in (self.weights_path(generation), self.file("weights", "latest.npz")):
             self._write(path, network.write)
         self._write(self.file("weights", AVERAGED), averaged.write)
@@ -139,8 +149,7 @@ class RunDirectory:
     def stage(self, generation: int, result: SelfPlayResult) -> None:
         meta = {key: getattr(result, key) for key in ("number", "games", "plies", "first_player_score", "seconds",
                                                        "evaluations", "outcomes")}
-        os.makedirs(self.file("staging"), exist_ok=True)
-        self._write(self.file("staging", f"gen-{generation}-task-{result.number}.npz"),
+        self._write(os.path.join(self.folder("staging"), f"gen-{generation}-task-{result.number}.npz"),
                     lambda handle: np.savez(handle, inputs=result.inputs, policies=result.policies,
                                             values=result.values, meta=np.array(json.dumps(meta))))
 
@@ -159,8 +168,7 @@ class RunDirectory:
             try:
                 done[int(match[2])] = read_staged(path, int(match[2]), input_size, actions)
             except ValueError as error:
-                os.makedirs(self.file("rejected"), exist_ok=True)
-                os.replace(path, self.file("rejected", name))
+                os.replace(path, os.path.join(self.folder("rejected"), name))
                 self.log(f"generation {generation}: set aside {name} in rejected/ ({error}); its task is played "
                          "again")
         return done
@@ -173,9 +181,8 @@ class RunDirectory:
         """The results file of generation ``generation``'s games against ``opponent``,
         named by the network's digest too: another run in this directory, whose network
         differs, never takes these games for its own."""
-        os.makedirs(self.file("eval"), exist_ok=True)
         name = re.sub(r"[^A-Za-z0-9_.=-]+", "_", opponent)[:100]
-        return self.file("eval", f"gen-{generation}-{network_digest}-vs-{name}.jsonl")
+        return os.path.join(self.folder("eval"), f"gen-{generation}-{network_digest}-vs-{name}.jsonl")
 
 
 def read_staged(path: str, number: int, input_size: int, actions: int) -> SelfPlayResult:

@@ -416,8 +416,7 @@ def branch(source: str, run_dir: str, settings: dict[str, str], game: str | None
         raise ValueError(f"{source} holds no training run (no {CHECKPOINT}) to branch from")
     if os.path.exists(run_dir) and (not os.path.isdir(run_dir) or os.listdir(run_dir)):
         raise ValueError(f"{run_dir} is not empty; a branch starts in a new run directory")
-    parent = os.path.dirname(os.path.abspath(run_dir))
-    os.makedirs(parent, exist_ok=True)
+    parent = RunDirectory(os.path.dirname(os.path.abspath(run_dir)), log).folder()
     _sweep_dead_branches(parent)
     scratch = tempfile.mkdtemp(prefix=f".branch-{os.getpid()}-", dir=parent)
     try:
