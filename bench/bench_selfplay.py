@@ -17,7 +17,7 @@ import torch
 from common import compare, machine, table
 from make_solver_positions import random_position
 
-from boardzoo.fast.games import GAME_IDS, encode
+from boardzoo.fast.core import core_of
 from boardzoo.fast.gumbel import BatchedGumbelSearch
 from boardzoo.training.alphazero.config import PRESETS
 from boardzoo.training.alphazero.model import PolicyValueNet
@@ -32,9 +32,9 @@ def positions(batch: int, simulations: int, evaluate, seed: int):
     while len(roots) < batch:
         drawn = random_position(drawing, 0, 12)
         if drawn is not None:
-            roots.append(encode(drawn[0]))
+            roots.append(core_of("connect_four").encode(drawn[0]))
     roots_array = np.stack(roots)
-    search = BatchedGumbelSearch(GAME_IDS["connect_four"], 7, (3, 6, 7), roots_array.shape[1], batch,
+    search = BatchedGumbelSearch("connect_four", 7, (3, 6, 7), roots_array.shape[1], batch,
                                  capacity=simulations + 1)
 
     def run_once() -> int:

@@ -19,7 +19,7 @@ from threadpoolctl import threadpool_limits
 from boardzoo.agents.alphazero.evaluator import shipped_path
 from boardzoo.agents.alphazero.network import Network
 from boardzoo.fast.cached_evaluator import CachedEvaluator
-from boardzoo.fast.games import GAME_IDS, encode
+from boardzoo.fast.core import core_of
 from boardzoo.fast.gumbel import BatchedGumbelSearch
 from boardzoo.training.alphazero.referee import SET_NAMES, read_mistake_sets, set_up
 from boardzoo.training.alphazero.selfplay import CountingEvaluator
@@ -36,6 +36,7 @@ def main() -> None:
     args = parser.parse_args()
     network = Network.load(args.weights or shipped_path("connect_four"))
     sets = read_mistake_sets(SETS_FILE)
+    encode = core_of("connect_four").encode
     roots = [encode(set_up(position)[1]) for name in SET_NAMES for position in sets[name][:args.positions]]
     rows = []
     with threadpool_limits(1):
@@ -45,7 +46,7 @@ def main() -> None:
             for _ in range(args.rounds):
                 for sweeps in (True, False):
                     evaluate = CountingEvaluator(CachedEvaluator(network, 1 << 16))
-                    search = BatchedGumbelSearch(GAME_IDS["connect_four"], network.num_actions,
+                    search = BatchedGumbelSearch("connect_four", network.num_actions,
                                                  network.input_shape, len(roots[0]), 1)
                     start = time.perf_counter()
                     for root in roots:

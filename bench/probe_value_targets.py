@@ -22,15 +22,14 @@ import torch
 from common import machine, table
 
 from boardzoo.agents.alphazero.network import Network
-from boardzoo.fast.games import GAME_IDS
+from boardzoo.fast.core import kernels
 from boardzoo.fast.gumbel import BatchedGumbelSearch
-from boardzoo.fast.network_input import write_inputs
 from boardzoo.training.alphazero.referee import SET_NAMES, Position, read_mistake_sets
 from boardzoo.training.alphazero.selfplay import inference_module, torch_evaluator
 from boardzoo.vector import make as make_batch
 
 SETS_FILE = pathlib.Path(__file__).parent / "data" / "connect_four_mistake_sets.txt"
-GAME = GAME_IDS["connect_four"]
+GAME = "connect_four"
 OUTCOMES = {1: "win", 0: "draw", -1: "loss"}
 
 
@@ -54,7 +53,7 @@ def value_calls(network: Network, positions: list[Position]) -> dict[tuple[int, 
     """(true outcome, the value head's call) -> positions."""
     _, batch = batch_at(positions)
     inputs = np.zeros((len(positions), int(np.prod(network.input_shape))), dtype=np.float32)
-    write_inputs(GAME, np.ascontiguousarray(batch.state.states), inputs)
+    kernels(GAME).write_inputs(np.ascontiguousarray(batch.state.states), inputs)
     _, values = network(inputs.reshape(len(positions), *network.input_shape))
     values = values.reshape(-1)
     calls = np.where(values > 1 / 3, 1, np.where(values < -1 / 3, -1, 0))

@@ -20,8 +20,7 @@ from boardzoo.agents.alphazero.evaluator import shipped_path  # noqa: E402
 from boardzoo.agents.alphazero.network import Network  # noqa: E402
 from boardzoo.arena import run as run_arena  # noqa: E402
 from boardzoo.errors import SpecError  # noqa: E402
-from boardzoo.fast.games import GAME_IDS, encode  # noqa: E402
-from boardzoo.fast.network_input import write_input  # noqa: E402
+from boardzoo.fast.core import core_of  # noqa: E402
 from boardzoo.games.registry import game  # noqa: E402
 from boardzoo.training.alphazero.model import PolicyValueNet  # noqa: E402
 from boardzoo.training.alphazero.referee import (  # noqa: E402
@@ -165,7 +164,7 @@ def test_the_network_alone_plays_its_highest_legal_logit(connect_four_weights):
     for move in (3, 3, 3, 3, 3, 3):  # column 3 full: never played however high its logit
         state.apply(move)
     inputs = np.zeros(126, np.float32)
-    write_input(GAME_IDS["connect_four"], encode(state), inputs)
+    core_of("connect_four").write_input(core_of("connect_four").encode(state), inputs)
     logits = network(inputs.reshape(1, 3, 6, 7))[0][0]
     assert agent.act({}, state) == max(state.legal_actions(), key=lambda a: logits[a])
 
@@ -231,7 +230,7 @@ def test_a_network_file_guides_puct_as_an_mcts_evaluator(connect_four_weights):
 
 def _input_of(state):
     inputs = np.zeros(126, np.float32)
-    write_input(GAME_IDS["connect_four"], encode(state), inputs)
+    core_of("connect_four").write_input(core_of("connect_four").encode(state), inputs)
     return inputs.reshape(1, 3, 6, 7)
 
 

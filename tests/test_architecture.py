@@ -40,7 +40,7 @@ def test_a_broken_layer_would_be_caught(tmp_path):
         target = package / path.relative_to(ROOT / "boardzoo")
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
-    rules = package / "games" / "nim.py"
+    rules = package / "games" / "nim" / "__init__.py"
     rules.write_text(rules.read_text(encoding="utf-8") + "\nfrom boardzoo.agents import make  # noqa\n",
                      encoding="utf-8")
     (tmp_path / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text(encoding="utf-8"), encoding="utf-8")
@@ -69,3 +69,33 @@ def test_the_core_imports_no_extra():
     use = (f"{imports}\ngymnasium.make_vec('boardzoo/nim-v0', num_envs=2, vectorization_mode='vector_entry_point')"
            ".reset(seed=0)")
     assert set(loaded_extras(use)) <= {"numba", "scipy"}  # numba imports SciPy itself where it is installed
+
+
+def test_no_game_is_branched_on_or_listed_in_the_shared_compiled_batch_and_training_code():
+    """What a game is lives in its folder: in ``fast``, ``vector`` and ``training`` no
+    comparison names a game or holds a game's name or id against a constant, and no list,
+    tuple, set, dict or index names one (an env named as an argument's default is neither)."""
+    import ast
+
+    from boardzoo.games.registry import games
+
+    names = set(games()) | {env for game in games().values() for env in game.envs}
+
+    def names_a_game(node: ast.AST) -> bool:
+        return isinstance(node, ast.Constant) and node.value in names
+
+    found = []
+    for folder in ("fast", "vector", "training"):
+        for path in sorted((ROOT / "boardzoo" / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                sides = [node.left, *node.comparators] if isinstance(node, ast.Compare) else []
+                members = [*getattr(node, "elts", []), *(getattr(node, "keys", None) or [])] \
+                    if isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Dict)) else []
+                index = [node.slice] if isinstance(node, ast.Subscript) else []
+                a_game = any(isinstance(side, ast.Name) and side.id in ("game", "game_id", "game_name")
+                             for side in sides)
+                a_constant = any(isinstance(side, ast.Constant) and side.value is not None for side in sides)
+                game_against_constant = a_game and a_constant
+                if game_against_constant or any(map(names_a_game, sides + members + index)):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not found, found

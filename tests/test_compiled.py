@@ -20,8 +20,8 @@ from boardzoo import (
 )
 from boardzoo.agents import make  # noqa: E402
 from boardzoo.errors import SpecError  # noqa: E402
-from boardzoo.fast import games as kernels  # noqa: E402
 from boardzoo.fast import rollouts  # noqa: E402
+from boardzoo.fast.core import core_of  # noqa: E402
 from boardzoo.games import ConnectFourState, NimState  # noqa: E402
 from boardzoo.games.geister.rules import GeisterState  # noqa: E402
 from boardzoo.games.model import CHANCE, TERMINAL  # noqa: E402
@@ -37,7 +37,7 @@ from boardzoo.strategy.knowledge import knowledge_of  # noqa: E402
 
 #: Every variant of every game the compiled engine has, from the game registry.
 VARIANTS = {name: (lambda seed, game=game, key=key: game.variant_state(key, random.Random(seed)))
-            for name, (game, key) in variants().items() if game.compiled_id is not None}
+            for name, (game, key) in variants().items() if game.compiled_core is not None}
 GAMES = {"geister": 300}  # Geister games are long: fewer of them, ~30,000 moves all told
 
 
@@ -51,22 +51,22 @@ def test_compiled_cores_play_the_same_games(variant):
     checked = 0
     for seed in range(GAMES.get(variant, 1000)):
         state = VARIANTS[variant](seed)
-        game = kernels.GAME_IDS[state.game_name]
-        compiled = kernels.encode(state)
+        core = core_of(state.game_name)
+        compiled = core.encode(state)
         rng = random.Random(seed)
         while True:
             player = state.current_player()
-            assert kernels.current_player(game, compiled) == player
-            assert kernels.returns0(game, compiled) == state.returns()[0]
+            assert core.current_player(compiled) == player
+            assert core.returns0(compiled) == state.returns()[0]
             if player == TERMINAL:
                 break
-            n = kernels.legal_actions(game, compiled, moves)
+            n = core.legal_actions(compiled, moves)
             legal = state.legal_actions()
             assert list(moves[:n]) == legal
             action = state.sample_chance(rng) if player == CHANCE else rng.choice(legal)
             state.apply(action)
-            kernels.apply(game, compiled, action)
-            assert np.array_equal(compiled, kernels.encode(state)), (variant, seed)
+            core.apply(compiled, action)
+            assert np.array_equal(compiled, core.encode(state)), (variant, seed)
             checked += 1
     assert checked > 5000
 
@@ -322,6 +322,7 @@ def test_the_compiled_rushing_player_chooses_as_the_python_one():
     over many draws are exactly those the Python one picks."""
     from boardzoo.strategy.geister.players import rushing_action
 
+    geister = core_of("geister")
     moves = np.empty(rollouts.scratch_size(GeisterState()), dtype=np.int64)
     rng, compared = random.Random(4), 0
     for game in range(30):
@@ -329,8 +330,8 @@ def test_the_compiled_rushing_player_chooses_as_the_python_one():
         while state.placing:
             state.apply(rng.choice(state.legal_actions()))
         while not state.is_terminal():
-            compiled = kernels.encode(state)
-            first, count = rollouts.rushing_candidates(compiled, moves)
+            compiled = geister.encode(state)
+            first, count = geister.rushing_candidates(compiled, moves)
             theirs = {rushing_action(state, random.Random(i)) for i in range(60)}
             ours = set(moves[first: first + count].tolist())
             assert theirs <= ours and (theirs == ours or count > 12), (game, state.plies)
@@ -519,3 +520,48 @@ def test_a_damaged_compiled_cache_is_reported_and_compiled_again(tmp_path):
     third, shown = solve_on_a_terminal()
     assert third.split() == ["4455443", "-17"] and "damaged" not in shown
     assert "compiling" not in shown  # a sound cache: nothing compiled, nothing announced
+
+
+# --- one home per game: the kernels made for each game's core -------------------------------------
+def test_a_game_the_engine_does_not_know_or_a_core_that_lacks_a_function_is_an_error(monkeypatch):
+    from boardzoo.fast import core
+    from boardzoo.fast.core import kernels
+
+    with pytest.raises(ValueError, match="knows no game 'chess'; games with a compiled core: connect_four, nim"):
+        kernels("chess")
+    declaration = core.declared_game("connect_four")
+    lacking = type(declaration)(**{**vars(declaration), "name": "lacking", "compiled_core": "boardzoo.games.model"})
+    monkeypatch.setattr(core, "games", lambda: {"lacking": lacking})
+    monkeypatch.setattr(core, "declared_game", lambda name: lacking)
+    with pytest.raises(TypeError, match="boardzoo.games.model lacks encode, current_player"):
+        core.core_of("lacking")
+
+
+def test_each_games_kernels_read_the_shared_kernels_and_its_own_folder_only():
+    """The cache stamps: an edit in one game's folder recompiles that game's kernels alone."""
+    from boardzoo.fast.core import kernels
+    from boardzoo.jit import reads
+
+    for name in ("nim", "geister"):
+        compiled = kernels(name)
+        assert reads(compiled.step.py_func) == ("jit.py", "fast", f"games/{name}")
+        assert reads(compiled.core.apply.py_func) == ("jit.py", f"games/{name}")
+    assert kernels("nim").step is not kernels("geister").step
+
+
+@pytest.mark.compile
+def test_compiling_one_games_kernels_compiles_no_other_game(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    program = ("from boardzoo.vector import make, random_actions; import numpy as np; "
+               "games = make('nim_v0:coin=true', batch=4, auto_reset=True, engine='compiled'); "
+               "batch = games.reset(seed=0); rng = np.random.default_rng(0)\n"
+               "for _ in range(20): batch = games.step(batch, random_actions(batch, rng))")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    compiled = [str(path.relative_to(tmp_path)) for path in tmp_path.rglob("*.nbi")]
+    assert any("nim" in path for path in compiled)
+    assert not [path for path in compiled if any(other in path for other in ("connect_four", "cantris", "geister"))]

@@ -16,13 +16,17 @@ pytest.importorskip("numba")
 from gumbel_reference import gumbel_search, halving_schedule  # noqa: E402
 
 from boardzoo.fast.cached_evaluator import CachedEvaluator  # noqa: E402
-from boardzoo.fast.games import GAME_IDS, encode  # noqa: E402
+from boardzoo.fast.core import core_of  # noqa: E402
 from boardzoo.fast.gumbel import BatchedGumbelSearch, considered_visits  # noqa: E402
-from boardzoo.fast.network_input import write_input  # noqa: E402
 from boardzoo.games.registry import game  # noqa: E402
 
 GAMES = {"connect_four": {}, "cantris": {"rows": 6, "cols": 3, "bonus_turn": True}, "nim": {"k": 3}}
 LARGEST_PILE = 60
+
+
+def encode(state) -> np.ndarray:
+    """The compiled array of a Python position."""
+    return core_of(state.game_name).encode(state)
 
 
 def random_position(name: str, rng: random.Random):
@@ -80,12 +84,12 @@ def test_the_compiled_search_is_the_reference_simulation_for_simulation(name):
 
         def of_state(position, shape=shape, evaluate=evaluate):
             inputs = np.zeros(int(np.prod(shape)), dtype=np.float32)
-            write_input(GAME_IDS[name], encode(position), inputs)
+            core_of(name).write_input(encode(position), inputs)
             logits, values = evaluate(inputs[None])
             return logits[0], values[0]
 
         action, policy, value = gumbel_search(state, of_state, simulations, gumbel, max_considered=4)
-        search = BatchedGumbelSearch(GAME_IDS[name], state.num_actions, shape, len(encode(state)), 1,
+        search = BatchedGumbelSearch(name, state.num_actions, shape, len(encode(state)), 1,
                                      max_considered=4, capacity=4)
         result = search.run(encode(state)[None], evaluate, simulations, gumbel=gumbel[None])
         assert result.actions[0] == action
@@ -110,10 +114,10 @@ def test_a_search_whose_sweeps_run_at_once_is_the_search_one_simulation_at_a_tim
         results = {}
         for sweeps in (True, False):
             calls.clear()
-            search = BatchedGumbelSearch(GAME_IDS[name], state.num_actions, shape, len(encode(state)), 1,
+            search = BatchedGumbelSearch(name, state.num_actions, shape, len(encode(state)), 1,
                                          max_considered=considered, capacity=1)  # grown by whole sweeps
             results[sweeps] = (search.run(encode(state)[None], evaluate, simulations, gumbel=gumbel, sweeps=sweeps),
-                               len(calls), sum(calls), search.edge_n[0, 0].copy(), int(search.used[0]))
+                               len(calls), sum(calls), search.tree.edge_n[0, 0].copy(), int(search.tree.used[0]))
         (swept, swept_calls, swept_leaves, swept_visits, swept_size), (alone, alone_calls, alone_leaves, visits, size) \
             = results[True], results[False]
         assert swept.actions[0] == alone.actions[0] and swept.simulations == alone.simulations == simulations
@@ -137,10 +141,10 @@ def test_a_batch_of_searches_is_each_search_alone(name):
     actions = states[0].num_actions
     evaluate = RowEvaluator(int(np.prod(shape)), actions, 11)
     noise = np.random.default_rng(5).gumbel(size=(len(states), actions))
-    batched = BatchedGumbelSearch(GAME_IDS[name], actions, shape, roots.shape[1], len(states), capacity=8)
+    batched = BatchedGumbelSearch(name, actions, shape, roots.shape[1], len(states), capacity=8)
     together = batched.run(roots, evaluate, 24, gumbel=noise)
     for i in range(len(states)):
-        alone = BatchedGumbelSearch(GAME_IDS[name], actions, shape, roots.shape[1], 1, capacity=2)
+        alone = BatchedGumbelSearch(name, actions, shape, roots.shape[1], 1, capacity=2)
         single = alone.run(roots[i:i + 1], evaluate, 24, gumbel=noise[i:i + 1])
         assert single.actions[0] == together.actions[i]
         np.testing.assert_array_equal(single.policy[0], together.policy[i])
@@ -175,8 +179,8 @@ def test_a_search_behind_the_cache_is_the_search_without_it():
     shape = shape_of("connect_four", states[0])
     evaluate = RowEvaluator(int(np.prod(shape)), 7, 2)
     cached = CachedEvaluator(evaluate, 1000)
-    plain = BatchedGumbelSearch(GAME_IDS["connect_four"], 7, shape, roots.shape[1], len(states), capacity=8)
-    remembering = BatchedGumbelSearch(GAME_IDS["connect_four"], 7, shape, roots.shape[1], len(states), capacity=8)
+    plain = BatchedGumbelSearch("connect_four", 7, shape, roots.shape[1], len(states), capacity=8)
+    remembering = BatchedGumbelSearch("connect_four", 7, shape, roots.shape[1], len(states), capacity=8)
     for move in range(3):  # later searches meet positions the earlier ones asked about
         noise = np.random.default_rng(move).gumbel(size=(len(states), 7))
         want, got = plain.run(roots, evaluate, 24, gumbel=noise), remembering.run(roots, cached, 24, gumbel=noise)
@@ -193,7 +197,7 @@ def test_the_search_finds_a_win_and_a_block_with_an_uninformed_network():
         state = connect_four.new_initial_state()
         for move in moves[:-1]:
             state.apply(int(move))
-        search = BatchedGumbelSearch(GAME_IDS["connect_four"], 7, (3, 6, 7), len(encode(state)), 1)
+        search = BatchedGumbelSearch("connect_four", 7, (3, 6, 7), len(encode(state)), 1)
         result = search.run(encode(state)[None], uninformed, 200)
         assert result.actions[0] == best, moves
 
@@ -203,21 +207,21 @@ def test_a_search_deeper_than_its_first_paths_grows_them():
     # paths first allocated; the paths grow before the search, whatever the pile.
     state = game("nim").new_initial_state(n=900, k=1)
     greedy = lambda inputs: (np.zeros((len(inputs), 1), np.float32), np.zeros(len(inputs), np.float32))  # noqa: E731
-    search = BatchedGumbelSearch(GAME_IDS["nim"], 1, (901,), len(encode(state)), 1)
+    search = BatchedGumbelSearch("nim", 1, (901,), len(encode(state)), 1)
     result = search.run(encode(state)[None], greedy, 950)
-    assert search.path_nodes.shape[1] >= 901 and search.node_n[0, 0] == 951
+    assert search.sims.path_nodes.shape[1] >= 901 and search.tree.node_n[0, 0] == 951
     # One line of 900 moves: the 900th simulation reaches the end (the second player takes
     # the last pawn), and so do the 50 after it; the 899 before it back up the network's 0.
-    assert search.used[0] == 901 and search.edge_w[0, 0, 0] == -51
+    assert search.tree.used[0] == 901 and search.tree.edge_w[0, 0, 0] == -51
     assert result.values[0] == pytest.approx(-51 / 950)  # the mover, player 0, loses
 
 
 def test_the_search_refuses_positions_its_inputs_cannot_hold():
     state = encode(game("connect_four").new_initial_state(rows=5, cols=6))
-    search = BatchedGumbelSearch(GAME_IDS["connect_four"], 6, (3, 6, 7), len(state), 1)
+    search = BatchedGumbelSearch("connect_four", 6, (3, 6, 7), len(state), 1)
     with pytest.raises(ValueError, match="do not fit these positions"):
         search.run(state[None], RowEvaluator(126, 6, 0), 4)
     pile = encode(game("nim").new_initial_state(n=61, k=3))
-    search = BatchedGumbelSearch(GAME_IDS["nim"], 3, (61,), len(pile), 1)
+    search = BatchedGumbelSearch("nim", 3, (61,), len(pile), 1)
     with pytest.raises(ValueError, match="beyond the largest"):
         search.run(pile[None], RowEvaluator(61, 3, 0), 4)

@@ -11,8 +11,7 @@ import pytest
 
 pytest.importorskip("numba")
 
-from boardzoo.fast.games import GAME_IDS, encode  # noqa: E402
-from boardzoo.fast.network_input import input_fits, write_input  # noqa: E402
+from boardzoo.fast.core import core_of  # noqa: E402
 from boardzoo.games.model import CHANCE  # noqa: E402
 from boardzoo.games.registry import games  # noqa: E402
 
@@ -20,7 +19,7 @@ LEARNED = [game for game in games().values() if game.network_input is not None]
 
 
 def test_every_game_a_network_learns_declares_its_input():
-    from boardzoo.fast.network_input import LEARNABLE
+    from boardzoo.training.alphazero.config import LEARNABLE
 
     assert sorted(game.name for game in LEARNED) == sorted(LEARNABLE)
 
@@ -28,6 +27,7 @@ def test_every_game_a_network_learns_declares_its_input():
 @pytest.mark.parametrize("game", LEARNED, ids=lambda game: game.name)
 def test_the_compiled_input_is_the_plain_one(game):
     rng = random.Random(7)
+    core = core_of(game.name)
     largest_pile = 64
     checked = 0
     for key in game.variants:
@@ -40,11 +40,11 @@ def test_the_compiled_input_is_the_plain_one(game):
                     continue
                 if state.current_player() >= 0:
                     plain = game.network_input(state, largest_pile)
-                    array = encode(state)
+                    array = core.encode(state)
                     assert plain.shape == game.input_shape(state, largest_pile)
-                    assert input_fits(GAME_IDS[game.name], array[None], plain.size)
+                    assert core.input_fits(array[None], plain.size)
                     compiled = np.full(plain.size, np.nan, dtype=np.float32)
-                    write_input(GAME_IDS[game.name], array, compiled)
+                    core.write_input(array, compiled)
                     np.testing.assert_array_equal(compiled.reshape(plain.shape), plain)
                     checked += 1
                 if state.current_player() < 0:

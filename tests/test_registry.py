@@ -20,8 +20,6 @@ def test_every_game_is_declared_once_and_the_lists_of_games_come_from_the_declar
     assert len(declared) == len(GAME_MODULES) and set(declared) >= {"nim", "connect_four", "cantris", "geister"}
     assert ENVS == {name: summary for each in declared.values() for name, summary in each.envs.items()}
     assert set(all_knowledge()) == {name for name, each in declared.items() if each.knowledge}
-    ids = [each.compiled_id for each in declared.values() if each.compiled_id is not None]
-    assert len(ids) == len(set(ids))
     for name, each in declared.items():
         assert each.name == name == each.state_class.game_name
         for env in each.envs:

@@ -12,7 +12,7 @@ from boardzoo.envs import make as make_env
 from boardzoo.envs.aec import AGENTS
 from boardzoo.games.geister import GHOSTS, GeisterView, observation_of
 from boardzoo.games.registry import games
-from boardzoo.vector import COMPILED_ENVS, MAX_BATCH, make
+from boardzoo.vector import MAX_BATCH, make
 from boardzoo.vector.reference import ReferenceVectorGame
 
 #: Every game's small envs, from the registry.
@@ -30,12 +30,6 @@ needs_fast = pytest.mark.skipif(not __import__("boardzoo.fast").fast.available()
 
 def random_actions(batch, rng: np.random.Generator) -> np.ndarray:
     return np.array([rng.choice(np.flatnonzero(mask)) for mask in batch.legal_action_mask])
-
-
-def test_every_compiled_env_is_declared_with_its_restart():
-    from boardzoo.vector.compiled import RESTARTS
-
-    assert set(RESTARTS) == set(COMPILED_ENVS)
 
 
 @pytest.mark.parametrize("spec", SMALL_ENVS)
@@ -97,8 +91,7 @@ def test_the_compiled_observations_never_read_an_opponents_hidden_colours():
     """Over random compiled batches: recolour one seat's ghosts on the board (the same
     number of reds, other ghosts) in every game, and the other seat's observation does not
     change (while the recoloured seat's own does, where it sees its colours)."""
-    from boardzoo.fast.batch import observe
-    from boardzoo.fast.games import GS_PLACED, GS_POS, GS_RED
+    from boardzoo.games.geister.compiled import PLACED, POS, RED
 
     games_ = make("geister_v0", batch=64, max_turns=60, auto_reset=True, engine="compiled")
     batch = games_.reset(seed=4)
@@ -108,13 +101,13 @@ def test_the_compiled_observations_never_read_an_opponents_hidden_colours():
         states = batch.state.states.copy()
         seats = rng.integers(2, size=len(states))
         for s, seat in zip(states, seats):
-            ghosts = np.array([g for g in range(GHOSTS * seat, GHOSTS * seat + GHOSTS) if s[GS_POS + g] >= 0])
-            if s[GS_PLACED + seat] and len(ghosts) > 1:
-                s[GS_RED + ghosts] = rng.permutation(s[GS_RED + ghosts])
+            ghosts = np.array([g for g in range(GHOSTS * seat, GHOSTS * seat + GHOSTS) if s[POS + g] >= 0])
+            if s[PLACED + seat] and len(ghosts) > 1:
+                s[RED + ghosts] = rng.permutation(s[RED + ghosts])
         observation = np.empty_like(batch.observation)
-        observe(games_.game_id, states, observation.reshape(len(states), 2, -1),
-                np.empty_like(batch.legal_action_mask), np.empty_like(batch.current_player),
-                np.zeros(games_.num_actions, dtype=np.int64))
+        games_.kernels.observe_all(states, observation.reshape(len(states), 2, -1),
+                                   np.empty_like(batch.legal_action_mask), np.empty_like(batch.current_player),
+                                   np.zeros(games_.num_actions, dtype=np.int64))
         games = np.arange(len(states))
         assert np.array_equal(observation[games, 1 - seats], batch.observation[games, 1 - seats])
         changed = (states != batch.state.states).any(axis=1)

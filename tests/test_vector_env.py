@@ -154,3 +154,38 @@ def test_bad_input_is_refused_and_leaves_the_games_as_they_were():
         LearnerVectorEnv("nim_v0", opponent="greedy", engine="compiled")
     with pytest.raises(ValueError, match="unknown agent"):
         LearnerVectorEnv("nim_v0", opponent="nobody")
+
+
+@pytest.mark.parametrize("env", ["connect_four_v0:rows=4,cols=5", "nim_v0:n=5..12,coin=true", "cantris_v0:board=6x3",
+                                 "geister_v0:max_turns=40"])
+@pytest.mark.parametrize("seat", ["random", "player_1"])
+def test_the_one_call_step_plays_the_games_of_the_generic_driver(env, seat):
+    """Against the random opponent the compiled batch steps in one compiled call: from one
+    seed it plays exactly the reference driver's games (seats, deals, chance, replies,
+    forfeits of illegal moves, final observations), step by step."""
+    pytest.importorskip("numba")
+    import warnings
+
+    reference = LearnerVectorEnv(env, num_envs=16, opponent="random", seat=seat, engine="python")
+    compiled = LearnerVectorEnv(env, num_envs=16, opponent="random", seat=seat, engine="compiled")
+    assert reference.loop is None and compiled.loop is not None
+    ours, theirs = compiled.reset(seed=5), reference.reset(seed=5)
+    rng, ended = np.random.default_rng(1), 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", BoardzooWarning)  # the illegal moves below are meant
+        for _ in range(60):
+            observations, infos = ours
+            assert np.array_equal(observations, theirs[0])
+            for key in ("action_mask", "seat"):
+                assert np.array_equal(infos[key], theirs[1][key])
+            actions = np.array([rng.choice(np.flatnonzero(mask)) if rng.random() > 0.05 else rng.integers(len(mask))
+                                for mask in infos["action_mask"]])
+            mine, reference_step = compiled.step(actions), reference.step(actions)
+            for a, b in zip(mine[1:4], reference_step[1:4]):
+                assert np.array_equal(a, b)
+            ours, theirs = (mine[0], mine[4]), (reference_step[0], reference_step[4])
+            assert ("final_obs" in ours[1]) == ("final_obs" in theirs[1])
+            for i in np.flatnonzero(ours[1].get("_final_obs", [])):
+                assert np.array_equal(ours[1]["final_obs"][i], theirs[1]["final_obs"][i])
+                ended += 1
+    assert ended > 30

@@ -1,9 +1,12 @@
 """The compiled engine (the ``fast`` extra): numba versions of the hot loops.
 
-It holds the compiled game cores with their roll-out policies (:mod:`.games`) and the
-compiled MCTS (:mod:`.mcts`); the compiled twins of the strategies (the Connect Four
-solver, the purple search) sit beside their Python references in ``boardzoo.strategy``.
-Nothing imports numba but these modules and those twins, and nothing imports them but
+Each game's compiled core lives in its own folder (``boardzoo/games/<game>/compiled.py``);
+here are the kernels shared by every game, written once against a core's names and made
+for each game by :func:`.core.kernels`: the batch (:mod:`.batch`), roll-outs
+(:mod:`.rollouts`), the compiled MCTS (:mod:`.mcts`, :mod:`.tree`) and the Gumbel search
+(:mod:`.gumbel`). The compiled twins of the strategies (the Connect Four solver, the
+purple search) sit beside their Python references in ``boardzoo.strategy``. Nothing
+imports numba but these modules, the cores and those twins, and nothing imports them but
 the code paths that run on the compiled engine (``boardzoo.strategy.engine`` decides
 when), so ``import boardzoo``, ``boardzoo list`` and the envs work without the extra.
 

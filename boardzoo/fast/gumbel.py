@@ -45,26 +45,21 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
-import boardzoo.fast.cache  # noqa: F401  (guards numba's disk cache; before any njit)
-from boardzoo.fast.games import (
-    C4_CELLS,
-    C4_PLIES,
-    CANTRIS,
-    CONNECT_FOUR,
-    CT_LEFT,
-    NIM,
-    NIM_PAWNS,
+from boardzoo.fast.core import (
     TERMINAL,
     apply,
     current_player,
+    kernel,
+    kernels,
     legal_actions,
     returns0,
+    write_input,
 )
-from boardzoo.fast.network_input import input_fits, write_input
+from boardzoo.jit import njit
 
 #: sigma's constants, as the paper's (c_visit, c_scale).
 VISIT_BASE, VALUE_SCALE = 50.0, 0.1
@@ -185,35 +180,195 @@ def _root_choice(b, logits, legal, edge_n, edge_w, value0, mover, gumbel, consid
     return best
 
 
-# --- the three passes ---------------------------------------------------------------------------------
+# --- the trees and the simulations under way ------------------------------------------------------------
+class Forest(NamedTuple):
+    """Every game's search tree, one set of arrays: game ``b``'s node ``i`` is ``[b, i]``."""
+
+    states: np.ndarray    # (games, capacity, state length): each node's position
+    children: np.ndarray  # (games, capacity, actions): the child an edge leads to, -1 before it is followed
+    logits: np.ndarray    # (games, capacity, actions): the network's logits at the node
+    legal: np.ndarray     # (games, capacity, actions)
+    edge_n: np.ndarray    # (games, capacity, actions): visits of each edge
+    edge_w: np.ndarray    # (games, capacity, actions): player 0's values summed over them
+    value0: np.ndarray    # (games, capacity): the network's value (the result, once over), player 0's
+    node_n: np.ndarray    # (games, capacity): visits of the node
+    to_move: np.ndarray   # (games, capacity): its player to move, TERMINAL at the end
+    used: np.ndarray      # (games,): nodes in use
+
+
+class Simulations(NamedTuple):
+    """The simulations under way, one a row: each one's path, its leaf waiting for the
+    network, and that leaf's input (a row a game, or a considered move in a sweep)."""
+
+    path_nodes: np.ndarray    # (rows, longest path)
+    path_actions: np.ndarray  # (rows, longest path)
+    depth: np.ndarray         # (rows,): the path's length
+    pending: np.ndarray       # (rows,): the new node waiting for the network, -1 for none
+    inputs: np.ndarray        # (rows, input size): its input
+
+
+class Halving(NamedTuple):
+    """Sequential halving at each root: the noise, the considered actions, the schedule."""
+
+    gumbel: np.ndarray        # (games, actions)
+    considered: np.ndarray    # (games, actions)
+    n_considered: np.ndarray  # (games,)
+    table: np.ndarray         # the schedule (:func:`considered_visits`)
+
+
+class Scratch(NamedTuple):
+    sigma: np.ndarray   # (actions,)
+    policy: np.ndarray  # (actions,)
+
+
+# --- selection, halving and backup -----------------------------------------------------------------------
 @njit(cache=True)
-def plant(game, roots, states, children, edge_n, edge_w, node_n, to_move, used, inputs, pending, depth):
+def below_root_choice(tree, b, node, scratch):
+    """The action that most lacks visits against the improved policy (below the root)."""
+    return _below_root_choice(tree.logits[b, node], tree.legal[b, node], tree.edge_n[b, node],
+                              tree.edge_w[b, node], tree.value0[b, node], tree.to_move[b, node], scratch.sigma,
+                              scratch.policy)
+
+
+@njit(cache=True)
+def root_choice(tree, b, halving, scratch):
+    """Sequential halving at game ``b``'s root."""
+    return _root_choice(b, tree.logits[b, 0], tree.legal[b, 0], tree.edge_n[b, 0], tree.edge_w[b, 0],
+                        tree.value0[b, 0], tree.to_move[b, 0], halving.gumbel, halving.considered,
+                        halving.n_considered, halving.table, tree.node_n[b, 0] - 1, scratch.sigma, scratch.policy)
+
+
+@njit(cache=True)
+def backup(tree, b, sims, row, leaf, value):
+    """Game ``b``'s tree takes a simulation's value along the path kept in ``row``."""
+    for i in range(sims.depth[row]):
+        node, action = sims.path_nodes[row, i], sims.path_actions[row, i]
+        tree.edge_n[b, node, action] += 1
+        tree.edge_w[b, node, action] += value
+        tree.node_n[b, node] += 1
+    tree.node_n[b, leaf] += 1
+
+
+# --- the three passes, made for each game (:mod:`.core`) ------------------------------------------------
+@kernel
+def plant(tree, roots, sims):
     """Every game's tree becomes its root alone (``roots[b]``, a position someone is to
     move in), its input written to be evaluated."""
     for b in range(roots.shape[0]):
-        states[b, 0, :] = roots[b]
-        children[b, 0, :] = -1
-        edge_n[b, 0, :] = 0
-        edge_w[b, 0, :] = 0.0
-        node_n[b, 0] = 0
-        to_move[b, 0] = current_player(game, roots[b])
-        used[b] = 1
-        depth[b] = 0
-        pending[b] = 0
-        write_input(game, states[b, 0], inputs[b])
+        tree.states[b, 0, :] = roots[b]
+        tree.children[b, 0, :] = -1
+        tree.edge_n[b, 0, :] = 0
+        tree.edge_w[b, 0, :] = 0.0
+        tree.node_n[b, 0] = 0
+        tree.to_move[b, 0] = current_player(roots[b])
+        tree.used[b] = 1
+        sims.depth[b] = 0
+        sims.pending[b] = 0
+        write_input(tree.states[b, 0], sims.inputs[b])
+
+
+@kernel
+def grow(tree, b, node, action):
+    """A new node for ``action`` below ``node`` of game ``b``'s tree; returns it."""
+    child = tree.used[b]
+    tree.used[b] += 1
+    tree.children[b, node, action] = child
+    tree.states[b, child, :] = tree.states[b, node, :]
+    apply(tree.states[b, child], action)
+    tree.children[b, child, :] = -1
+    tree.edge_n[b, child, :] = 0
+    tree.edge_w[b, child, :] = 0.0
+    tree.node_n[b, child] = 0
+    tree.to_move[b, child] = current_player(tree.states[b, child])
+    return child
+
+
+@kernel
+def descend_one(tree, b, sims, row, first, halving, scratch):
+    """One simulation's way down game ``b``'s tree, kept in ``row`` of the simulations;
+    its root move is ``first``, or the root's rule's when -1."""
+    node = 0
+    sims.pending[row] = -1
+    sims.depth[row] = 0
+    while True:
+        if node == 0 and first >= 0:
+            action = first
+        elif node == 0:
+            action = root_choice(tree, b, halving, scratch)
+        else:
+            action = below_root_choice(tree, b, node, scratch)
+        d = sims.depth[row]
+        sims.path_nodes[row, d], sims.path_actions[row, d] = node, action
+        sims.depth[row] = d + 1
+        child = tree.children[b, node, action]
+        if child < 0:
+            child = grow(tree, b, node, action)
+            if tree.to_move[b, child] == TERMINAL:
+                tree.value0[b, child] = returns0(tree.states[b, child])
+                backup(tree, b, sims, row, child, tree.value0[b, child])
+            else:
+                write_input(tree.states[b, child], sims.inputs[row])
+                sims.pending[row] = child
+            return
+        if tree.to_move[b, child] == TERMINAL:
+            backup(tree, b, sims, row, child, tree.value0[b, child])
+            return
+        node = child
+
+
+@kernel
+def descend(tree, games, sims, halving, scratch):
+    """One simulation's way down in each of the first ``games`` games (see the module
+    docstring); ``sims.pending[b]`` is the new node waiting for the network, or -1 when
+    the leaf's value was exact."""
+    for b in range(games):
+        descend_one(tree, b, sims, b, -1, halving, scratch)
+
+
+@kernel
+def descend_sweep(tree, firsts, sims, halving, scratch):
+    """Game 0's simulations under each of the root moves ``firsts``, one a row: a sweep
+    of sequential halving (see :meth:`BatchedGumbelSearch._sweep`)."""
+    for row in range(len(firsts)):
+        descend_one(tree, 0, sims, row, firsts[row], halving, scratch)
+
+
+@kernel
+def expand(tree, trees, sims, net_logits, net_values, moves):
+    """What the network said of each waiting node (row ``r``'s in game ``trees[r]``'s
+    tree) stored, its value backed up."""
+    for row in range(len(trees)):
+        leaf, b = sims.pending[row], trees[row]
+        if leaf < 0:
+            continue
+        tree.legal[b, leaf, :] = False
+        for i in range(legal_actions(tree.states[b, leaf], moves)):
+            tree.legal[b, leaf, moves[i]] = True
+        tree.logits[b, leaf, :] = net_logits[row]
+        tree.value0[b, leaf] = net_values[row] if tree.to_move[b, leaf] == 0 else -net_values[row]
+        backup(tree, b, sims, row, leaf, tree.value0[b, leaf])
+        sims.pending[row] = -1
+
+
+@kernel
+def write_inputs(states, out):
+    """The network input of every row of ``states`` into the rows of ``out`` (n, size)."""
+    for i in range(states.shape[0]):
+        write_input(states[i], out[i])
 
 
 @njit(cache=True)
-def consider(logits, legal, gumbel, max_considered, considered, n_considered):
+def consider(tree, games, halving, max_considered):
     """Each root's considered actions: its ``max_considered`` best by gumbel + logits."""
-    for b in range(logits.shape[0]):
+    logits, legal, gumbel, considered = tree.logits, tree.legal, halving.gumbel, halving.considered
+    for b in range(games):
         considered[b, :] = False
         legal_count = 0
         for a in range(logits.shape[2]):
             if legal[b, 0, a]:
                 legal_count += 1
         m = min(max_considered, legal_count)
-        n_considered[b] = m
+        halving.n_considered[b] = m
         for _ in range(m):
             best, best_score = -1, -np.inf
             for a in range(logits.shape[2]):
@@ -223,140 +378,30 @@ def consider(logits, legal, gumbel, max_considered, considered, n_considered):
 
 
 @njit(cache=True)
-def _backup(b, row, leaf, value, path_nodes, path_actions, d, edge_n, edge_w, node_n):
-    """Game ``b``'s tree takes a simulation's value along the path kept in ``row``."""
-    for i in range(d):
-        node, action = path_nodes[row, i], path_actions[row, i]
-        edge_n[b, node, action] += 1
-        edge_w[b, node, action] += value
-        node_n[b, node] += 1
-    node_n[b, leaf] += 1
-
-
-@njit(cache=True)
-def _descend_one(game, b, row, first, states, children, logits, legal, edge_n, edge_w, value0, node_n, to_move,
-                 used, gumbel, considered, n_considered, table, path_nodes, path_actions, depth, pending, inputs,
-                 sigma, policy):
-    """One simulation's way down game ``b``'s tree, kept in ``row`` of the path, pending
-    and input arrays; its root move is ``first``, or the root's rule's when -1."""
-    node, d = 0, 0
-    pending[row] = -1
-    while True:
-        if d == 0 and first >= 0:
-            action = first
-        elif d == 0:
-            action = _root_choice(b, logits[b, 0], legal[b, 0], edge_n[b, 0], edge_w[b, 0], value0[b, 0],
-                                  to_move[b, 0], gumbel, considered, n_considered, table, node_n[b, 0] - 1,
-                                  sigma, policy)
-        else:
-            action = _below_root_choice(logits[b, node], legal[b, node], edge_n[b, node], edge_w[b, node],
-                                        value0[b, node], to_move[b, node], sigma, policy)
-        path_nodes[row, d], path_actions[row, d] = node, action
-        d += 1
-        child = children[b, node, action]
-        if child < 0:
-            child = used[b]
-            used[b] += 1
-            children[b, node, action] = child
-            states[b, child, :] = states[b, node, :]
-            apply(game, states[b, child], action)
-            children[b, child, :] = -1
-            edge_n[b, child, :] = 0
-            edge_w[b, child, :] = 0.0
-            node_n[b, child] = 0
-            to_move[b, child] = current_player(game, states[b, child])
-            if to_move[b, child] == TERMINAL:
-                value0[b, child] = returns0(game, states[b, child])
-                _backup(b, row, child, value0[b, child], path_nodes, path_actions, d, edge_n, edge_w, node_n)
-            else:
-                write_input(game, states[b, child], inputs[row])
-                pending[row] = child
-            break
-        if to_move[b, child] == TERMINAL:
-            _backup(b, row, child, value0[b, child], path_nodes, path_actions, d, edge_n, edge_w, node_n)
-            break
-        node = child
-    depth[row] = d
-
-
-@njit(cache=True)
-def descend(game, states, children, logits, legal, edge_n, edge_w, value0, node_n, to_move, used,
-            gumbel, considered, n_considered, table, path_nodes, path_actions, depth, pending, inputs, sigma, policy):
-    """One simulation's way down in every game (see the module docstring); ``pending[b]``
-    is the new node waiting for the network, or -1 when the leaf's value was exact."""
-    for b in range(states.shape[0]):
-        _descend_one(game, b, b, -1, states, children, logits, legal, edge_n, edge_w, value0, node_n, to_move,
-                     used, gumbel, considered, n_considered, table, path_nodes, path_actions, depth, pending, inputs,
-                     sigma, policy)
-
-
-@njit(cache=True)
-def descend_sweep(game, firsts, states, children, logits, legal, edge_n, edge_w, value0, node_n, to_move, used,
-                  gumbel, considered, n_considered, table, path_nodes, path_actions, depth, pending, inputs, sigma,
-                  policy):
-    """Game 0's simulations under each of the root moves ``firsts``, one a row: a sweep
-    of sequential halving (see :meth:`BatchedGumbelSearch._sweep`)."""
-    for row in range(len(firsts)):
-        _descend_one(game, 0, row, firsts[row], states, children, logits, legal, edge_n, edge_w, value0, node_n,
-                     to_move, used, gumbel, considered, n_considered, table, path_nodes, path_actions, depth, pending,
-                     inputs, sigma, policy)
-
-
-@njit(cache=True)
-def expand(game, trees, states, logits, legal, value0, to_move, net_logits, net_values, pending, path_nodes,
-           path_actions, depth, edge_n, edge_w, node_n, moves):
-    """What the network said of each waiting node (row ``r``'s in game ``trees[r]``'s
-    tree) stored, its value backed up."""
-    for row in range(len(trees)):
-        leaf, b = pending[row], trees[row]
-        if leaf < 0:
-            continue
-        legal[b, leaf, :] = False
-        for i in range(legal_actions(game, states[b, leaf], moves)):
-            legal[b, leaf, moves[i]] = True
-        logits[b, leaf, :] = net_logits[row]
-        value0[b, leaf] = net_values[row] if to_move[b, leaf] == 0 else -net_values[row]
-        _backup(b, row, leaf, value0[b, leaf], path_nodes, path_actions, depth[row], edge_n, edge_w, node_n)
-        pending[row] = -1
-
-
-@njit(cache=True)
-def results(logits, legal, edge_n, edge_w, value0, to_move, gumbel, considered, policy_out, actions_out,
-            values_out, sigma):
+def results(tree, games, halving, policy_out, actions_out, values_out, sigma):
     """Each root's improved policy (the training target), the move to play and the
     root's value for its mover (the visited children's mean, the network's before any)."""
-    for b in range(logits.shape[0]):
-        visits = _sigma(logits[b, 0], legal[b, 0], edge_n[b, 0], edge_w[b, 0], value0[b, 0], to_move[b, 0], sigma)
-        _improved(logits[b, 0], legal[b, 0], sigma, policy_out[b])
-        sign = 1.0 if to_move[b, 0] == 0 else -1.0
-        values_out[b] = sign * (edge_w[b, 0].sum() / visits if visits else value0[b, 0])
+    gumbel, considered = halving.gumbel, halving.considered
+    for b in range(games):
+        logits, legal, edge_n, edge_w = tree.logits[b, 0], tree.legal[b, 0], tree.edge_n[b, 0], tree.edge_w[b, 0]
+        visits = _sigma(logits, legal, edge_n, edge_w, tree.value0[b, 0], tree.to_move[b, 0], sigma)
+        _improved(logits, legal, sigma, policy_out[b])
+        sign = 1.0 if tree.to_move[b, 0] == 0 else -1.0
+        values_out[b] = sign * (edge_w.sum() / visits if visits else tree.value0[b, 0])
         best, best_score = -1, -np.inf
         most = 0
-        for a in range(logits.shape[2]):
+        for a in range(len(logits)):
             if considered[b, a]:
-                most = max(most, edge_n[b, 0, a])
-        for a in range(logits.shape[2]):
-            if considered[b, a] and edge_n[b, 0, a] == most:
-                score = gumbel[b, a] + logits[b, 0, a] + sigma[a]
+                most = max(most, edge_n[a])
+        for a in range(len(logits)):
+            if considered[b, a] and edge_n[a] == most:
+                score = gumbel[b, a] + logits[a] + sigma[a]
                 if score > best_score:
                     best, best_score = a, score
         actions_out[b] = best
 
 
 # --- the driver ------------------------------------------------------------------------------------------
-def remaining_moves(game: int, roots: np.ndarray) -> np.ndarray:
-    """The most moves left in each position (every move takes a pawn, fills a cell or
-    takes a tile): the longest path a search from it can walk."""
-    if game == NIM:
-        return roots[:, NIM_PAWNS]
-    if game == CONNECT_FOUR:
-        return roots[:, C4_CELLS] - roots[:, C4_PLIES]
-    if game == CANTRIS:
-        return roots[:, CT_LEFT]
-    raise ValueError(f"the Gumbel search plays Nim, Connect Four and Cantris, not compiled game {game}")
-
-
-
 @dataclass(frozen=True)
 class SearchResult:
     """Per game: the move chosen, the improved policy over the actions, the root's value
@@ -371,64 +416,62 @@ class SearchResult:
 class BatchedGumbelSearch:
     """Searches for ``batch`` positions of one compiled game at once, the network asked
     about every game's new leaf in one call per simulation. Capacity grows as the trees
-    do (a time budget has no simulation count to size it by)."""
+    do (a time budget has no simulation count to size it by). ``tree`` is the forest
+    (:class:`Forest`) the last search grew."""
 
-    def __init__(self, game: int, num_actions: int, input_shape: tuple[int, ...], state_length: int, batch: int,
-                 max_considered: int = 16, capacity: int = 64):
-        self.game, self.num_actions, self.input_shape = game, num_actions, tuple(input_shape)
+    def __init__(self, game_name: str, num_actions: int, input_shape: tuple[int, ...], state_length: int,
+                 batch: int, max_considered: int = 16, capacity: int = 64):
+        self.kernels = kernels(game_name)
+        if self.kernels.game.network_input is None:
+            raise ValueError(f"the Gumbel search plays games a network learns, not {game_name}")
+        self.num_actions, self.input_shape = num_actions, tuple(input_shape)
         self.batch, self.max_considered = batch, max_considered
         self.state_length = state_length
-        self.capacity = 0
-        self.states: np.ndarray
-        self.children: np.ndarray
-        self.logits: np.ndarray
-        self.legal: np.ndarray
-        self.edge_n: np.ndarray
-        self.edge_w: np.ndarray
-        self.value0: np.ndarray
-        self.node_n: np.ndarray
-        self.to_move: np.ndarray
+        self.tree = self._forest(0, None)
         self._allocate(capacity)
         # A simulation's rows (its path, its leaf waiting for the network): one a game, or
         # one a considered move when a single game's sweep runs at once.
         rows = max(batch, max_considered)
-        self.inputs = np.zeros((rows, int(np.prod(self.input_shape))), dtype=np.float32)
-        self.pending = np.full(rows, -1, dtype=np.int64)
-        self.depth = np.zeros(rows, dtype=np.int64)
-        self.used = np.zeros(batch, dtype=np.int64)
-        self.path_nodes = np.zeros((rows, 64), dtype=np.int64)  # grown to the longest game searched
-        self.path_actions = np.zeros((rows, 64), dtype=np.int64)
-        self.considered = np.zeros((batch, num_actions), dtype=np.bool_)
-        self.n_considered = np.zeros(batch, dtype=np.int64)
-        self.gumbel = np.zeros((batch, num_actions), dtype=np.float64)
+        self.sims = self._simulations(rows, 64)  # paths grown to the longest game searched
         self.net_logits = np.zeros((rows, num_actions), dtype=np.float32)
         self.net_values = np.zeros(rows, dtype=np.float32)
         self._games = np.arange(rows, dtype=np.int64)  # row r is game r's
         self._game_zero = np.zeros(rows, dtype=np.int64)  # every row is game 0's
-        self._sigma = np.zeros(num_actions)
-        self._policy = np.zeros(num_actions)
+        self.scratch = Scratch(np.zeros(num_actions), np.zeros(num_actions))
         self._moves = np.zeros(num_actions, dtype=np.int64)
+        self._gumbel = np.zeros((batch, num_actions), dtype=np.float64)
+        self._considered = np.zeros((batch, num_actions), dtype=np.bool_)
+        self._n_considered = np.zeros(batch, dtype=np.int64)
+
+    def _simulations(self, rows: int, longest: int) -> Simulations:
+        return Simulations(np.zeros((rows, longest), dtype=np.int64), np.zeros((rows, longest), dtype=np.int64),
+                           np.zeros(rows, dtype=np.int64), np.full(rows, -1, dtype=np.int64),
+                           np.zeros((rows, int(np.prod(self.input_shape))), dtype=np.float32))
+
+    def _forest(self, capacity: int, old: Forest | None) -> Forest:
+        """A forest of ``capacity`` nodes a game, holding the nodes of ``old``."""
+        def grown(field: str, width: tuple[int, ...], dtype: type, fill: float) -> np.ndarray:
+            array: np.ndarray = np.full((self.batch, capacity, *width), fill, dtype=dtype)
+            if old is not None:
+                kept = getattr(old, field)
+                array[:, :kept.shape[1]] = kept
+            return array
+
+        a = (self.num_actions,)
+        return Forest(grown("states", (self.state_length,), np.int64, 0), grown("children", a, np.int64, -1),
+                      grown("logits", a, np.float32, 0), grown("legal", a, np.bool_, False),
+                      grown("edge_n", a, np.int64, 0), grown("edge_w", a, np.float64, 0),
+                      grown("value0", (), np.float64, 0), grown("node_n", (), np.int64, 0),
+                      grown("to_move", (), np.int64, TERMINAL),
+                      np.zeros(self.batch, dtype=np.int64) if old is None else old.used)
+
+    @property
+    def capacity(self) -> int:
+        return int(self.tree.states.shape[1])
 
     def _allocate(self, capacity: int) -> None:
         """Room for ``capacity`` nodes a game, keeping the nodes there are."""
-        def grown(old: np.ndarray | None, width: tuple[int, ...], dtype: type, fill: float) -> np.ndarray:
-            array: np.ndarray = np.full((self.batch, capacity, *width), fill, dtype=dtype)
-            if old is not None:
-                array[:, :old.shape[1]] = old
-            return array
-
-        first = self.capacity == 0
-        a = (self.num_actions,)
-        self.states = grown(None if first else self.states, (self.state_length,), np.int64, 0)
-        self.children = grown(None if first else self.children, a, np.int64, -1)
-        self.logits = grown(None if first else self.logits, a, np.float32, 0)
-        self.legal = grown(None if first else self.legal, a, np.bool_, False)
-        self.edge_n = grown(None if first else self.edge_n, a, np.int64, 0)
-        self.edge_w = grown(None if first else self.edge_w, a, np.float64, 0)
-        self.value0 = grown(None if first else self.value0, (), np.float64, 0)
-        self.node_n = grown(None if first else self.node_n, (), np.int64, 0)
-        self.to_move = grown(None if first else self.to_move, (), np.int64, TERMINAL)
-        self.capacity = capacity
+        self.tree = self._forest(capacity, self.tree if self.capacity else None)
 
     def run(self, roots: np.ndarray, evaluate: Evaluator, simulations: int, gumbel: np.ndarray | None = None,
             deadline: float | None = None, sweeps: bool = True) -> SearchResult:
@@ -442,49 +485,43 @@ class BatchedGumbelSearch:
         step (:meth:`_sweep`; ``sweeps=False`` runs every simulation alone, the same
         search, for the tests): the network is called a quarter as often."""
         n = len(roots)
+        core = self.kernels.core
         if roots.ndim != 2 or not 1 <= n <= self.batch or roots.shape[1] != self.state_length:
             raise ValueError(f"roots must have shape (1..{self.batch}, {self.state_length}), got {roots.shape}")
-        if not input_fits(self.game, roots, self.inputs.shape[1]):
+        if not core.input_fits(roots, self.sims.inputs.shape[1]):
             raise ValueError(f"network inputs of shape {self.input_shape} do not fit these positions (another game, "
                              "board size, or a pile beyond the largest)")
-        longest = int(remaining_moves(self.game, roots).max()) + 1  # a path never outlasts the game
-        if longest > self.path_nodes.shape[1]:
-            self.path_nodes = np.zeros((len(self.pending), longest), dtype=np.int64)
-            self.path_actions = np.zeros((len(self.pending), longest), dtype=np.int64)
-        self.gumbel[:n] = 0.0 if gumbel is None else gumbel
-        table = considered_visits(self.max_considered, simulations)
-        plant(self.game, roots, self.states[:n], self.children, self.edge_n, self.edge_w, self.node_n, self.to_move,
-              self.used, self.inputs, self.pending, self.depth)
+        longest = int(core.remaining_moves(roots).max()) + 1  # a path never outlasts the game
+        if longest > self.sims.path_nodes.shape[1]:
+            self.sims = self._simulations(len(self.sims.pending), longest)
+        self._gumbel[:n] = 0.0 if gumbel is None else gumbel
+        halving = Halving(self._gumbel, self._considered, self._n_considered,
+                          considered_visits(self.max_considered, simulations))
+        roots = np.ascontiguousarray(roots, dtype=np.int64)
+        self.kernels.plant(self.tree, roots, self.sims)
         self._evaluate_and_expand(evaluate, self._games[:n])
-        consider(self.logits[:n], self.legal, self.gumbel, self.max_considered, self.considered, self.n_considered)
+        consider(self.tree, n, halving, self.max_considered)
         done = 0
         while done < simulations and (deadline is None or done == 0 or time.perf_counter() < deadline):
-            sweep = self._sweep(table, done) if n == 1 and sweeps else None
-            needed = int(self.used[:n].max()) + (1 if sweep is None else len(sweep))  # each row adds a node at most
+            sweep = self._sweep(halving, done) if n == 1 and sweeps else None
+            needed = int(self.tree.used[:n].max()) + (1 if sweep is None else len(sweep))  # a row adds a node at most
             if needed > self.capacity:
                 self._allocate(max(2 * self.capacity, needed))
             if sweep is None:
-                descend(self.game, self.states[:n], self.children, self.logits, self.legal, self.edge_n,
-                        self.edge_w, self.value0, self.node_n, self.to_move, self.used, self.gumbel, self.considered,
-                        self.n_considered, table, self.path_nodes, self.path_actions, self.depth, self.pending,
-                        self.inputs, self._sigma, self._policy)
+                self.kernels.descend(self.tree, n, self.sims, halving, self.scratch)
                 self._evaluate_and_expand(evaluate, self._games[:n])
                 done += 1
             else:
-                descend_sweep(self.game, sweep, self.states[:1], self.children, self.logits, self.legal, self.edge_n,
-                              self.edge_w, self.value0, self.node_n, self.to_move, self.used, self.gumbel,
-                              self.considered, self.n_considered, table, self.path_nodes, self.path_actions,
-                              self.depth, self.pending, self.inputs, self._sigma, self._policy)
+                self.kernels.descend_sweep(self.tree, sweep, self.sims, halving, self.scratch)
                 self._evaluate_and_expand(evaluate, self._game_zero[:len(sweep)])
                 done += len(sweep)
         policy = np.zeros((n, self.num_actions))
         actions = np.zeros(n, dtype=np.int64)
         values = np.zeros(n)
-        results(self.logits[:n], self.legal, self.edge_n, self.edge_w, self.value0, self.to_move,
-                self.gumbel, self.considered, policy, actions, values, self._sigma)
+        results(self.tree, n, halving, policy, actions, values, self.scratch.sigma)
         return SearchResult(actions, policy, values, done)
 
-    def _sweep(self, table: np.ndarray, done: int) -> np.ndarray | None:
+    def _sweep(self, halving: Halving, done: int) -> np.ndarray | None:
         """The root moves of a single game's next simulations when they may run at once,
         else None: the schedule's next ``k`` simulations ask for the same visits and
         exactly ``k`` considered moves have them, so one after the other the simulations
@@ -492,27 +529,26 @@ class BatchedGumbelSearch:
         runs in its move's own subtree, untouched by the others', so together they leave
         the tree as one after the other would, and the network judges their leaves in one
         call."""
+        table = halving.table
         if done >= table.shape[1]:
             return None
-        row = table[self.n_considered[0]]
+        row = table[halving.n_considered[0]]
         wanted = row[done]
         k = 1
         while done + k < len(row) and row[done + k] == wanted:
             k += 1
         if k < 2:
             return None
-        moves = np.flatnonzero(self.considered[0] & (self.edge_n[0, 0] == wanted))
+        moves = np.flatnonzero(halving.considered[0] & (self.tree.edge_n[0, 0] == wanted))
         return moves if len(moves) == k else None
 
     def _evaluate_and_expand(self, evaluate: Evaluator, trees: np.ndarray) -> None:
         """The network judges the leaves waiting in rows ``0..len(trees)-1``, all at
         once; each row's leaf joins game ``trees[row]``'s tree."""
         rows = len(trees)
-        waiting = np.flatnonzero(self.pending[:rows] >= 0)
+        waiting = np.flatnonzero(self.sims.pending[:rows] >= 0)
         if len(waiting):
-            logits, values = evaluate(self.inputs[waiting].reshape(len(waiting), *self.input_shape))
+            logits, values = evaluate(self.sims.inputs[waiting].reshape(len(waiting), *self.input_shape))
             self.net_logits[waiting] = logits
             self.net_values[waiting] = values
-        expand(self.game, trees, self.states, self.logits, self.legal, self.value0, self.to_move, self.net_logits,
-               self.net_values, self.pending, self.path_nodes, self.path_actions, self.depth, self.edge_n,
-               self.edge_w, self.node_n, self._moves)
+        self.kernels.expand(self.tree, trees, self.sims, self.net_logits, self.net_values, self._moves)

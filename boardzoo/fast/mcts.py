@@ -21,20 +21,20 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from boardzoo.fast import COMPILED_POLICIES
-from boardzoo.fast.games import (
+from boardzoo.fast.core import (
     CHANCE,
     TERMINAL,
     apply,
     chance_outcome,
     current_player,
+    kernel,
     legal_actions,
-    random_below,
     returns0,
 )
 from boardzoo.fast.rollouts import rollout
+from boardzoo.jit import njit, random_below, random_float
 
 #: Fields of a node's row in ``ints``.
 ACTION, MOVER, TO_MOVE, FIRST, SLOTS, OPENED, VISITS, WINS, CREATED = range(9)
@@ -82,11 +82,11 @@ def _reserve(ints, floats, meta, n, actions, mover, created):
     return first
 
 
-@njit(cache=True)
-def open_node(game, ints, floats, meta, node, s, to_move, settings, rng, moves):
+@kernel
+def open_node(ints, floats, meta, node, s, to_move, settings, rng, moves):
     """Expands ``node``: its moves shuffled into reserved rows, all created at once or
     (one child per iteration) one by one later."""
-    n = legal_actions(game, s, moves)
+    n = legal_actions(s, moves)
     for i in range(n - 1, 0, -1):  # Fisher-Yates, as random.shuffle
         j = random_below(rng, i + 1)
         moves[i], moves[j] = moves[j], moves[i]
@@ -121,8 +121,8 @@ def select(ints, floats, node, settings):
     return best
 
 
-@njit(cache=True)
-def iterate(game, root_state, ints, floats, meta, settings, rng, work, moves, path):
+@kernel
+def iterate(root_state, ints, floats, meta, settings, rng, work, moves, path):
     """One iteration from the root; returns its path length (edges)."""
     work[:] = root_state
     node = meta[M_ROOT]
@@ -130,17 +130,17 @@ def iterate(game, root_state, ints, floats, meta, settings, rng, work, moves, pa
     length = 1
     threshold = settings[S_THRESHOLD]
     while True:
-        to_move = current_player(game, work)
+        to_move = current_player(work)
         ints[node, TO_MOVE] = to_move
         if to_move < 0:
             if to_move == TERMINAL:
                 break
             if ints[node, FIRST] < 0:  # a chance node: a row per outcome, created when drawn
-                n = legal_actions(game, work, moves)
+                n = legal_actions(work, moves)
                 ints[node, FIRST] = _reserve(ints, floats, meta, n, moves, CHANCE, 0)
                 ints[node, SLOTS] = n
-            outcome = chance_outcome(game, work, rng)
-            apply(game, work, outcome)
+            outcome = chance_outcome(work, random_float(rng))
+            apply(work, outcome)
             child = ints[node, FIRST]
             while ints[child, ACTION] != outcome:
                 child += 1
@@ -155,30 +155,30 @@ def iterate(game, root_state, ints, floats, meta, settings, rng, work, moves, pa
         if ints[node, FIRST] < 0:
             if ints[node, VISITS] < threshold:
                 break  # a leaf below the expansion threshold: evaluate it as it is
-            open_node(game, ints, floats, meta, node, work, to_move, settings, rng, moves)
+            open_node(ints, floats, meta, node, work, to_move, settings, rng, moves)
         if ints[node, OPENED] < ints[node, SLOTS]:  # one new child per iteration
             child = ints[node, FIRST] + ints[node, OPENED]
             ints[node, OPENED] += 1
             ints[child, CREATED] = 1
             meta[M_SIZE] += 1
-            apply(game, work, ints[child, ACTION])
+            apply(work, ints[child, ACTION])
             path[length] = child
             length += 1
             node = child
             break
         node = select(ints, floats, node, settings)
-        apply(game, work, ints[node, ACTION])
+        apply(work, ints[node, ACTION])
         path[length] = node
         length += 1
         if ints[node, VISITS] == 0:
             break  # a child created by a full expansion: evaluate it
-    if current_player(game, work) == TERMINAL:
+    if current_player(work) == TERMINAL:
         ints[node, TO_MOVE] = TERMINAL
-        value0 = returns0(game, work)
+        value0 = returns0(work)
     else:
-        ints[node, TO_MOVE] = current_player(game, work)
-        searcher = current_player(game, root_state) if settings[S_SEARCHER_ONLY] else -1
-        value0 = rollout(game, work, np.int64(settings[S_ROLLOUT]), np.int64(settings[S_LIMIT]), rng, moves,
+        ints[node, TO_MOVE] = current_player(work)
+        searcher = current_player(root_state) if settings[S_SEARCHER_ONLY] else -1
+        value0 = rollout(work, np.int64(settings[S_ROLLOUT]), np.int64(settings[S_LIMIT]), rng, moves,
                          searcher)
     payoff_id = settings[S_PAYOFF]
     for i in range(length):
@@ -200,15 +200,15 @@ def iterate(game, root_state, ints, floats, meta, settings, rng, work, moves, pa
     return length - 1
 
 
-@njit(cache=True)
-def run(game, root_state, ints, floats, meta, settings, rng, work, moves, path, depths, done, count, room):
+@kernel
+def run(root_state, ints, floats, meta, settings, rng, work, moves, path, depths, done, count, room):
     """Up to ``count`` iterations, their path lengths written from ``depths[done]``; stops
     early when fewer than ``room`` rows are free. Returns the iterations made."""
     capacity = ints.shape[0]
     for i in range(count):
         if capacity - meta[M_USED] < room:
             return i
-        depths[done + i] = iterate(game, root_state, ints, floats, meta, settings, rng, work, moves, path)
+        depths[done + i] = iterate(root_state, ints, floats, meta, settings, rng, work, moves, path)
     return count
 
 

@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 
-from boardzoo.fast.games import GAME_IDS, POLICIES, current_player, encode, seed_state
+from boardzoo.fast.core import kernels
 from boardzoo.fast.mcts import (
     ACTION,
     CHUNK_SECONDS,
@@ -44,18 +44,17 @@ from boardzoo.fast.mcts import (
     WINS,
     compact,
     leaf_depths_below,
-    open_node,
-    run,
 )
-from boardzoo.fast.rollouts import scratch_size
+from boardzoo.fast.rollouts import rollout_id, scratch_size
 from boardzoo.games.model import GameState
+from boardzoo.jit import seed_state
 
 
 class CompiledTree:
     """A search tree in arrays, and the compiled search that grows it from ``root_state``."""
 
     def __init__(self, state, settings: np.ndarray, rng: random.Random, capacity: int = 4096):
-        self.game = GAME_IDS[state.game_name]
+        self.kernels = kernels(state.game_name)
         self.settings = settings
         self.rng = rng
         self.generator = seed_state(rng.getrandbits(64))
@@ -68,7 +67,7 @@ class CompiledTree:
         self.floats[0] = 0.0
         self.meta[M_USED] = self.meta[M_SIZE] = 1
         self.path = np.empty(capacity, dtype=np.int64)
-        self.root_state = encode(state)
+        self.root_state = self.kernels.core.encode(state)
 
     # --- growing the tree ---------------------------------------------------------------------
     @property
@@ -109,21 +108,21 @@ class CompiledTree:
                 depths = np.concatenate([depths, np.empty_like(depths)])
             while len(self.ints) - self.meta[M_USED] < self.room:
                 self._grow()
-            done += run(self.game, self.root_state, self.ints, self.floats, self.meta, self.settings,
-                        self.generator, np.empty_like(self.root_state), self.moves, self.path, depths, done, chunk,
-                        self.room)
+            done += self.kernels.run(self.root_state, self.ints, self.floats, self.meta, self.settings,
+                                     self.generator, np.empty_like(self.root_state), self.moves, self.path, depths,
+                                     done, chunk, self.room)
         return depths[:done]
 
     def open_root(self) -> None:
         """Expands the root at once, whatever the threshold: a decision needs children."""
         root = int(self.meta[M_ROOT])
-        player = current_player(self.game, self.root_state)
+        player = self.kernels.core.current_player(self.root_state)
         self.ints[root, TO_MOVE] = player
         if self.ints[root, FIRST] < 0 and player >= 0:
             while len(self.ints) - self.meta[M_USED] < self.room:
                 self._grow()
-            open_node(self.game, self.ints, self.floats, self.meta, root, self.root_state, player, self.settings,
-                      self.generator, self.moves)
+            self.kernels.open_node(self.ints, self.floats, self.meta, root, self.root_state, player,
+                                   self.settings, self.generator, self.moves)
 
     def reroot(self, row: int, state) -> None:
         """Keeps only the subtree under ``row``, now the root for ``state``."""
@@ -132,7 +131,7 @@ class CompiledTree:
         used, size = compact(self.ints, self.floats, row, new_ints, new_floats, origin)
         self.ints, self.floats = new_ints, new_floats
         self.meta[:] = (used, size, 0)
-        self.root_state = encode(state)
+        self.root_state = self.kernels.core.encode(state)
 
     # --- reading the tree ------------------------------------------------------------------------
     @property
@@ -180,7 +179,7 @@ def settings_array(game_name: str, policy: str, options: dict, q: str, nthr: int
     settings[S_PAYOFF] = PAYOFF_IDS[q]
     settings[S_THRESHOLD] = (nthr or 1) if expands_all else 0
     settings[S_ALL_CHILDREN] = expands_all
-    settings[S_ROLLOUT] = POLICIES[game_name][rollout_policy]
+    settings[S_ROLLOUT] = rollout_id(game_name, rollout_policy)
     settings[S_LIMIT] = max_rollout
     settings[S_SEARCHER_ONLY] = searcher_only
     return settings

@@ -4,10 +4,10 @@ Each game module ends with one ``GAME = Game(...)`` naming everything about the 
 that the rest of boardzoo needs: its parameters with their types and bounds, how to
 build a new initial state, what it offers (hidden information, chance, players, its
 longest game, its payoffs), its envs, the module that registers what players know
-about it, the compiled engine's id for it, how its compiled batch restarts, what a
-network sees of it and how a network learns it (:class:`Learning`). The lists that
+about it, the module of its compiled core, what a network sees of it and how a
+network learns it (:class:`Learning`). The lists that
 name the games (the envs with their descriptions, each game's observation encoder and
-knowledge module, the compiled engine's game ids, the batched envs, the training
+knowledge module, the games with a compiled core, the batched envs, the training
 presets, the shipped networks) are derived from :data:`GAME_MODULES` and these
 descriptors, so that a new game is declared in its own module and one line here.
 
@@ -96,8 +96,7 @@ class Game:
     what the game's env shows a seat (a learned evaluator reads it inside a search
     too); ``knowledge`` is the module (in ``boardzoo.strategy``) that registers what
     players know of the game (greedy rule, roll-outs, evaluators, beliefs), None for
-    none; ``compiled_id`` is the compiled engine's number for the game, or None when it
-    has no compiled core.
+    none.
 
     ``variants`` names the parameter sets the test suites (conformance, compiled twins)
     play, ``""`` the plain one: a ``(low, high)`` pair is an int drawn anew for each
@@ -113,7 +112,10 @@ class Game:
     envs: Mapping[str, str]
     observation: Callable[[Any, int], Any]
     knowledge: str | None = None
-    compiled_id: int | None = None
+    #: The module of the game's own folder that holds its compiled core (the ``fast``
+    #: extra; the interface is ``boardzoo.fast.core``'s): its batch, compiled searches and
+    #: network input. None for a game with none.
+    compiled_core: str | None = None
     #: The roll-out policies the compiled engine plays this game with (``mcts:rollout=``).
     compiled_rollouts: tuple[str, ...] = ("random",)
     #: Whether a seat's observation leaves out part of the position (the cores are the
@@ -130,10 +132,6 @@ class Game:
     #: the input's shape (``largest_pile`` sizes a pile game's one-hot): the plain twin of
     #: the compiled writer; None for a game no network learns.
     network_input: Callable[[Any, int], Any] | None = None
-    #: How the compiled batch (``boardzoo.vector``) starts a game afresh: ``"copy"`` a
-    #: start that draws nothing, or the name of the game's compiled draw (``"nim"``'s pile,
-    #: ``"cantris"``'s deal); None for a game with no compiled batch.
-    batch_restart: str | None = None
     #: Self-play training of a network for the game; None where none is declared.
     learning: Learning | None = None
     variants: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: {"": {}})

@@ -101,11 +101,22 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         self.batch: Batch | None = None
         self.seats = np.zeros(num_envs, dtype=np.int8)
         self._games = np.arange(num_envs)
+        # The random opponent on a compiled batch: each step one compiled call (the same games).
+        self.loop = None
+        if opponent == "random" and getattr(self.games, "kernels", None) is not None:
+            from boardzoo.vector.compiled import RandomOpponentLoop
+
+            self.loop = RandomOpponentLoop(self.games, -1 if seat == "random" else AGENTS.index(seat), MAX_REDEALS)
 
     # --- the Gymnasium API ------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """Every game afresh; ``seed`` seeds the games, the seats and the opponent."""
         self.rng = np.random.default_rng(seed)
+        if self.loop is not None:
+            if not self.loop.reset(int(self.rng.integers(2**63)), self.rng):
+                raise self._too_short()
+            self.seats = self.loop.seats
+            return self.observations(), self._infos()
         batch = self.games.reset(seed=int(self.rng.integers(2**63)))
         if self.agent_spec is not None:
             self.agents = [make_agent(self.agent_spec) for _ in range(self.num_envs)]
@@ -114,6 +125,8 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         return self.observations(), self._infos()
 
     def step(self, actions: Any):
+        if self.loop is not None:
+            return self._step_in_one_call(actions)
         if self.batch is None:
             raise ValueError("LearnerVectorEnv: call reset() before step()")
         forfeited = self._illegal(actions)
@@ -143,17 +156,56 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         infos.update(self._infos())
         return self.observations(), rewards, ended & ~truncated, truncated, infos
 
+    def _step_in_one_call(self, actions: Any):
+        """:meth:`step` on the compiled loop: the same games, one compiled call."""
+        loop = self.loop
+        assert loop is not None
+        if not hasattr(loop, "states"):
+            raise ValueError("LearnerVectorEnv: call reset() before step()")
+        name = self.games.name
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(f"{name}: actions must be {self.num_envs} ints, one a game, got an array of shape "
+                             f"{actions.shape} and type {actions.dtype}")
+        outside = (actions < 0) | (actions >= self.games.num_actions)
+        if outside.any():
+            game = int(np.flatnonzero(outside)[0])
+            raise ValueError(f"{name}: game {game}: action {int(actions[game])} is not legal (no such action); no "
+                             "game of the batch was stepped")
+        actions = actions.astype(np.int64, copy=False)
+        if self.illegal_action == "lose":
+            self._illegal(actions)  # the warning
+        done = loop.step(actions, self.illegal_action == "lose")
+        if done >= 0:
+            raise ValueError(f"{name}: game {done}: action {int(actions[done])} is not legal (not among that "
+                             "position's legal actions); no game of the batch was stepped")
+        if done == -2:
+            raise self._too_short()
+        infos: dict[str, Any] = {}
+        ended = loop.ended.copy()
+        if ended.any():
+            final = np.full(self.num_envs, None, dtype=object)
+            games = np.flatnonzero(ended)
+            for i, observation in zip(games.tolist(), loop.final[games]):  # one copy, a view each
+                final[i] = observation
+            infos["final_obs"], infos["_final_obs"] = final, ended
+        infos.update(self._infos())
+        return self.observations(), loop.rewards.copy(), ended, np.zeros(self.num_envs, dtype=bool), infos
+
+    def _too_short(self) -> ValueError:
+        return ValueError(f"LearnerVectorEnv: the opponent won {MAX_REDEALS} deals in a row before the learning "
+                          "seat moved; the game is too short to learn (a larger board or pile?)")
+
     def _illegal(self, actions: Any) -> np.ndarray:
         """Which games the learner forfeits with an action the rules forbid (none under
         ``illegal_action="raise"``, where stepping refuses them); an action outside the
         action space is left for the step to refuse."""
-        assert self.batch is not None
         actions = np.asarray(actions)
         if self.illegal_action == "raise" or actions.shape != (self.num_envs,) or \
                 not np.issubdtype(actions.dtype, np.integer) or actions.min() < 0 or \
                 actions.max() >= self.games.num_actions:
             return np.zeros(self.num_envs, dtype=bool)
-        illegal = ~self.batch.legal_action_mask[self._games, actions]
+        illegal = ~self._mask()[self._games, actions]
         if illegal.any():
             warnings.warn(f"{self.games.name}: the learning seat played an illegal action in {int(illegal.sum())} "
                           f"of {self.num_envs} games, which it loses (game {int(np.flatnonzero(illegal)[0])} first)",
@@ -162,9 +214,15 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every game, ``(B, actions)`` bool (MaskablePPO calls this)."""
-        if self.batch is None:
+        if not self._started():
             raise ValueError("LearnerVectorEnv: call reset() before action_masks()")
-        return self.batch.legal_action_mask.copy()
+        return self._mask().copy()
+
+    def _started(self) -> bool:
+        return hasattr(self.loop, "states") if self.loop is not None else self.batch is not None
+
+    def _mask(self) -> np.ndarray:
+        return self.loop.mask if self.loop is not None else self.batch.legal_action_mask  # type: ignore[union-attr]
 
     # --- the games around the learner ----------------------------------------------------------
     def _start(self, batch: Batch, starting: np.ndarray) -> Batch:
@@ -172,8 +230,8 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         opponent's opening moves; a game the opponent ends before the learner moved is
         dealt again."""
         for _ in range(MAX_REDEALS):
-            if self.seat_choice == "random":
-                self.seats[starting] = self.rng.integers(2, size=int(starting.sum()))
+            if self.seat_choice == "random":  # seat 1 where a draw is below one half (as the compiled loop draws)
+                self.seats[starting] = np.where(self.rng.random(int(starting.sum())) < 0.5, 1, 0)
             else:
                 self.seats[starting] = AGENTS.index(self.seat_choice)
             for i in np.flatnonzero(starting).tolist() if self.agents else ():
@@ -183,8 +241,7 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
             if not starting.any():
                 return batch
             batch = self.games.restart(batch)
-        raise ValueError(f"LearnerVectorEnv: the opponent won {MAX_REDEALS} deals in a row before the learning "
-                         "seat moved; the game is too short to learn (a larger board or pile?)")
+        raise self._too_short()
 
     def _opponents_move(self, batch: Batch) -> tuple[Batch, np.ndarray, np.ndarray]:
         """The opponent plays in every game where it is to move until the learner is (or
@@ -215,10 +272,10 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
 
     def observations(self) -> np.ndarray:
         """The learning seat's observation in every game, as the last reset or step returned it."""
-        if self.batch is None:
+        if not self._started():
             raise ValueError("LearnerVectorEnv: call reset() before observations()")
-        return self.batch.observation[self._games, self.seats]
+        observation = self.loop.observation if self.loop is not None else self.batch.observation  # type: ignore
+        return observation[self._games, self.seats]
 
     def _infos(self) -> dict[str, Any]:
-        assert self.batch is not None
-        return {"action_mask": self.batch.legal_action_mask.copy(), "seat": self.seats.copy()}
+        return {"action_mask": self._mask().copy(), "seat": self.seats.copy()}

@@ -52,8 +52,8 @@ from boardzoo.vector.batch import MAX_BATCH, Batch
 from boardzoo.vector.reference import ReferenceVectorGame
 from boardzoo.vector.reference import random_actions as plain_random_actions
 
-#: The envs with a compiled batch: every env of a game that declares how its batch restarts.
-COMPILED_ENVS = tuple(env for game in games().values() if game.batch_restart is not None for env in game.envs)
+#: The envs with a compiled batch: every env of a game with a compiled core.
+COMPILED_ENVS = tuple(env for game in games().values() if game.compiled_core is not None for env in game.envs)
 
 
 class BatchFallbackWarning(BoardzooWarning):

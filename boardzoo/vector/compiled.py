@@ -12,10 +12,7 @@ import numpy as np
 
 from boardzoo.envs import make as make_env
 from boardzoo.envs.aec import AGENTS
-from boardzoo.fast.batch import connect_four_step, observe, restart_cantris, restart_copies, restart_nim, step
-from boardzoo.fast.games import CONNECT_FOUR, GAME_IDS, encode
-from boardzoo.games.cantris import WHOLE_DEAL_ATTEMPTS, column_values
-from boardzoo.games.registry import game, games
+from boardzoo.fast.core import Start, kernels
 from boardzoo.values import whole
 from boardzoo.vector.batch import (
     MAX_BATCH,
@@ -25,12 +22,6 @@ from boardzoo.vector.batch import (
     new_batch_generator,
     refusal,
 )
-
-#: How each compiled env starts a game afresh, as its game declares it: ``copy`` a start
-#: that draws nothing, or the game's own draw compiled (Nim's pile, Cantris' deal), draw
-#: for draw as its env.
-RESTARTS = {env: game.batch_restart for game in games().values() if game.batch_restart is not None
-            for env in game.envs}
 
 
 @dataclass(frozen=True)
@@ -47,37 +38,43 @@ class ArraysState:
 
 
 class CompiledVectorGame:
-    """``batch`` games of a compiled env (one of :data:`RESTARTS`) as rows of one array."""
+    """``batch`` games of an env whose game has a compiled core, as rows of one array."""
 
     def __init__(self, env: str, batch: int, auto_reset: bool = False, **params: Any):
         self.batch = whole("batch", batch, 1, MAX_BATCH)
         self.auto_reset = auto_reset
         self.template = make_env(env, raw=True, **params)  # the env checks the parameters
         self.name = str(self.template.metadata["name"])
-        self.restart_kind = RESTARTS[self.name]
         self.template.reset(seed=0)
-        name = self.template.game.game_name
-        self.game_id = GAME_IDS[name]
-        self.draws = self.restart_kind != "copy" or game(name).chance
-        self.fresh = encode(self.template.game)  # also refuses boards the compiled core cannot hold
+        self.kernels = kernels(self.template.game.game_name)
+        core = self.kernels.core
+        self.draws = hasattr(core, "restart") or self.kernels.game.chance
+        fresh = core.encode(self.template.game)  # also refuses boards the compiled core cannot hold
         box = self.template.observation_spaces[AGENTS[0]]["observation"]
         self.num_actions = int(self.template.action_spaces[AGENTS[0]].n)
         self.observation_shape: tuple[int, ...] = tuple(box.shape or ())
         self.observation_dtype = box.dtype
-        self._legal = np.zeros(self.num_actions, dtype=np.int64)
+        self._legal = np.zeros(max(self.num_actions, 2), dtype=np.int64)
+        fresh_observation = np.zeros((2, int(np.prod(self.observation_shape))), dtype=self.observation_dtype)
+        core.observe(fresh, fresh_observation)
+        setup = core.restart_setup(self.template) if hasattr(core, "restart_setup") else np.zeros(0, np.int64)
+        self.start = Start(fresh, fresh_observation, setup)
         # One generator object serves every step: each sets it to its batch's state first
         # (a batch's draws are in its state, not in this object), so no step seeds one anew.
         self._rng = np.random.Generator(np.random.PCG64(0))
-        if self.restart_kind == "cantris":
-            self.deal_values = np.array(column_values(self.template.rows, self.template.deal), dtype=np.int64)
 
     def reset(self, seed: int | None = None) -> Batch:
         """As :meth:`ReferenceVectorGame.reset <boardzoo.vector.reference.ReferenceVectorGame.reset>`."""
         rng = new_batch_generator(seed)
-        states = np.empty((self.batch, len(self.fresh)), dtype=np.int64)
-        self._restart(states, np.arange(self.batch), rng)
+        states = np.empty((self.batch, len(self.start.state)), dtype=np.int64)
+        observation = np.empty((self.batch, 2, *self.observation_shape), dtype=self.observation_dtype)
+        mask = np.empty((self.batch, self.num_actions), dtype=bool)
+        players = np.empty(self.batch, dtype=np.int8)
+        self.kernels.restart_games(states, np.arange(self.batch), self.start, rng,
+                                   observation.reshape(self.batch, 2, -1), mask, players, self._legal)
         zeros = np.zeros(self.batch, dtype=bool)
-        return self._gather(states, rng, np.zeros((self.batch, 2), dtype=np.float32), zeros, zeros.copy())
+        return self._batch(states, rng, players, observation, mask, np.zeros((self.batch, 2), dtype=np.float32), zeros,
+                           zeros.copy())
 
     def step(self, batch: Batch, actions: Any, playing: Any = None) -> Batch:
         """As :meth:`ReferenceVectorGame.step <boardzoo.vector.reference.ReferenceVectorGame.step>`."""
@@ -85,34 +82,29 @@ class CompiledVectorGame:
         states = batch.state.states.copy()
         rewards = np.empty((self.batch, 2), dtype=np.float32)
         terminated = np.empty(self.batch, dtype=bool)
-        truncated = np.zeros(self.batch, dtype=bool)
-        if self.game_id == CONNECT_FOUR:  # the hot path: the observation kept up to date, not rewritten
-            observation, mask = batch.observation.copy(), batch.legal_action_mask.copy()
-            players = batch.current_player.copy()
-            refused = connect_four_step(states, actions, playing, self.fresh, self.auto_reset,
-                                        observation.reshape(self.batch, 2, -1), mask, players, rewards, terminated)
-            if refused >= 0:
-                raise refusal(self.name, batch, refused, int(actions[refused]))
-            states.flags.writeable = False
-            return Batch(players, observation, mask, rewards, terminated, truncated,
-                         ArraysState(self.name, states, None))
+        observation, mask = batch.observation.copy(), batch.legal_action_mask.copy()
+        players = batch.current_player.copy()
         rng = self._generator(batch.state.rng)
-        refused = step(self.game_id, states, actions, playing, batch.current_player, batch.legal_action_mask, rng,
-                       rewards, terminated)
+        refused = self.kernels.step(states, actions, playing, self.auto_reset, self.start, rng,
+                                    observation.reshape(self.batch, 2, -1), mask, players, self._legal, rewards,
+                                    terminated)
         if refused >= 0:
             raise refusal(self.name, batch, refused, int(actions[refused]))
-        if self.auto_reset and terminated.any():
-            self._restart(states, np.flatnonzero(terminated), rng)
-        return self._gather(states, rng, rewards, terminated, truncated)
+        return self._batch(states, rng, players, observation, mask, rewards, terminated,
+                           np.zeros(self.batch, dtype=bool))
 
     def restart(self, batch: Batch) -> Batch:
         """As :meth:`ReferenceVectorGame.restart <boardzoo.vector.reference.ReferenceVectorGame.restart>`."""
         checked_batch(self.name, batch, ArraysState)
         states = batch.state.states.copy()
+        observation, mask = batch.observation.copy(), batch.legal_action_mask.copy()
+        players = batch.current_player.copy()
         rng = self._generator(batch.state.rng)
-        self._restart(states, np.flatnonzero(batch.current_player < 0), rng)
+        self.kernels.restart_games(states, np.flatnonzero(batch.current_player < 0), self.start, rng,
+                                   observation.reshape(self.batch, 2, -1), mask, players, self._legal)
         zeros = np.zeros(self.batch, dtype=bool)
-        return self._gather(states, rng, np.zeros((self.batch, 2), dtype=np.float32), zeros, zeros.copy())
+        return self._batch(states, rng, players, observation, mask, np.zeros((self.batch, 2), dtype=np.float32), zeros,
+                           zeros.copy())
 
     def _generator(self, state: Mapping[str, Any] | None) -> np.random.Generator:
         """The generator set to ``state`` (as it is, never drawn from, for games that draw nothing)."""
@@ -120,22 +112,61 @@ class CompiledVectorGame:
             self._rng.bit_generator.state = state
         return self._rng
 
-    def _restart(self, states: np.ndarray, games: np.ndarray, rng: np.random.Generator) -> None:
-        """Games ``games`` start afresh, in game order, drawing from ``rng`` as the env's reset does."""
-        if self.restart_kind == "copy":
-            restart_copies(states, games, self.fresh)
-        elif self.restart_kind == "nim":
-            env = self.template
-            restart_nim(states, games, rng, env.n_low, env.n_high, env.k, int(env.coin))
-        else:
-            restart_cantris(states, games, self.fresh, self.deal_values, WHOLE_DEAL_ATTEMPTS, rng)
-
-    def _gather(self, states: np.ndarray, rng: np.random.Generator, rewards: np.ndarray, terminated: np.ndarray,
-                truncated: np.ndarray) -> Batch:
-        observation = np.empty((self.batch, 2, *self.observation_shape), dtype=self.observation_dtype)
-        mask = np.empty((self.batch, self.num_actions), dtype=bool)
-        players = np.empty(self.batch, dtype=np.int8)
-        observe(self.game_id, states, observation.reshape(self.batch, 2, -1), mask, players, self._legal)
+    def _batch(self, states: np.ndarray, rng: np.random.Generator, players: np.ndarray, observation: np.ndarray,
+               mask: np.ndarray, rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray) -> Batch:
         states.flags.writeable = False
         return Batch(players, observation, mask, rewards, terminated, truncated,
                      ArraysState(self.name, states, rng.bit_generator.state if self.draws else None))
+
+
+class RandomOpponentLoop:
+    """The games of a compiled batch with one learning seat and the random opponent, each
+    learner step one compiled call (the learner's moves, the opponent's replies, the
+    ended games dealt afresh and started, observations and masks kept up to date): the
+    Gymnasium face's fast path. Its draws are the generic driver's
+    (``boardzoo.training.vector_env``), so both play the same games from a seed.
+
+    ``seat`` is the learning seat, or -1 to draw it for every game that starts from the
+    opponent's generator. ``players``, ``observation`` (B, 2, ...), ``mask``, ``seats``,
+    ``rewards`` (the learning seat's), ``ended`` and ``final`` (each ended game's last
+    observation) are updated in place: callers copy what they hand out."""
+
+    def __init__(self, games: CompiledVectorGame, seat: int, redeals: int):
+        self.games, self.seat, self.redeals = games, seat, redeals
+        self.kernels = games.kernels
+        n = games.batch
+        self.seats = np.zeros(n, dtype=np.int8)
+        self.rewards = np.zeros(n)
+        self.ended = np.zeros(n, dtype=bool)
+        self.forfeited = np.zeros(n, dtype=bool)
+        self._picks = np.zeros(n, dtype=np.int64)
+        self._scratch = np.zeros(n)
+        self.plies = np.zeros(1, dtype=np.int64)  # every move played, the opponent's included
+        self.final = np.zeros((n, *games.observation_shape), dtype=games.observation_dtype)
+
+    def reset(self, seed: int, opponent_rng: np.random.Generator) -> bool:
+        """Deals every game from ``seed`` and starts them (whether all reached the learner's turn)."""
+        batch = self.games.reset(seed=seed)
+        self.states = batch.state.states.copy()
+        self.observation, self.mask = batch.observation.copy(), batch.legal_action_mask.copy()
+        self.players = batch.current_player.copy()
+        self.rng = self.games._generator(batch.state.rng)
+        self.opponent_rng = opponent_rng
+        started = self.kernels.start_games(np.ones(self.games.batch, dtype=bool), self.states, self.seats, self.seat,
+                                           self.games.start, opponent_rng, self.rng,
+                                           self._flat(), self.mask, self.players, self.games._legal, self._picks,
+                                           self._scratch, self.plies, self.redeals)
+        return bool(started)
+
+    def step(self, actions: np.ndarray, forfeit: bool) -> int:
+        """One learner step (see :func:`boardzoo.fast.batch.learner_step`); -1 done, -2 too
+        many re-deals, else the number of the first game refused (nothing changed)."""
+        done = self.kernels.learner_step(actions, forfeit, self.states, self.seats, self.seat, self.games.start,
+                                         self.opponent_rng, self.rng, self._flat(), self.mask,
+                                         self.players, self.games._legal, self._picks, self.rewards, self.ended,
+                                         self.forfeited, self.final.reshape(len(self.final), -1), self._scratch,
+                                         self.plies, self.redeals)
+        return int(done)
+
+    def _flat(self) -> np.ndarray:
+        return self.observation.reshape(self.games.batch, 2, -1)

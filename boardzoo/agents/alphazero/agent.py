@@ -140,7 +140,6 @@ class AlphaZeroAgent(Agent):
         return moves
 
     def _decide_batch(self, models: list[GameState]) -> list[int]:
-        from boardzoo.fast.games import GAME_IDS
         from boardzoo.fast.gumbel import BatchedGumbelSearch
         network = self.network_for(models[0])
         if self.iterations == 0:
@@ -148,7 +147,7 @@ class AlphaZeroAgent(Agent):
                                                                for m in models]))
             return [int(max(m.legal_actions(), key=lambda a: row[a])) for m, row in zip(models, logits)]
         states = np.stack([check_position("alphazero", network, model) for model in models])
-        search = BatchedGumbelSearch(GAME_IDS[models[0].game_name], network.num_actions, network.input_shape,
+        search = BatchedGumbelSearch(models[0].game_name, network.num_actions, network.input_shape,
                                      states.shape[1], len(models), max_considered=self.considered, capacity=256)
         assert self.iterations is not None  # without time= the agent always has a number
         result = search.run(states, self._answers(network), self.iterations)
@@ -159,12 +158,11 @@ class AlphaZeroAgent(Agent):
             return self._decide_in_one_thread(model, deadline, sample)
 
     def _decide_in_one_thread(self, model: GameState, deadline: float | None, sample: bool) -> int:
-        from boardzoo.fast.games import GAME_IDS
         network = self.network_for(model)
         state = check_position("alphazero", network, model)
         if self.iterations == 0:
             return self._network_move(network, model, sample)
-        search = self._search_for(network, GAME_IDS[model.game_name], len(state))
+        search = self._search_for(network, model.game_name, len(state))
         evaluate = self._evaluator_for(network)
         budget = self.iterations if deadline is None else self._timed_budget(search, state, evaluate, deadline)
         assert budget is not None  # without time= the agent always has a number
@@ -176,7 +174,7 @@ class AlphaZeroAgent(Agent):
         action = self._drawn(result.policy[0]) if sample else int(result.actions[0])
         self.stats = {"iterations": result.simulations, "planned": budget, "value": float(result.values[0]),
                       "action": action,
-                      "policy": [round(float(p), 4) for p in result.policy[0]], "size": int(search.used[0]),
+                      "policy": [round(float(p), 4) for p in result.policy[0]], "size": int(search.tree.used[0]),
                       "children": self._root_children(search, model)}
         return action
 
@@ -207,13 +205,13 @@ class AlphaZeroAgent(Agent):
     def _root_children(search: Any, model: GameState) -> list[dict[str, Any]]:
         """The root's moves as the browser's table of children shows them: visits, the
         mover's mean value and its share of the way from -1 to 1, the network's prior."""
-        legal = search.legal[0, 0]
-        priors = move_probabilities(search.logits[0, 0], legal)
-        sign = 1.0 if search.to_move[0, 0] == 0 else -1.0
+        legal = search.tree.legal[0, 0]
+        priors = move_probabilities(search.tree.logits[0, 0], legal)
+        sign = 1.0 if search.tree.to_move[0, 0] == 0 else -1.0
         rows = []
         for action, prior in zip(np.flatnonzero(legal), priors):
-            visits = int(search.edge_n[0, 0, action])
-            value = sign * search.edge_w[0, 0, action] / visits if visits else 0.0
+            visits = int(search.tree.edge_n[0, 0, action])
+            value = sign * search.tree.edge_w[0, 0, action] / visits if visits else 0.0
             rows.append({"label": model.action_label(int(action)), "visits": visits, "value": round(value, 4),
                          "win_ratio": round((value + 1) / 2, 4), "prior": round(float(prior), 4), "proven": None})
         return sorted(rows, key=lambda row: -row["visits"])
@@ -235,7 +233,7 @@ class AlphaZeroAgent(Agent):
         self.stats = {"iterations": 0, "value": float(values[0]), "action": action}
         return action
 
-    def _search_for(self, network: Network, game: int, state_length: int):
+    def _search_for(self, network: Network, game: str, state_length: int):
         from boardzoo.fast.gumbel import BatchedGumbelSearch
         key = (game, network.input_shape, network.num_actions, state_length)
         if self._shape != key:
@@ -251,17 +249,18 @@ class AlphaZeroAgent(Agent):
         if self._last is None:
             return None
         search, model = self._last
+        tree = search.tree
         label = model.action_label
         sign = {0: 1.0, 1: -1.0}
 
         def view(node: int, parent: int, action: int) -> dict:
-            mover = int(search.to_move[0, parent]) if parent >= 0 else -1
-            visits = int(search.node_n[0, node])
-            value = sign.get(mover, 0.0) * (search.edge_w[0, parent, action] / max(search.edge_n[0, parent, action], 1)
+            mover = int(tree.to_move[0, parent]) if parent >= 0 else -1
+            visits = int(tree.node_n[0, node])
+            value = sign.get(mover, 0.0) * (tree.edge_w[0, parent, action] / max(tree.edge_n[0, parent, action], 1)
                                             if parent >= 0 else 0.0)
             return {"label": "root" if parent < 0 else label(action), "mover": mover, "visits": visits,
                     "value": round(float(value), 4), "wins": round(float(value + 1) / 2, 4), "proven": False,
-                    "chosen": False, "children": [], "hidden": int((search.children[0, node] >= 0).sum())}
+                    "chosen": False, "children": [], "hidden": int((tree.children[0, node] >= 0).sum())}
 
         top = view(0, -1, -1)
         top["chosen"] = True
@@ -269,12 +268,12 @@ class AlphaZeroAgent(Agent):
         played = self.stats.get("action")
 
         def offer(node: int, shown: dict, on_path: bool, pick: int | None) -> None:
-            actions = [a for a in range(search.num_actions) if search.children[0, node, a] >= 0]
+            actions = [a for a in range(search.num_actions) if tree.children[0, node, a] >= 0]
             if pick is None and actions:
-                pick = max(actions, key=lambda a: search.edge_n[0, node, a])
+                pick = max(actions, key=lambda a: tree.edge_n[0, node, a])
             for a in actions:
-                child = int(search.children[0, node, a])
-                heapq.heappush(frontier, (-int(search.node_n[0, child]), child, node, a, shown, on_path and a == pick))
+                child = int(tree.children[0, node, a])
+                heapq.heappush(frontier, (-int(tree.node_n[0, child]), child, node, a, shown, on_path and a == pick))
 
         offer(0, top, True, played)
         count = 1

@@ -86,9 +86,9 @@ def check_position(where: str, network: Network, model: GameState) -> np.ndarray
     """``model``'s compiled array, once it is sure the network fits it (:func:`check_fits`,
     and Nim's pile within the network's largest): the compiled code writes the network's
     input without bounds checks, so nothing reaches it that does not fit."""
-    from boardzoo.fast.games import encode
+    from boardzoo.fast.core import core_of
 
-    state = encode(model)
+    state = core_of(model.game_name).encode(model)
     check_fits(where, network, model)
     if model.game_name == "nim" and state[0] >= network.input_shape[0]:
         # the game's fault, not a bug: the arena and the servers report it in one line
@@ -99,12 +99,11 @@ def check_position(where: str, network: Network, model: GameState) -> np.ndarray
 
 def network_input(where: str, network: Network, model: GameState) -> np.ndarray:
     """The network's input (1, *input shape) for position ``model``."""
-    from boardzoo.fast.games import GAME_IDS
-    from boardzoo.fast.network_input import write_input
+    from boardzoo.fast.core import core_of
 
     state = check_position(where, network, model)
     inputs = np.zeros(int(np.prod(network.input_shape)), dtype=np.float32)
-    write_input(GAME_IDS[model.game_name], state, inputs)
+    core_of(model.game_name).write_input(state, inputs)
     return inputs.reshape(1, *network.input_shape)
 
 

@@ -18,9 +18,8 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit
 
-import boardzoo.fast.cache  # noqa: F401  (guards numba's disk cache; before any njit)
+from boardzoo.jit import njit
 from boardzoo.strategy.connect_four.solver import ETC_DEPTH, Solver
 
 #: Bits of a packed table entry: ``(lower + 32) | (upper + 32) << 6 | (column + 1) << 12``.

@@ -18,9 +18,8 @@ import time
 
 import numba
 import numpy as np
-from numba import njit
 
-import boardzoo.fast.cache  # noqa: F401  (guards numba's disk cache; before any njit)
+from boardzoo.jit import njit
 from boardzoo.strategy.geister import purple_position as reference
 from boardzoo.strategy.geister.compiled_purple_position import (
     BEST_MOVES_KEPT,

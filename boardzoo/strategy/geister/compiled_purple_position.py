@@ -18,9 +18,8 @@ written at ``k + 1``, so nothing is allocated during a search):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-import boardzoo.fast.cache  # noqa: F401  (guards numba's disk cache; before any njit)
+from boardzoo.jit import njit
 from boardzoo.strategy.geister import purple_position as reference
 
 RED, BLUE, PURPLE, MARKED, TAKES, HIDDEN_REDS, OUR_REDS, OUR_BLUES, BLUE_STEPS, RED_STEPS = range(10)

@@ -10,9 +10,12 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from boardzoo.fast.network_input import LEARNABLE
 from boardzoo.games.model import CHANCE
 from boardzoo.games.registry import game, games
+
+#: The games a network can be trained for: a network input declared, a compiled core to play them.
+LEARNABLE = tuple(name for name, each in games().items()
+                  if each.network_input is not None and each.compiled_core is not None)
 
 
 def bounded(default: float, low: float, high: float) -> Any:

@@ -146,7 +146,7 @@ def mistake_rates(evaluation: Evaluation, g: int) -> dict[str, Any]:
     outcome, score = {}, {}
     for label, simulations in (("network", 0), ("search", config.mistake_simulations)):
         agent = make_agent(evaluation.agent_spec(g, simulations), seed=0)
-        counts = mistake_counts(chooser(agent), sets, config.mistake_positions)
+        counts = mistake_counts(chooser(agent), sets, config.mistake_positions, config.env)
         outcome[label] = {name: round(c.outcome / c.positions, 4) for name, c in counts.items() if c.positions}
         score[label] = {name: round(c.score / c.positions, 4) for name, c in counts.items() if c.positions}
     return {"outcome_mistakes": outcome, "mistakes": score}

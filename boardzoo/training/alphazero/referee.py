@@ -1,6 +1,7 @@
-"""The solver as referee: mistake rates of a Connect Four player on benchmark sets of
-positions whose every move's exact score is known (``bench/make_mistake_sets.py`` makes
-them as Pascal Pons made his). Training never reads these scores; they only judge.
+"""The solver as referee: mistake rates of a player on benchmark sets of positions whose
+every move's exact score is known, the positions given as moves from the start of the
+run's env (Connect Four's sets: ``bench/make_mistake_sets.py`` makes them as Pascal Pons
+made his, on the standard 6x7 board). Training never reads these scores; they only judge.
 
 Two rules count a move as a mistake, and both are reported:
 
@@ -27,7 +28,7 @@ from boardzoo.training.alphazero.locks import held_alone
 
 #: The sets, in the order reported: discs played and moves left under perfect play.
 SET_NAMES = ("end-easy", "middle-easy", "middle-medium", "begin-easy", "begin-medium", "begin-hard")
-#: The sets' board: the standard 6x7.
+#: The moves a position of the sets' files offers (scores a line, moves written 1..COLS).
 COLS = 7
 #: The longest sets file read (a thousand lines a set are about 300 KB).
 MAX_FILE = 16 << 20
@@ -109,12 +110,13 @@ def chooser(agent: Any) -> ChooseMany:
     return batch if batch is not None else one_by_one(agent.act)
 
 
-def mistake_counts(choose_many: ChooseMany, sets: Mapping[str, list[Position]],
-                   limit: int | None = None) -> dict[str, MistakeCount]:
+def mistake_counts(choose_many: ChooseMany, sets: Mapping[str, list[Position]], limit: int | None = None,
+                   env_spec: str = "connect_four_v0") -> dict[str, MistakeCount]:
     """Set -> the mistakes of the player ``choose_many`` on the first ``limit`` positions
-    of each set, by both rules; a set's positions go to the player together."""
+    of each set (set up in env ``env_spec``), by both rules; a set's positions go to the
+    player together."""
     counts = {}
-    env = make_env("connect_four_v0", raw=True)
+    env = make_env(env_spec, raw=True)
     for name in SET_NAMES:
         positions = sets.get(name, [])[:limit]
         columns = choose_many([set_up(position, env) for position in positions]) if positions else []
@@ -124,9 +126,9 @@ def mistake_counts(choose_many: ChooseMany, sets: Mapping[str, list[Position]],
 
 
 def set_up(position: Position, env: Any = None) -> tuple[dict, GameState]:
-    """The observation and model of the player to move in ``position``, on ``env`` (a
-    Connect Four env reset here; None: a new one). The model is a copy, so one env sets
-    up many positions."""
+    """The observation and model of the player to move in ``position``, on ``env`` (reset
+    here; None: a new env of the standard sets' game). The model is a copy, so one env
+    sets up many positions."""
     env = env if env is not None else make_env("connect_four_v0", raw=True)
     env.reset(seed=0)
     for move in position.moves:

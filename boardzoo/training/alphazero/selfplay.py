@@ -14,9 +14,7 @@ import torch
 
 from boardzoo.agents.alphazero.network import Network
 from boardzoo.fast.cached_evaluator import CachedEvaluator
-from boardzoo.fast.games import GAME_IDS
 from boardzoo.fast.gumbel import BatchedGumbelSearch, Evaluator
-from boardzoo.fast.network_input import write_inputs
 from boardzoo.training.alphazero.config import PRECISIONS, TrainingConfig
 from boardzoo.training.alphazero.model import PolicyValueNet
 from boardzoo.vector import make as make_batch
@@ -136,11 +134,10 @@ def play(task: SelfPlayTask) -> SelfPlayResult:
     slots = min(settings.games_per_task, task.games)
     games = make_batch(settings.env, slots, engine="compiled", **settings.params)
     batch = games.reset(seed=task.seed)
-    game_id = GAME_IDS[settings.game]
     shape = task.network.input_shape
     size = int(np.prod(shape))
     actions_count = task.network.num_actions
-    search = BatchedGumbelSearch(game_id, actions_count, shape, batch.state.states.shape[1], slots,
+    search = BatchedGumbelSearch(settings.game, actions_count, shape, batch.state.states.shape[1], slots,
                                  max_considered=settings.max_considered,
                                  capacity=max(settings.simulations, settings.fast_simulations) + 1)
     rng = np.random.default_rng([task.seed, 1])
@@ -179,7 +176,7 @@ def play(task: SelfPlayTask) -> SelfPlayResult:
             budget = settings.simulations if full else settings.fast_simulations
             result = search.run(roots, evaluate, budget, gumbel=noise)
             if full:
-                write_inputs(game_id, roots, root_inputs[:len(searched)])
+                search.kernels.write_inputs(roots, root_inputs[:len(searched)])
                 for i, b in enumerate(searched):
                     trajectories[b].append((root_inputs[i].copy(), result.policy[i].astype(np.float32),
                                             int(batch.current_player[b]), float(result.values[i])))

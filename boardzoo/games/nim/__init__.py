@@ -180,7 +180,7 @@ def observation_of(state: NimState, player: int) -> np.ndarray:
 def network_input(state: NimState, largest_pile: int = 0) -> np.ndarray:
     """What a learned network sees of the position: the pile one-hot over 0..largest_pile
     (a pile beyond is the caller's to refuse; it reads as the largest). The plain twin
-    of the compiled writer (``boardzoo.fast.network_input``)."""
+    of the compiled writer (``boardzoo.games.nim.compiled``)."""
     planes = np.zeros(largest_pile + 1, dtype=np.float32)
     planes[min(state.pawns, largest_pile)] = 1.0
     return planes
@@ -198,7 +198,6 @@ GAME = Game(
     envs={"nim_v0": "single-pile Nim, take 1..k, last pawn wins; n drawn from a range at reset, optional coin"},
     observation=observation_of,
     network_input=network_input,
-    batch_restart="nim",
     learning=Learning(
         env="nim_v0", shipped="nim.npz", generations=30,
         settings={"params": {"n": (1, 60), "k": 3}, "kind": "mlp", "channels": 64, "blocks": 2, "value_hidden": 32,
@@ -206,7 +205,7 @@ GAME = Game(
                   "replay_positions": 100_000, "lr_halving_generations": 10, "mirror": False,
                   "anchors": ("random", "greedy"), "probes": ("pile_theory",), "eval_games": 40}),
     knowledge="boardzoo.strategy.nim",
-    compiled_id=0,
+    compiled_core="boardzoo.games.nim.compiled",
     compiled_rollouts=("random", "strategic"),
     chance=True,
     variants={"": {"n": (1, 60), "k": (1, 6)}, "coin": {"n": (1, 60), "k": 3, "coin": True}},

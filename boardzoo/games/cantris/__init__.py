@@ -335,7 +335,7 @@ def network_input(state: CantrisState, largest_pile: int = 0) -> np.ndarray:
     """What a learned network sees of the position, from the mover's side: (rows + 2,
     rows, cols) planes, one per tile value 1..rows+1 (row 0 the bottom), then the mover's
     lead in points over the lead plus the points left on the board (in -1..1). The plain
-    twin of the compiled writer (``boardzoo.fast.network_input``)."""
+    twin of the compiled writer (``boardzoo.games.cantris.compiled``)."""
     rows, cols = state.rows, state.cols
     planes = np.zeros((rows + 2, rows, cols), dtype=np.float32)
     left = 0
@@ -363,14 +363,13 @@ GAME = Game(
           "cantris_v1": "Cantris, the scoring tile game of source 001, rules fitted to all its tables"},
     observation=observation_of,
     network_input=network_input,
-    batch_restart="cantris",
     learning=Learning(
         env="cantris_v1", shipped="cantris.npz", generations=60, mirrored=True,
         settings={"channels": 48, "blocks": 3, "simulations": 32, "games_per_generation": 1024,
                   "games_per_task": 256, "replay_positions": 300_000, "lr_halving_generations": 15,
                   "anchors": ("random", "greedy", "mcts:iterations=1000,engine=compiled"), "eval_games": 40}),
     knowledge="boardzoo.strategy.cantris",
-    compiled_id=2,
+    compiled_core="boardzoo.games.cantris.compiled",
     variants={"6x3": {"rows": 6, "cols": 3}, "8x4": {}, "10x5-bonus": {"rows": 10, "cols": 5, "bonus_turn": True},
               "8x4-halves-lines-only": {"deal": "halves", "bonus_turn": True, "tile_scores": False}},
     small_envs={"cantris": "cantris_v0:board=6x3"},

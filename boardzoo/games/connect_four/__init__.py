@@ -310,7 +310,7 @@ def network_input(state: ConnectFourState, largest_pile: int = 0) -> np.ndarray:
     """What a learned network sees of the position, from the mover's side: (3, rows, cols)
     planes of the mover's discs, the opponent's (row 0 the top), and ones when the mover
     moved first (threats depend on a row's parity). The plain twin of the compiled
-    writer (``boardzoo.fast.network_input``), which the tests hold to it."""
+    writer (``boardzoo.games.connect_four.compiled``), which the tests hold to it."""
     geo = state.geo
     mover = state.plies & 1
     planes = np.zeros((3, geo.rows, geo.cols), dtype=np.float32)
@@ -337,7 +337,6 @@ GAME = Game(
     envs={"connect_four_v0": "Connect Four on bitboards; plays like PettingZoo's connect_four_v3"},
     observation=observation_of,
     network_input=network_input,
-    batch_restart="copy",
     learning=Learning(
         env="connect_four_v0", shipped="connect_four.npz", generations=148, mirrored=True,
         settings={"sampled_plies": 12, "late_temperature": 0.4, "random_opening_share": 0.5,
@@ -345,7 +344,7 @@ GAME = Game(
                   "anchors": ("random", "alphabeta:depth=2,eval=three2", "alphabeta:depth=4,eval=three2",
                               "mcts:iterations=1000,engine=compiled")}),
     knowledge="boardzoo.strategy.connect_four",
-    compiled_id=1,
+    compiled_core="boardzoo.games.connect_four.compiled",
     variants={"": {}, "5x4": {"rows": 5, "cols": 4}},
     small_envs={"connect_four": "connect_four_v0:rows=4,cols=5"},
 )

@@ -1,0 +1,206 @@
+"""A game's compiled core, and the shared kernels made for it.
+
+A game with a compiled core names, in its ``Game`` declaration, the module of its own
+folder that holds it (``compiled_core="boardzoo.games.nim.compiled"``). The core keeps a
+position as one ``int64`` array, in a layout of its own (its module's docstring), and
+offers the functions below under these names; the Python core stays the reference (its
+:func:`encode` turns a Python position into the array; ``tests/test_compiled.py`` plays
+thousands of random games on both, move by move).
+
+The shared kernels (the batch's step, roll-outs, the MCTS and the Gumbel search) are
+written once against these names, marked ``@kernel``. :func:`kernels` makes, for one
+game, a copy of every kernel whose names are bound to that game's functions, and numba
+compiles each copy on its first call, specialised to that game alone: compiling one
+game's kernels compiles no other game's, a game that is not declared or has no core is
+an error here, and an edit of one game's folder recompiles only that game's kernels
+(their cache stamp, :mod:`boardzoo.jit`, reads the shared kernels and that folder).
+
+Required of every core (``s`` a position's array; ``CHANCE``/``TERMINAL`` as in
+:mod:`boardzoo.games.model`)::
+
+    encode(state) -> array           the array of a Python position (Python; refuses what the
+                                     layout cannot hold with a ValueError)
+    current_player(s) -> int         0, 1, CHANCE or TERMINAL
+    returns0(s) -> float             player 0's return (+1, -1, 0; 0 before the end)
+    legal_actions(s, out) -> int     the legal actions (chance outcomes at a chance event)
+                                     written into ``out`` in the Python core's order; how many
+    apply(s, action)                 plays a legal action or chance outcome, in place
+    observe(s, out)                  both seats' env observations, flattened, into ``out``
+                                     (2, size): a seat's row reads only what it may know
+
+Optional, with the default used where a core leaves it out::
+
+    chance_outcome(s, u) -> int      the chance event's outcome at ``u`` (uniform in [0, 1)) of
+                                     its inverse CDF over the outcomes in the Python core's
+                                     order, as the env draws it (required where the game
+                                     declares chance)
+    policy_action(s, policy, rng, moves) -> int
+                                     a roll-out move by the policy numbered as the game's
+                                     ``compiled_rollouts`` (default: uniform among the legal)
+    apply_observed(s, action, observation, b)
+                                     ``apply`` keeping both seats' observations of game ``b``
+                                     (``observation[b]``, the batch's) up to date (default:
+                                     apply, then observe afresh)
+    write_mask(s, mask, b, legal) -> int
+                                     game ``b``'s row of the legal-action mask written; the
+                                     player to move returned, -1 once over (default: from
+                                     ``current_player`` and ``legal_actions``, ``legal``
+                                     scratch space)
+    restart_setup(env) -> array      what a fresh game of the env draws from (Python;
+                                     default: nothing)
+    restart(s, fresh, setup, rng)    one game starts afresh, drawing as the env's reset draws
+                                     (default: a copy of ``fresh``; a core with it draws)
+    scratch_size(state) -> int       room for the legal moves of any later position (Python;
+                                     default: the state's action count)
+
+Required where the game declares a ``network_input`` (the Gumbel search and training)::
+
+    write_input(s, out)              the network input of ``s`` into the flat float32 ``out``,
+                                     the compiled twin of the declaration's ``network_input``
+    input_fits(states, size) -> bool whether inputs of ``size`` values hold every row (Python)
+    remaining_moves(states) -> array the most moves left in each row (Python)
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import types
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from boardzoo.games.model import CHANCE, TERMINAL
+from boardzoo.games.registry import game as declared_game
+from boardzoo.games.registry import games
+from boardzoo.jit import njit
+
+__all__ = ["CHANCE", "DRAWS", "TERMINAL", "Kernels", "Start", "compiled_games", "core_of", "kernel", "kernels"]
+
+#: Names every core defines.
+REQUIRED = ("encode", "current_player", "returns0", "legal_actions", "apply", "observe")
+#: Names a core may define; the kernels use the default kernel named beside each otherwise.
+OPTIONAL = {"chance_outcome": "no_chance_outcome", "policy_action": "random_policy_action",
+            "apply_observed": "apply_then_observe", "write_mask": "mask_from_legal_actions",
+            "restart": "restart_as_copy"}
+#: Names a learnable game's core defines.
+LEARNING = ("write_input", "input_fits", "remaining_moves")
+#: The modules of shared kernels (imported before a game's copies are made).
+KERNEL_MODULES = ("boardzoo.fast.batch", "boardzoo.fast.rollouts", "boardzoo.fast.mcts", "boardzoo.fast.gumbel")
+#: The compiled-engine sources every shared kernel may read (its cache stamp adds the game's folder).
+_SHARED_READS = ("jit.py", "fast")
+
+_templates: dict[str, Callable] = {}
+#: The kernels numba inlines where they are called (small ones on a batch's per-move path,
+#: where a call's cost is that of the work).
+_inlined: set[str] = set()
+
+
+def kernel(function: Callable | None = None, *, inline: bool = False) -> Any:
+    """Marks a shared kernel: a function written against a core's names, compiled only as
+    a game's copy (:func:`kernels`); ``@kernel(inline=True)`` has numba inline it into its
+    callers. The function itself is left as it is (plain Python)."""
+    def mark(function: Callable) -> Callable:
+        if function.__name__ in _templates and _templates[function.__name__] is not function:
+            raise ValueError(f"two shared kernels are named {function.__name__}: the names must be unique")
+        _templates[function.__name__] = function
+        if inline:
+            _inlined.add(function.__name__)
+        return function
+
+    return mark if function is None else mark(function)
+
+
+def _interface(name: str) -> Callable:
+    def unbound(*args: Any) -> Any:
+        raise TypeError(f"{name} is a game's compiled function: call a game's copy of the kernel "
+                        "(boardzoo.fast.core.kernels(game))")
+    unbound.__name__ = name
+    return unbound
+
+
+# The interface's names, for the kernels' modules to import: never called as they are here
+# (each game's copy of a kernel binds the game's functions in their place).
+current_player = _interface("current_player")
+returns0 = _interface("returns0")
+legal_actions = _interface("legal_actions")
+apply = _interface("apply")
+observe = _interface("observe")
+chance_outcome = _interface("chance_outcome")
+policy_action = _interface("policy_action")
+apply_observed = _interface("apply_observed")
+write_mask = _interface("write_mask")
+restart = _interface("restart")
+write_input = _interface("write_input")
+#: Whether the game's start draws (its core has ``restart``): a constant of each game's
+#: kernels (numba drops the branch it closes).
+DRAWS = False
+
+
+class Start(NamedTuple):
+    """What a batch's fresh game starts from: the env's fresh position (a header for games
+    whose start draws), both seats' observations of it, and what the start draws from
+    (the core's ``restart_setup``)."""
+
+    state: np.ndarray
+    observation: np.ndarray
+    setup: np.ndarray
+
+
+def compiled_games() -> tuple[str, ...]:
+    """The games with a compiled core, in the registry's order."""
+    return tuple(name for name, each in games().items() if each.compiled_core is not None)
+
+
+@functools.cache
+def core_of(game_name: str) -> ModuleType:
+    """The compiled core of ``game_name``: ValueError for a game not declared or without one,
+    TypeError for a core that lacks what its game needs."""
+    if game_name not in games():
+        raise ValueError(f"the compiled engine knows no game {game_name!r}; games with a compiled core: "
+                         f"{', '.join(compiled_games())}")
+    declaration = declared_game(game_name)
+    if declaration.compiled_core is None:
+        raise ValueError(f"{game_name} has no compiled core (games with one: {', '.join(compiled_games())})")
+    core = importlib.import_module(declaration.compiled_core)
+    needed = REQUIRED + (("chance_outcome",) if declaration.chance else ()) \
+        + (LEARNING if declaration.network_input is not None else ())
+    missing = [name for name in needed if not hasattr(core, name)]
+    if missing:
+        raise TypeError(f"{declaration.compiled_core} lacks {', '.join(missing)} (see boardzoo.fast.core)")
+    return core
+
+
+class Kernels(types.SimpleNamespace):
+    """One game's copies of the shared kernels (attributes by the kernels' names), with
+    ``core`` its compiled core and ``game`` its declaration."""
+
+    core: ModuleType
+    game: Any
+
+
+@functools.cache
+def kernels(game_name: str) -> Kernels:
+    """Every shared kernel made for ``game_name``'s core (compiled on first call, cached on disk)."""
+    core = core_of(game_name)
+    modules = [importlib.import_module(name) for name in KERNEL_MODULES]
+    game_folder = "games/" + core.__name__.split(".")[2]
+    copies: dict[str, Any] = {}
+    namespaces = {module.__name__: dict(vars(module)) for module in modules}
+    for name, template in _templates.items():
+        code = template.__code__
+        function = types.FunctionType(code, namespaces[template.__module__], name, template.__defaults__,
+                                      template.__closure__)
+        function.__qualname__ = f"{game_name}.{name}"  # its own cache files
+        function.compiled_reads = (*_SHARED_READS, game_folder)  # type: ignore[attr-defined]
+        copies[name] = njit(cache=True, inline="always" if name in _inlined else "never")(function)
+    bound = {name: getattr(core, name) for name in (*REQUIRED, *LEARNING, *OPTIONAL) if hasattr(core, name)}
+    for name, default in OPTIONAL.items():
+        bound.setdefault(name, copies[default])
+    bound["DRAWS"] = hasattr(core, "restart")
+    for namespace in namespaces.values():
+        namespace.update(copies)
+        namespace.update(bound)
+    return Kernels(core=core, game=declared_game(game_name), **copies)

@@ -1,0 +1,250 @@
+"""Geister's compiled core (the ``fast`` extra; the interface is :mod:`boardzoo.fast.core`'s).
+
+Layout of a position's array ``s`` (the referee's: both sides' colours are in it)::
+
+    player, plies, max turns, winner, over, lost (blue 0, red 0, blue 1, red 1),
+    placed 0, placed 1, then 16 ghost squares, 16 colours, 36 board cells
+
+A seat's observation (:func:`observe`) reads its own colours and never the opponent's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from boardzoo.games.geister import GAME
+from boardzoo.games.geister.board import ESCAPED, GHOSTS, MOVE_ACTIONS, RED_SETS, SQUARES, TARGET
+from boardzoo.games.model import TERMINAL
+from boardzoo.jit import njit, random_below, random_float
+
+PLAYER, PLIES, MAX_TURNS, WINNER, OVER, LOST, PLACED, POS, RED, BOARD = (0, 1, 2, 3, 4, 5, 9, 11, 27, 43)
+LENGTH = BOARD + SQUARES
+#: The move table: TARGET_TABLE[seat, square, direction] is the square reached, ESCAPED
+#: through an exit, OFF_BOARD elsewhere off the board.
+OFF_BOARD = -3
+TARGET_TABLE = np.array([[[OFF_BOARD if t is None else t for t in row] for row in table] for table in TARGET],
+                        dtype=np.int64)
+RED_SET_TABLE = np.array(RED_SETS, dtype=np.int64)
+#: The observation: the plane of own colours starts at plane 8, the opponent's ghosts at plane 10.
+_BLUE_PLANE, _OPPONENTS_PLANE, _COUNTS = 8, 10, 11 * SQUARES
+#: Roll-out policies, numbered as the declaration names them.
+FORWARD, RUSHING = (GAME.compiled_rollouts.index(name) for name in ("forward", "rushing"))
+
+
+def encode(state) -> np.ndarray:
+    header = [state.player, state.plies, state.max_turns, state.winner, state.over, *state.lost[0],
+              *state.lost[1], *state.placed]
+    return np.array(header + list(state.pos) + [bool(red) for red in state.red] + list(state.board),
+                    dtype=np.int64)
+
+
+@njit(cache=True)
+def current_player(s):
+    return TERMINAL if s[OVER] else s[PLAYER]
+
+
+@njit(cache=True)
+def returns0(s):
+    return 1.0 if s[WINNER] == 0 else -1.0 if s[WINNER] == 1 else 0.0
+
+
+@njit(cache=True)
+def legal_actions(s, out):
+    if s[OVER]:
+        return 0
+    if not (s[PLACED] and s[PLACED + 1]):
+        for a in range(len(RED_SET_TABLE)):
+            out[a] = MOVE_ACTIONS + a
+        return len(RED_SET_TABLE)
+    n = 0
+    for a in range(MOVE_ACTIONS):
+        if move_target(s, s[PLAYER], a) != OFF_BOARD:
+            out[n] = a
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def move_target(s, seat, action):
+    """Where the move ``action`` of ``seat`` lands (ESCAPED through an exit), or OFF_BOARD
+    when it is illegal: the compiled twin of :func:`boardzoo.games.geister.rules.move_target`."""
+    g = GHOSTS * seat + (action >> 2)
+    square = s[POS + g]
+    if square < 0:
+        return OFF_BOARD
+    target = TARGET_TABLE[seat, square, action & 3]
+    if target == OFF_BOARD:
+        return OFF_BOARD
+    if target == ESCAPED:
+        return OFF_BOARD if s[RED + g] else ESCAPED
+    occupant = s[BOARD + target]
+    return target if occupant < 0 or occupant // GHOSTS != seat else OFF_BOARD
+
+
+@njit(cache=True)
+def apply(s, action):
+    seat = s[PLAYER]
+    if action >= MOVE_ACTIONS:
+        for i in range(GHOSTS):
+            s[RED + GHOSTS * seat + i] = 0
+        for i in RED_SET_TABLE[action - MOVE_ACTIONS]:
+            s[RED + GHOSTS * seat + i] = 1
+        s[PLACED + seat] = 1
+        s[PLAYER] = 0 if not s[PLACED] else 1 if not s[PLACED + 1] else 0
+        return
+    g = GHOSTS * seat + (action >> 2)
+    square = s[POS + g]
+    target = TARGET_TABLE[seat, square, action & 3]
+    s[BOARD + square] = -1
+    s[PLIES] += 1
+    if target == ESCAPED:
+        s[POS + g] = ESCAPED
+        s[WINNER], s[OVER] = seat, 1
+        return
+    victim = s[BOARD + target]
+    s[BOARD + target] = g
+    s[POS + g] = target
+    s[PLAYER] = 1 - seat
+    if victim >= 0:
+        s[POS + victim] = -1  # captured
+        other = 1 - seat
+        if s[RED + victim]:
+            s[LOST + 2 * other + 1] += 1
+            if s[LOST + 2 * other + 1] == 4:
+                s[WINNER], s[OVER] = other, 1
+                return
+        else:
+            s[LOST + 2 * other] += 1
+            if s[LOST + 2 * other] == 4:
+                s[WINNER], s[OVER] = seat, 1
+                return
+    if s[PLIES] >= s[MAX_TURNS]:
+        s[OVER] = 1
+
+
+@njit(cache=True)
+def observe(s, out):
+    """Each seat's 11 planes and 8 counts (the env's layout), from that seat's side: its own
+    ghosts and colours, where the opponent's ghosts stand (never their colours), counts."""
+    out[:, :] = 0
+    for seat in range(2):
+        other = 1 - seat
+        for i in range(GHOSTS):
+            square = s[POS + GHOSTS * seat + i]
+            if square >= 0:
+                own = square if seat == 0 else SQUARES - 1 - square
+                out[seat, i * SQUARES + own] = 1
+                if s[PLACED + seat]:
+                    plane = _BLUE_PLANE + 1 if s[RED + GHOSTS * seat + i] else _BLUE_PLANE
+                    out[seat, plane * SQUARES + own] = 1
+            square = s[POS + GHOSTS * other + i]
+            if square >= 0:
+                own = square if seat == 0 else SQUARES - 1 - square
+                out[seat, _OPPONENTS_PLANE * SQUARES + own] = 1
+        out[seat, _COUNTS] = s[LOST + 2 * other]
+        out[seat, _COUNTS + 1] = s[LOST + 2 * other + 1]
+        out[seat, _COUNTS + 2] = s[LOST + 2 * seat]
+        out[seat, _COUNTS + 3] = s[LOST + 2 * seat + 1]
+        out[seat, _COUNTS + 4] = s[PLIES]
+        out[seat, _COUNTS + 5] = s[MAX_TURNS] - s[PLIES]
+        out[seat, _COUNTS + 6] = 0 if s[PLACED + seat] else 1
+        out[seat, _COUNTS + 7] = 1 if s[PLACED + other] else 0
+
+
+@njit(cache=True)
+def exit_distance(seat, square):
+    """Steps from ``square`` to the nearer of ``seat``'s exits, plus one to go off."""
+    own = square if seat == 0 else SQUARES - 1 - square
+    x, y = own % 6, own // 6
+    return y + min(x, 5 - x) + 1
+
+
+@njit(cache=True)
+def threatened(s, seat, square, mover):
+    """Whether an opponent ghost other than ``mover`` stands next to ``square``."""
+    for d in range(4):
+        neighbour = TARGET_TABLE[seat, square, d]
+        if neighbour >= 0:
+            g = s[BOARD + neighbour]
+            if g >= 0 and g // GHOSTS != seat and g != mover:
+                return True
+    return False
+
+
+@njit(cache=True)
+def rushing_candidates(s, moves):
+    """The moves seat 004's rushing player chooses among (see
+    :func:`boardzoo.strategy.geister.players.rushing_action`), written to ``moves[32:]``
+    after the legal moves in ``moves[:32]``; returns (first, count) of the chosen group."""
+    seat = s[PLAYER]
+    n = legal_actions(s, moves)
+    group = MOVE_ACTIONS
+    escapes = 0
+    for i in range(n):
+        if move_target(s, seat, moves[i]) == ESCAPED:
+            moves[group + escapes] = moves[i]
+            escapes += 1
+    if escapes:
+        return group, escapes
+    captures = 0
+    for i in range(n):
+        target = move_target(s, seat, moves[i])
+        victim = s[BOARD + target]
+        if victim >= 0:
+            last_red = s[RED + victim] and s[LOST + 2 * (1 - seat) + 1] == 3
+            if not last_red and not threatened(s, seat, target, victim):
+                moves[group + captures] = moves[i]
+                captures += 1
+    if captures:
+        return group, captures
+    best_safe, best_distance, count = -1, 0, 0
+    for i in range(n):
+        g = GHOSTS * seat + (moves[i] >> 2)
+        target = move_target(s, seat, moves[i])
+        if s[BOARD + target] >= 0 or s[RED + g]:
+            continue
+        distance = exit_distance(seat, target)
+        if exit_distance(seat, s[POS + g]) - distance <= 0:
+            continue  # not an advance
+        safe = 0 if threatened(s, seat, target, -1) else 1
+        if safe > best_safe or safe == best_safe and -distance > best_distance:
+            best_safe, best_distance, count = safe, -distance, 0
+        if safe == best_safe and -distance == best_distance:
+            moves[group + count] = moves[i]
+            count += 1
+    if count:
+        return group, count
+    return 0, n
+
+
+@njit(cache=True)
+def rushing_action(s, rng, moves):
+    first, count = rushing_candidates(s, moves)
+    return moves[first + random_below(rng, count)]
+
+
+@njit(cache=True)
+def policy_action(s, policy, rng, moves):
+    """A roll-out move: uniform; forward (a forward move half the time, when there is one);
+    or the rushing player's (once both sides have placed their ghosts)."""
+    placed = s[PLACED] and s[PLACED + 1]
+    if policy == FORWARD and placed and random_float(rng) < 0.5:
+        seat, count = s[PLAYER], 0
+        for i in range(GHOSTS):
+            square = s[POS + GHOSTS * seat + i]
+            if square < 0:
+                continue
+            reached = TARGET_TABLE[seat, square, 0]
+            if reached == ESCAPED and not s[RED + GHOSTS * seat + i] or reached >= 0 and (
+                    s[BOARD + reached] < 0 or s[BOARD + reached] // GHOSTS != seat):
+                moves[count] = 4 * i
+                count += 1
+        if count:
+            return moves[random_below(rng, count)]
+    if policy == RUSHING and placed:
+        return rushing_action(s, rng, moves)
+    return moves[random_below(rng, legal_actions(s, moves))]
+
+
+def scratch_size(state) -> int:
+    return max(2 * MOVE_ACTIONS, len(RED_SETS))
