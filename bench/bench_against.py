@@ -1,8 +1,11 @@
 """This checkout against another one (say, the previous main) on the hot paths, side by
 side in one run: MCTS simulations per second (the Python and the compiled engine, the
 Connect Four start, as bench_mcts.py), the solver's batches (the Python and the compiled
-solver on the middle-game set of bench/data, as bench_solver.py) and the purple search
-(Python and compiled, as bench_purple_search.py). Each measurement runs in a fresh
+solver on the middle-game set of bench/data, as bench_solver.py), the purple search
+(Python and compiled, as bench_purple_search.py), Connect Four's compiled batch (1,024
+games of random legal play, as bench_vector.py) and the compiled Gumbel search (256
+games at once as self-play runs it, and one position as the agent runs it; a network
+that answers at once, so the search alone is timed). Each measurement runs in a fresh
 process of either checkout, the two alternating round by round; the table gives the
 medians and this checkout's speed relative to the other (above 1: faster).
 
@@ -75,6 +78,51 @@ for position in cases:
 print(nodes / (time.perf_counter() - start))
 """
 
+BATCH = """
+import time
+import numpy as np
+from boardzoo.vector import make, random_actions
+games = make("connect_four_v0", batch=1024, auto_reset=True, engine="compiled")
+batch, rng = games.reset(seed=0), np.random.default_rng(0)
+batch = games.step(batch, random_actions(batch, rng))
+start, steps = time.perf_counter(), 0
+while time.perf_counter() - start < 3:
+    for _ in range(100):
+        batch = games.step(batch, random_actions(batch, rng))
+    steps += 100
+print(steps * 1024 / (time.perf_counter() - start))
+"""
+GUMBEL = """
+import random, time
+import numpy as np
+try:
+    from boardzoo.fast.core import core_of
+    encode, game = core_of("connect_four").encode, "connect_four"
+except ImportError:
+    from boardzoo.fast.games import GAME_IDS, encode
+    game = GAME_IDS["connect_four"]
+from boardzoo.fast.gumbel import BatchedGumbelSearch
+from boardzoo.games import ConnectFourState
+drawing, roots = random.Random(0), []
+while len(roots) < {batch}:
+    state = ConnectFourState()
+    for _ in range(drawing.randrange(12)):
+        if state.current_player() >= 0:
+            state.apply(drawing.choice(state.legal_actions()))
+    if state.current_player() >= 0:
+        roots.append(encode(state))
+roots = np.stack(roots)
+search = BatchedGumbelSearch(game, 7, (3, 6, 7), roots.shape[1], {batch}, capacity={simulations} + 1)
+def evaluate(inputs):
+    return np.zeros((len(inputs), 7), np.float32), np.zeros(len(inputs), np.float32)
+search.run(roots, evaluate, {simulations})
+start, runs = time.perf_counter(), 0
+while time.perf_counter() - start < 3:
+    search.run(roots, evaluate, {simulations})
+    runs += 1
+print(runs * {batch} * {simulations} / (time.perf_counter() - start))
+"""
+
 
 def measure(checkout: pathlib.Path, code: str) -> float:
     env = {**os.environ, "PYTHONPATH": str(checkout), "OMP_NUM_THREADS": "1"}
@@ -99,6 +147,9 @@ def main() -> None:
                                                                      engine="compiled"),
         "purple, python, 12 positions depth 3 (nodes/s)": PURPLE.format(count=12, depth=3, engine="python"),
         "purple, compiled, 40 positions depth 4 (nodes/s)": PURPLE.format(count=40, depth=4, engine="compiled"),
+        "Connect Four batch, compiled, 1,024 games (plies/s)": BATCH,
+        "Gumbel search, 256 games x 32 simulations (simulations/s)": GUMBEL.format(batch=256, simulations=32),
+        "Gumbel search, one position x 800 simulations (simulations/s)": GUMBEL.format(batch=1, simulations=800),
     }
     results: dict[str, dict[str, list[float]]] = {name: {"this": [], "other": []} for name in cases}
     for round_ in range(args.rounds):

@@ -323,11 +323,14 @@ def parser() -> argparse.ArgumentParser:
                     "directory; run the same command again to resume after an interruption. The network is "
                     "RUN/weights/averaged.npz (the moving average of the generations' networks; the newest alone is "
                     "RUN/weights/latest.npz), played by alphazero:weights=FILE.")
-    train.add_argument("game", help="connect_four, nim or cantris (the preset of that game)")
+    learned = {name: each.learning.generations for name, each in games().items() if each.learning is not None}
+    train.add_argument("game", help=f"{', '.join(learned)} (the preset of that game)")
     train.add_argument("--run", dest="run_dir", metavar="DIR", help="run directory (default runs/train-GAME)")
     train.add_argument("--generations", type=int,
                        help="stop when the run has this many generations (default, when no --hours or --run-hours "
-                            "is given: the shipped network's, 30 for nim, 60 for cantris, 148 for connect_four)")
+                            "is given: the shipped network's, "
+                            + ", ".join(f"{n} for {name}" for name, n in sorted(learned.items(), key=lambda x: x[1]))
+                            + ")")
     train.add_argument("--hours", type=float, help="stop after this many hours of this call (checked between phases)")
     train.add_argument("--run-hours", type=float, metavar="H",
                        help="the run's budget across all its calls: stop before a generation that would take the "

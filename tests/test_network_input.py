@@ -31,7 +31,7 @@ def test_the_compiled_input_is_the_plain_one(game):
     largest_pile = 64
     checked = 0
     for key in game.variants:
-        for _ in range(12):
+        for _ in range(30):
             state = game.variant_state(key, rng)
             while True:
                 if state.current_player() == CHANCE:

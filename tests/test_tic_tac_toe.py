@@ -141,3 +141,50 @@ def test_the_docs_have_its_env_page():
         sys.path.pop(0)
     page = env_page("tic_tac_toe_v0")
     assert page.startswith("# Tic-tac-toe") and "## Spec" in page and "adding a game" in page
+
+
+# --- learned by self-play (the compiled core and the training preset from its folder) ----------------
+def losses_against_every_opponent(agent, seat: int) -> tuple[int, int]:
+    """(games lost, games) by ``agent`` at ``seat`` against every opponent there is: each
+    of the opponent's moves is tried in every position the agent's moves lead to."""
+    lost = played = 0
+    stack = [TicTacToeState()]
+    while stack:
+        state = stack.pop()
+        player = state.current_player()
+        if player == TERMINAL:
+            played += 1
+            lost += state.returns()[seat] < 0
+            continue
+        for action in [agent.act({}, state.clone())] if player == seat else state.legal_actions():
+            after = state.clone()
+            after.apply(action)
+            stack.append(after)
+    return lost, played
+
+
+def plays_perfectly(spec: str) -> None:
+    summary = arena.summarize(arena.run("tic_tac_toe_v0", spec, "alphabeta:depth=9", games=200, seed=3, workers=1,
+                                        progress=False))
+    assert summary["ties"] == 200, summary  # from both seats: a draw every game, as perfect play is
+    agent = make(spec, seed=0)
+    for seat in (0, 1):
+        lost, played = losses_against_every_opponent(agent, seat)
+        assert lost == 0 and played > 100, (seat, lost, played)
+
+
+def test_the_shipped_network_plays_perfectly():
+    pytest.importorskip("numba")
+    plays_perfectly("alphazero")
+
+
+@pytest.mark.training
+def test_training_from_nothing_learns_perfect_play_in_minutes(tmp_path):
+    """``boardzoo train tic_tac_toe`` as a user runs it: its preset, from an empty folder."""
+    pytest.importorskip("torch")
+    pytest.importorskip("numba")
+    run = tmp_path / "run"
+    done = subprocess.run([sys.executable, "-m", "boardzoo", "train", "tic_tac_toe", "--run", str(run),
+                           "--workers", "1"], capture_output=True, text=True, timeout=1200)
+    assert done.returncode == 0, done.stderr[-2000:]
+    plays_perfectly(f"alphazero:weights={run / 'weights' / 'averaged.npz'}")

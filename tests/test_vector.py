@@ -219,14 +219,19 @@ def test_the_compiled_batch_plays_the_reference_batchs_games(spec):
 
 
 @needs_fast
-def test_auto_plays_compiled_where_it_can_and_the_reference_where_it_cannot():
+def test_auto_plays_compiled_where_it_can_and_the_reference_where_it_cannot(monkeypatch):
+    from boardzoo import vector
     from boardzoo.vector.compiled import CompiledVectorGame
 
     assert isinstance(make("cantris_v1", batch=2), CompiledVectorGame)
+    assert isinstance(make("tic_tac_toe_v0", batch=2), CompiledVectorGame)
     assert isinstance(make("connect_four_v0:rows=12,cols=12", batch=2), ReferenceVectorGame)  # 169 bits
+    # a game without a compiled core (every game has one now: one is taken away)
+    monkeypatch.setattr(vector, "COMPILED_ENVS", tuple(env for env in vector.COMPILED_ENVS if env != "tic_tac_toe_v0"))
     assert isinstance(make("tic_tac_toe_v0", batch=2), ReferenceVectorGame)
     with pytest.raises(ValueError, match="engine=compiled plays .*, not tic_tac_toe_v0"):
         make("tic_tac_toe_v0", batch=2, engine="compiled")
+    monkeypatch.undo()
     with pytest.raises(ValueError, match="fits in 63 bits"):
         make("connect_four_v0:rows=12,cols=12", batch=2, engine="compiled")
     with pytest.raises(ValueError, match="connect_four: rows"):
@@ -265,10 +270,11 @@ def test_falling_back_to_the_reference_batch_warns_once_naming_the_extra(monkeyp
 
     monkeypatch.setattr(vector, "compiled_available", lambda: False)
     monkeypatch.setattr(vector, "_fallback_warned", False)
+    monkeypatch.setattr(vector, "COMPILED_ENVS", tuple(env for env in vector.COMPILED_ENVS if env != "tic_tac_toe_v0"))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         make("connect_four_v0", batch=2, engine="python")
-        make("tic_tac_toe_v0", batch=2)
+        make("tic_tac_toe_v0", batch=2)  # no compiled batch to fall back from
     with pytest.warns(vector.BatchFallbackWarning, match=r'100x slower.*pip install "boardzoo\[fast\]".*'
                       r'pip install "\.\[fast\]"') as caught:
         gymnasium.make_vec("boardzoo/connect_four-v0", num_envs=2, vectorization_mode="vector_entry_point")

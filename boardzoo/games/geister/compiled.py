@@ -141,6 +141,15 @@ def observe(s, out):
             if square >= 0:
                 own = square if seat == 0 else SQUARES - 1 - square
                 out[seat, _OPPONENTS_PLANE * SQUARES + own] = 1
+    write_counts(s, out)
+
+
+@njit(cache=True)
+def write_counts(s, out):
+    """Each seat's 8 counts: ghosts it took (blue, red), ghosts it lost, plies played and
+    left, whether it still places its ghosts, whether the opponent has placed."""
+    for seat in range(2):
+        other = 1 - seat
         out[seat, _COUNTS] = s[LOST + 2 * other]
         out[seat, _COUNTS + 1] = s[LOST + 2 * other + 1]
         out[seat, _COUNTS + 2] = s[LOST + 2 * seat]
@@ -149,6 +158,41 @@ def observe(s, out):
         out[seat, _COUNTS + 5] = s[MAX_TURNS] - s[PLIES]
         out[seat, _COUNTS + 6] = 0 if s[PLACED + seat] else 1
         out[seat, _COUNTS + 7] = 1 if s[PLACED + other] else 0
+
+
+@njit(cache=True)
+def apply_observed(s, action, observation, b):
+    """:func:`apply` with both seats' observations of game ``b`` brought up to date: a move
+    changes the mover's ghost, its colour and the opponent's view of it, a captured
+    ghost's three cells and the counts (placing, and a game's end, rewrite them all)."""
+    if action >= MOVE_ACTIONS:
+        apply(s, action)
+        observe(s, observation[b])
+        return
+    seat, i = s[PLAYER], action >> 2
+    other, g = 1 - seat, GHOSTS * seat + i
+    square = s[POS + g]
+    reached = TARGET_TABLE[seat, square, action & 3]
+    victim = -1 if reached == ESCAPED else s[BOARD + reached]
+    apply(s, action)
+    if s[OVER]:
+        observe(s, observation[b])
+        return
+    out = observation[b]
+    mine_from = square if seat == 0 else SQUARES - 1 - square  # the mover's side; the other's is the mirror
+    mine_to = reached if seat == 0 else SQUARES - 1 - reached
+    colour = _BLUE_PLANE + 1 if s[RED + g] else _BLUE_PLANE
+    out[seat, i * SQUARES + mine_from], out[seat, i * SQUARES + mine_to] = 0, 1
+    out[seat, colour * SQUARES + mine_from], out[seat, colour * SQUARES + mine_to] = 0, 1
+    theirs_from, theirs_to = SQUARES - 1 - mine_from, SQUARES - 1 - mine_to
+    out[other, _OPPONENTS_PLANE * SQUARES + theirs_from] = 0
+    out[other, _OPPONENTS_PLANE * SQUARES + theirs_to] = 1
+    if victim >= 0:
+        victim_colour = _BLUE_PLANE + 1 if s[RED + victim] else _BLUE_PLANE
+        out[other, (victim - GHOSTS * other) * SQUARES + theirs_to] = 0
+        out[other, victim_colour * SQUARES + theirs_to] = 0
+        out[seat, _OPPONENTS_PLANE * SQUARES + mine_to] = 0
+    write_counts(s, out)
 
 
 @njit(cache=True)

@@ -38,8 +38,8 @@ raises `IllegalActionError` instead.
 * v0: first release.
 """
 
-from boardzoo.games.registry import Game
-from boardzoo.games.tic_tac_toe.rules import TicTacToeState, observation_of
+from boardzoo.games.registry import Game, Learning
+from boardzoo.games.tic_tac_toe.rules import TicTacToeState, network_input, observation_of
 
 GAME = Game(
     name=TicTacToeState.game_name,
@@ -51,6 +51,14 @@ GAME = Game(
     envs={"tic_tac_toe_v0": "tic-tac-toe on a 3x3 grid; the generic env from the game's declaration"},
     observation=observation_of,
     small_envs={"tic_tac_toe": "tic_tac_toe_v0"},
+    compiled_core="boardzoo.games.tic_tac_toe.compiled",
+    network_input=network_input,
+    learning=Learning(
+        env="tic_tac_toe_v0", shipped="tic_tac_toe.npz", generations=40,
+        settings={"channels": 32, "blocks": 2, "value_hidden": 32, "simulations": 64, "max_considered": 9,
+                  "games_per_generation": 512, "games_per_task": 256, "replay_positions": 30_000,
+                  "sampled_plies": 2, "random_opening_share": 0.75, "random_opening_plies": 6, "mirror": False,
+                  "lr_halving_generations": 15, "anchors": ("random", "alphabeta:depth=9"), "eval_games": 40}),
 )
 
-__all__ = ["GAME", "TicTacToeState", "observation_of"]
+__all__ = ["GAME", "TicTacToeState", "network_input", "observation_of"]

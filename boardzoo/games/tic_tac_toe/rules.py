@@ -83,3 +83,12 @@ def observation_of(state: TicTacToeState, player: int) -> np.ndarray:
     the opponent's (row 0 the top)."""
     cells = np.array(state.cells, dtype=np.int8).reshape(3, 3)
     return np.stack([cells == player + 1, cells == 2 - player], axis=-1).astype(np.int8)
+
+
+def network_input(state: TicTacToeState, largest_pile: int = 0) -> np.ndarray:
+    """What a learned network sees of the position: ``(2, 3, 3)`` float32, the mover's
+    marks, then the opponent's (row 0 the top). The plain twin of the compiled writer
+    (``boardzoo.games.tic_tac_toe.compiled``), which the tests hold to it."""
+    cells = np.array(state.cells, dtype=np.int8).reshape(3, 3)
+    mover = state.player
+    return np.stack([cells == mover + 1, cells == 2 - mover]).astype(np.float32)
