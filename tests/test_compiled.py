@@ -46,7 +46,8 @@ GAMES = {"geister": 300}  # Geister games are long: fewer of them, ~30,000 moves
 def test_compiled_cores_play_the_same_games(variant):
     """Thousands of random games on both cores: after every move the compiled position
     equals the Python one's encoding (so pieces, scores, whose turn, the winner), the
-    legal moves agree in order, and so do the player to move and the returns."""
+    legal moves agree in order (increasing, as a mask lists them), and so do the player
+    to move and the returns."""
     moves = np.empty(128, dtype=np.int64)
     checked = 0
     for seed in range(GAMES.get(variant, 1000)):
@@ -63,6 +64,7 @@ def test_compiled_cores_play_the_same_games(variant):
             n = core.legal_actions(compiled, moves)
             legal = state.legal_actions()
             assert list(moves[:n]) == legal
+            assert all(a < b for a, b in zip(legal, legal[1:]))  # the mask's order (the one-call step's draws)
             action = state.sample_chance(rng) if player == CHANCE else rng.choice(legal)
             state.apply(action)
             core.apply(compiled, action)

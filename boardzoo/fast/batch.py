@@ -48,7 +48,8 @@ def apply_then_observe(s, action, observation, b):
 @kernel(inline=True)
 def mask_from_legal_actions(s, mask, b, legal):
     player = current_player(s)
-    mask[b, :] = False
+    for a in range(mask.shape[1]):
+        mask[b, a] = False
     if player == TERMINAL:
         return -1
     for i in range(legal_actions(s, legal)):
@@ -158,13 +159,15 @@ def random_legal_actions(mask, rng, actions):
 
 # --- one learning seat against the random opponent (the Gymnasium face) --------------------------------
 @kernel
-def opponent_rounds(states, seats, opponent_rng, rng, observation, mask, players, legal, picks, rewards, plies):
+def opponent_rounds(states, seats, opponent_rng, rng, observation, mask, players, legal, rewards, plies):
     """The random opponent moves in every game where it is to move until the learning seat
-    is (or the game is over), round by round: each round draws one action for every game
-    with a legal move (:func:`random_legal_actions`, the learner's games included, as
-    ``boardzoo.vector.random_actions`` draws for a whole batch) and plays it where the
-    opponent is to move. The learning seat's rewards are added to ``rewards``, the moves
-    played to ``plies[0]``."""
+    is (or the game is over), round by round. Each round draws as
+    ``boardzoo.vector.random_actions`` draws for a whole batch (:func:`random_legal_actions`:
+    one draw for every game with a legal move, the learner's games included, the action at
+    ``floor(u * count)`` of the legal ones in order) and plays the draw where the opponent
+    is to move; the legal actions come from the core (in increasing order, as the mask's),
+    not from scanning the mask. The learning seat's rewards are added to ``rewards``, the
+    moves played to ``plies[0]``."""
     while True:
         waiting = False
         for b in range(states.shape[0]):
@@ -173,21 +176,24 @@ def opponent_rounds(states, seats, opponent_rng, rng, observation, mask, players
                 break
         if not waiting:
             return
-        random_legal_actions(mask, opponent_rng, picks)
         for b in range(states.shape[0]):
-            if players[b] >= 0 and players[b] != seats[b]:
-                plies[0] += 1
-                s = states[b]
-                move(s, b, picks[b], rng, observation)
-                if current_player(s) == TERMINAL:
-                    value = returns0(s)
-                    rewards[b] += value if seats[b] == 0 else -value
-                players[b] = write_mask(s, mask, b, legal)
+            if players[b] < 0:
+                continue  # over: no legal move, no draw
+            u = opponent_rng.random()
+            if players[b] == seats[b]:
+                continue
+            s = states[b]
+            plies[0] += 1
+            move(s, b, legal[int(u * legal_actions(s, legal))], rng, observation)
+            if current_player(s) == TERMINAL:
+                value = returns0(s)
+                rewards[b] += value if seats[b] == 0 else -value
+            players[b] = write_mask(s, mask, b, legal)
 
 
 @kernel
 def start_games(starting, states, seats, seat, start, opponent_rng, rng, observation, mask, players, legal,
-                picks, scratch, plies, redeals):
+                scratch, plies, redeals):
     """The games ``starting`` (just dealt) get their learning seat (``seat``, or drawn when
     -1: seat 1 where a draw from ``opponent_rng`` is below one half) and the opponent's
     opening moves; a game the opponent ends before the learning seat moved is dealt again,
@@ -196,7 +202,7 @@ def start_games(starting, states, seats, seat, start, opponent_rng, rng, observa
         for b in range(states.shape[0]):
             if starting[b]:
                 seats[b] = seat if seat >= 0 else (1 if opponent_rng.random() < 0.5 else 0)
-        opponent_rounds(states, seats, opponent_rng, rng, observation, mask, players, legal, picks, scratch, plies)
+        opponent_rounds(states, seats, opponent_rng, rng, observation, mask, players, legal, scratch, plies)
         again = False
         for b in range(states.shape[0]):
             starting[b] = players[b] < 0
@@ -211,7 +217,7 @@ def start_games(starting, states, seats, seat, start, opponent_rng, rng, observa
 
 @kernel
 def learner_step(actions, forfeit, states, seats, seat, start, opponent_rng, rng, observation, mask, players,
-                 legal, picks, rewards, ended, forfeited, final, scratch, plies, redeals):
+                 legal, rewards, ended, forfeited, final, scratch, plies, redeals):
     """One step of the learning seat in every game, in one call: its move (and the chance
     events after it), the random opponent's replies (:func:`opponent_rounds`), the last
     observation of every game that ended kept in ``final``, those games dealt afresh and
@@ -235,7 +241,7 @@ def learner_step(actions, forfeit, states, seats, seat, start, opponent_rng, rng
             value = returns0(s)
             rewards[b] = value if seats[b] == 0 else -value
         players[b] = write_mask(s, mask, b, legal)
-    opponent_rounds(states, seats, opponent_rng, rng, observation, mask, players, legal, picks, rewards, plies)
+    opponent_rounds(states, seats, opponent_rng, rng, observation, mask, players, legal, rewards, plies)
     for b in range(states.shape[0]):
         if forfeited[b]:
             rewards[b] = -1.0
@@ -247,6 +253,6 @@ def learner_step(actions, forfeit, states, seats, seat, start, opponent_rng, rng
     for b in range(states.shape[0]):
         forfeited[b] = ended[b]  # now: the games starting
     if not start_games(forfeited, states, seats, seat, start, opponent_rng, rng, observation, mask, players,
-                       legal, picks, scratch, plies, redeals):
+                       legal, scratch, plies, redeals):
         return -2
     return -1

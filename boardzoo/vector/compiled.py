@@ -139,7 +139,6 @@ class RandomOpponentLoop:
         self.rewards = np.zeros(n)
         self.ended = np.zeros(n, dtype=bool)
         self.forfeited = np.zeros(n, dtype=bool)
-        self._picks = np.zeros(n, dtype=np.int64)
         self._scratch = np.zeros(n)
         self.plies = np.zeros(1, dtype=np.int64)  # every move played, the opponent's included
         self.final = np.zeros((n, *games.observation_shape), dtype=games.observation_dtype)
@@ -154,7 +153,7 @@ class RandomOpponentLoop:
         self.opponent_rng = opponent_rng
         started = self.kernels.start_games(np.ones(self.games.batch, dtype=bool), self.states, self.seats, self.seat,
                                            self.games.start, opponent_rng, self.rng,
-                                           self._flat(), self.mask, self.players, self.games._legal, self._picks,
+                                           self._flat(), self.mask, self.players, self.games._legal,
                                            self._scratch, self.plies, self.redeals)
         return bool(started)
 
@@ -163,7 +162,7 @@ class RandomOpponentLoop:
         many re-deals, else the number of the first game refused (nothing changed)."""
         done = self.kernels.learner_step(actions, forfeit, self.states, self.seats, self.seat, self.games.start,
                                          self.opponent_rng, self.rng, self._flat(), self.mask,
-                                         self.players, self.games._legal, self._picks, self.rewards, self.ended,
+                                         self.players, self.games._legal, self.rewards, self.ended,
                                          self.forfeited, self.final.reshape(len(self.final), -1), self._scratch,
                                          self.plies, self.redeals)
         return int(done)

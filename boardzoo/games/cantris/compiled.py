@@ -70,78 +70,105 @@ def apply(s, column):
 def settle(s, fallen):
     """Clears lines of three or more and lets tiles fall until the board is stable (see
     :func:`boardzoo.games.cantris.settle`); ``fallen`` is the only column that changed
-    on a stable board, checked the cheap way first. Returns (points, rounds)."""
+    on a stable board, so the first round looks only at the rows through it (and most
+    moves stop there, nothing allocated). Returns (points, rounds)."""
+    rows, cols = s[ROWS], s[COLS]
+    if not _runs_through(s, fallen, None):
+        return 0, 0
+    marks = np.zeros(rows * cols, dtype=np.bool_)
+    _runs_through(s, fallen, marks)
+    points = rounds = 0
+    while True:
+        rounds += 1
+        points += _clear(s, marks)
+        marks[:] = False
+        if not _all_runs(s, marks):
+            return points, rounds
+
+
+@njit(cache=True)
+def _runs_through(s, c, marks):
+    """Whether a horizontal run of three or more passes through column ``c``; its cells
+    marked in ``marks`` unless that is None (a vertical run cannot be new there: the
+    column's tiles only fell together)."""
     rows, cols = s[ROWS], s[COLS]
     tiles = HEIGHTS + cols
-    points = rounds = 0
-    marks = np.zeros(0, dtype=np.bool_)
-    first = True
-    while True:
-        found = False
-        if first:
-            first = False
-            c = fallen
-            for r in range(s[HEIGHTS + c]):  # horizontal runs through the fallen column
-                value = s[tiles + c * rows + r]
-                left = c
-                while left > 0 and r < s[HEIGHTS + left - 1] and s[tiles + (left - 1) * rows + r] == value:
-                    left -= 1
-                right = c
-                while right < cols - 1 and r < s[HEIGHTS + right + 1] and \
-                        s[tiles + (right + 1) * rows + r] == value:
-                    right += 1
-                if right - left >= 2:
-                    if not found:
-                        found = True
-                        marks = np.zeros(rows * cols, dtype=np.bool_)
-                    for k in range(left, right + 1):
-                        marks[k * rows + r] = True
-        else:
-            marks = np.zeros(rows * cols, dtype=np.bool_)
-            for c in range(cols):  # vertical runs
-                size, base, r = s[HEIGHTS + c], tiles + c * rows, 0
-                while r < size - 2:
-                    value = s[base + r]
-                    if s[base + r + 1] == value and s[base + r + 2] == value:
-                        end = r + 3
-                        while end < size and s[base + end] == value:
-                            end += 1
-                        for k in range(r, end):
-                            marks[c * rows + k] = True
-                        found = True
-                        r = end
-                    else:
-                        r += 1
-            for r in range(rows):  # horizontal runs
-                c = 0
-                while c < cols - 2:
-                    value = s[tiles + c * rows + r] if r < s[HEIGHTS + c] else 0
-                    end = c + 1
-                    while end < cols and r < s[HEIGHTS + end] and s[tiles + end * rows + r] == value:
-                        end += 1
-                    if value and end - c >= 3:
-                        for k in range(c, end):
-                            marks[k * rows + r] = True
-                        found = True
-                        c = end
-                    else:
-                        c += 1
-        if not found:
-            return points, rounds
-        rounds += 1
-        for c in range(cols):
-            size, base, kept = s[HEIGHTS + c], tiles + c * rows, 0
-            for r in range(size):
-                value = s[base + r]
-                if marks[c * rows + r]:
-                    points += value
-                    s[LEFT] -= 1
-                else:
-                    s[base + kept] = value
-                    kept += 1
-            for r in range(kept, size):
-                s[base + r] = 0
-            s[HEIGHTS + c] = kept
+    found = False
+    for r in range(s[HEIGHTS + c]):
+        value = s[tiles + c * rows + r]
+        left = c
+        while left > 0 and r < s[HEIGHTS + left - 1] and s[tiles + (left - 1) * rows + r] == value:
+            left -= 1
+        right = c
+        while right < cols - 1 and r < s[HEIGHTS + right + 1] and s[tiles + (right + 1) * rows + r] == value:
+            right += 1
+        if right - left >= 2:
+            if marks is None:
+                return True
+            found = True
+            for k in range(left, right + 1):
+                marks[k * rows + r] = True
+    return found
+
+
+@njit(cache=True)
+def _all_runs(s, marks):
+    """Every run of three or more equal tiles, vertical or horizontal, marked; whether any."""
+    rows, cols = s[ROWS], s[COLS]
+    tiles = HEIGHTS + cols
+    found = False
+    for c in range(cols):  # vertical runs
+        size, base, r = s[HEIGHTS + c], tiles + c * rows, 0
+        while r < size - 2:
+            value = s[base + r]
+            if s[base + r + 1] == value and s[base + r + 2] == value:
+                end = r + 3
+                while end < size and s[base + end] == value:
+                    end += 1
+                for k in range(r, end):
+                    marks[c * rows + k] = True
+                found = True
+                r = end
+            else:
+                r += 1
+    for r in range(rows):  # horizontal runs
+        c = 0
+        while c < cols - 2:
+            value = s[tiles + c * rows + r] if r < s[HEIGHTS + c] else 0
+            end = c + 1
+            while end < cols and r < s[HEIGHTS + end] and s[tiles + end * rows + r] == value:
+                end += 1
+            if value and end - c >= 3:
+                for k in range(c, end):
+                    marks[k * rows + r] = True
+                found = True
+                c = end
+            else:
+                c += 1
+    return found
+
+
+@njit(cache=True)
+def _clear(s, marks):
+    """The marked tiles taken off (their points returned, tiles left counted down), the
+    tiles above them fallen."""
+    rows, cols = s[ROWS], s[COLS]
+    tiles = HEIGHTS + cols
+    points = 0
+    for c in range(cols):
+        size, base, kept = s[HEIGHTS + c], tiles + c * rows, 0
+        for r in range(size):
+            value = s[base + r]
+            if marks[c * rows + r]:
+                points += value
+                s[LEFT] -= 1
+            else:
+                s[base + kept] = value
+                kept += 1
+        for r in range(kept, size):
+            s[base + r] = 0
+        s[HEIGHTS + c] = kept
+    return points
 
 
 @njit(cache=True)
