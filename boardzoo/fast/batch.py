@@ -217,7 +217,7 @@ def start_games(starting, states, seats, seat, start, opponent_rng, rng, observa
 
 @kernel
 def learner_step(actions, forfeit, states, seats, seat, start, opponent_rng, rng, observation, mask, players,
-                 legal, rewards, ended, forfeited, final, scratch, plies, redeals):
+                 legal, rewards, ended, forfeited, starting, final, scratch, plies, redeals):
     """One step of the learning seat in every game, in one call: its move (and the chance
     events after it), the random opponent's replies (:func:`opponent_rounds`), the last
     observation of every game that ended kept in ``final``, those games dealt afresh and
@@ -250,9 +250,8 @@ def learner_step(actions, forfeit, states, seats, seat, start, opponent_rng, rng
         if ended[b]:
             final[b, :] = observation[b, seats[b]]
             deal(states, b, start, rng, observation, mask, players, legal)
-    for b in range(states.shape[0]):
-        forfeited[b] = ended[b]  # now: the games starting
-    if not start_games(forfeited, states, seats, seat, start, opponent_rng, rng, observation, mask, players,
+    starting[:] = ended
+    if not start_games(starting, states, seats, seat, start, opponent_rng, rng, observation, mask, players,
                        legal, scratch, plies, redeals):
         return -2
     return -1

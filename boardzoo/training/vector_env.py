@@ -173,14 +173,14 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"{name}: game {game}: action {int(actions[game])} is not legal (no such action); no "
                              "game of the batch was stepped")
         actions = actions.astype(np.int64, copy=False)
-        if self.illegal_action == "lose":
-            self._illegal(actions)  # the warning
         done = loop.step(actions, self.illegal_action == "lose")
         if done >= 0:
             raise ValueError(f"{name}: game {done}: action {int(actions[done])} is not legal (not among that "
                              "position's legal actions); no game of the batch was stepped")
         if done == -2:
             raise self._too_short()
+        if loop.forfeits.any():
+            self._warn_illegal(loop.forfeits)
         infos: dict[str, Any] = {}
         ended = loop.ended.copy()
         if ended.any():
@@ -207,10 +207,13 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
             return np.zeros(self.num_envs, dtype=bool)
         illegal = ~self._mask()[self._games, actions]
         if illegal.any():
-            warnings.warn(f"{self.games.name}: the learning seat played an illegal action in {int(illegal.sum())} "
-                          f"of {self.num_envs} games, which it loses (game {int(np.flatnonzero(illegal)[0])} first)",
-                          BoardzooWarning, stacklevel=3)
+            self._warn_illegal(illegal)
         return illegal
+
+    def _warn_illegal(self, illegal: np.ndarray) -> None:
+        warnings.warn(f"{self.games.name}: the learning seat played an illegal action in {int(illegal.sum())} "
+                      f"of {self.num_envs} games, which it loses (game {int(np.flatnonzero(illegal)[0])} first)",
+                      BoardzooWarning, stacklevel=4)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every game, ``(B, actions)`` bool (MaskablePPO calls this)."""

@@ -138,7 +138,8 @@ class RandomOpponentLoop:
         self.seats = np.zeros(n, dtype=np.int8)
         self.rewards = np.zeros(n)
         self.ended = np.zeros(n, dtype=bool)
-        self.forfeited = np.zeros(n, dtype=bool)
+        self.forfeits = np.zeros(n, dtype=bool)  # the games the last step's learner forfeited
+        self._starting = np.zeros(n, dtype=bool)
         self._scratch = np.zeros(n)
         self.plies = np.zeros(1, dtype=np.int64)  # every move played, the opponent's included
         self.final = np.zeros((n, *games.observation_shape), dtype=games.observation_dtype)
@@ -161,10 +162,10 @@ class RandomOpponentLoop:
         """One learner step (see :func:`boardzoo.fast.batch.learner_step`); -1 done, -2 too
         many re-deals, else the number of the first game refused (nothing changed)."""
         done = self.kernels.learner_step(actions, forfeit, self.states, self.seats, self.seat, self.games.start,
-                                         self.opponent_rng, self.rng, self._flat(), self.mask,
-                                         self.players, self.games._legal, self.rewards, self.ended,
-                                         self.forfeited, self.final.reshape(len(self.final), -1), self._scratch,
-                                         self.plies, self.redeals)
+                                         self.opponent_rng, self.rng, self._flat(), self.mask, self.players,
+                                         self.games._legal, self.rewards, self.ended, self.forfeits, self._starting,
+                                         self.final.reshape(len(self.final), -1), self._scratch, self.plies,
+                                         self.redeals)
         return int(done)
 
     def _flat(self) -> np.ndarray:

@@ -196,6 +196,20 @@ def apply_observed(s, action, observation, b):
 
 
 @njit(cache=True)
+def write_mask(s, mask, b, legal):
+    """Game ``b``'s mask row: the ghosts' moves, or the colourings while a seat places its
+    ghosts; the player to move (-1 when over)."""
+    over = s[OVER] != 0
+    placing = not over and not (s[PLACED] and s[PLACED + 1])
+    seat = s[PLAYER]
+    for a in range(MOVE_ACTIONS):
+        mask[b, a] = not over and not placing and move_target(s, seat, a) != OFF_BOARD
+    for a in range(MOVE_ACTIONS, mask.shape[1]):
+        mask[b, a] = placing
+    return -1 if over else seat
+
+
+@njit(cache=True)
 def exit_distance(seat, square):
     """Steps from ``square`` to the nearer of ``seat``'s exits, plus one to go off."""
     own = square if seat == 0 else SQUARES - 1 - square

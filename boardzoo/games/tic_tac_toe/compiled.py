@@ -69,6 +69,26 @@ def observe(s, out):
 
 
 @njit(cache=True)
+def apply_observed(s, cell, observation, b):
+    """:func:`apply` with the one new mark drawn into both seats' planes of game ``b``."""
+    player = s[PLAYER]
+    apply(s, cell)
+    observation[b, player, 2 * cell] = 1
+    observation[b, 1 - player, 2 * cell + 1] = 1
+
+
+@njit(cache=True)
+def write_mask(s, mask, b, legal):
+    """Game ``b``'s mask row, the empty cells while the game goes on; the player to move
+    (-1 when over)."""
+    over = s[WINNER] >= 0 or s[MOVES] == 9
+    taken = s[MARKS0] | s[MARKS1]
+    for cell in range(9):
+        mask[b, cell] = not over and not taken >> cell & 1
+    return -1 if over else s[PLAYER]
+
+
+@njit(cache=True)
 def write_input(s, out):
     """(2, 3, 3): the mover's marks, then the opponent's."""
     mover = s[PLAYER]
