@@ -226,17 +226,19 @@ class Scratch(NamedTuple):
 def plant(tree, roots, sims):
     """Every game's tree becomes its root alone (``roots[b]``, a position someone is to
     move in), its input written to be evaluated."""
+    states, children, _, _, edge_n, edge_w, _, node_n, to_move, used = tree
+    _, _, depth, pending, inputs = sims
     for b in range(roots.shape[0]):
-        tree.states[b, 0, :] = roots[b]
-        tree.children[b, 0, :] = -1
-        tree.edge_n[b, 0, :] = 0
-        tree.edge_w[b, 0, :] = 0.0
-        tree.node_n[b, 0] = 0
-        tree.to_move[b, 0] = current_player(roots[b])
-        tree.used[b] = 1
-        sims.depth[b] = 0
-        sims.pending[b] = 0
-        write_input(tree.states[b, 0], sims.inputs[b])
+        states[b, 0, :] = roots[b]
+        children[b, 0, :] = -1
+        edge_n[b, 0, :] = 0
+        edge_w[b, 0, :] = 0.0
+        node_n[b, 0] = 0
+        to_move[b, 0] = current_player(roots[b])
+        used[b] = 1
+        depth[b] = 0
+        pending[b] = 0
+        write_input(states[b, 0], inputs[b])
 
 
 @kernel
@@ -302,10 +304,11 @@ def descend(tree, games, sims, halving, scratch):
     states, children, logits, legal, edge_n, edge_w, value0, node_n, to_move, used = tree
     path_nodes, path_actions, depth, pending, inputs = sims
     gumbel, considered, n_considered, table = halving
+    sigma, policy = scratch
     for b in range(games):
         descend_one(b, b, -1, states, children, logits, legal, edge_n, edge_w, value0, node_n, to_move, used,
                     path_nodes, path_actions, depth, pending, inputs, gumbel, considered, n_considered, table,
-                    scratch.sigma, scratch.policy)
+                    sigma, policy)
 
 
 @kernel
@@ -315,19 +318,19 @@ def descend_sweep(tree, firsts, sims, halving, scratch):
     states, children, logits, legal, edge_n, edge_w, value0, node_n, to_move, used = tree
     path_nodes, path_actions, depth, pending, inputs = sims
     gumbel, considered, n_considered, table = halving
+    sigma, policy = scratch
     for row in range(len(firsts)):
         descend_one(0, row, firsts[row], states, children, logits, legal, edge_n, edge_w, value0, node_n, to_move,
                     used, path_nodes, path_actions, depth, pending, inputs, gumbel, considered, n_considered, table,
-                    scratch.sigma, scratch.policy)
+                    sigma, policy)
 
 
 @kernel
 def expand(tree, trees, sims, net_logits, net_values, moves):
     """What the network said of each waiting node (row ``r``'s in game ``trees[r]``'s
     tree) stored, its value backed up."""
-    states, legal, logits, value0, to_move = tree.states, tree.legal, tree.logits, tree.value0, tree.to_move
-    edge_n, edge_w, node_n = tree.edge_n, tree.edge_w, tree.node_n
-    pending, depth, path_nodes, path_actions = sims.pending, sims.depth, sims.path_nodes, sims.path_actions
+    states, _, logits, legal, edge_n, edge_w, value0, node_n, to_move, _ = tree
+    path_nodes, path_actions, depth, pending, _ = sims
     for row in range(len(trees)):
         leaf, b = pending[row], trees[row]
         if leaf < 0:
@@ -357,7 +360,8 @@ def write_inputs(states, out):
 @njit(cache=True)
 def consider(tree, games, halving, max_considered):
     """Each root's considered actions: its ``max_considered`` best by gumbel + logits."""
-    logits, legal, gumbel, considered = tree.logits, tree.legal, halving.gumbel, halving.considered
+    _, _, logits, legal, _, _, _, _, _, _ = tree
+    gumbel, considered, n_considered, _ = halving
     for b in range(games):
         considered[b, :] = False
         legal_count = 0
@@ -365,7 +369,7 @@ def consider(tree, games, halving, max_considered):
             if legal[b, 0, a]:
                 legal_count += 1
         m = min(max_considered, legal_count)
-        halving.n_considered[b] = m
+        n_considered[b] = m
         for _ in range(m):
             best, best_score = -1, -np.inf
             for a in range(logits.shape[2]):
@@ -378,13 +382,14 @@ def consider(tree, games, halving, max_considered):
 def results(tree, games, halving, policy_out, actions_out, values_out, sigma):
     """Each root's improved policy (the training target), the move to play and the
     root's value for its mover (the visited children's mean, the network's before any)."""
-    gumbel, considered = halving.gumbel, halving.considered
+    _, _, all_logits, all_legal, all_edge_n, all_edge_w, value0, _, to_move, _ = tree
+    gumbel, considered, _, _ = halving
     for b in range(games):
-        logits, legal, edge_n, edge_w = tree.logits[b, 0], tree.legal[b, 0], tree.edge_n[b, 0], tree.edge_w[b, 0]
-        visits = _sigma(logits, legal, edge_n, edge_w, tree.value0[b, 0], tree.to_move[b, 0], sigma)
+        logits, legal, edge_n, edge_w = all_logits[b, 0], all_legal[b, 0], all_edge_n[b, 0], all_edge_w[b, 0]
+        visits = _sigma(logits, legal, edge_n, edge_w, value0[b, 0], to_move[b, 0], sigma)
         _improved(logits, legal, sigma, policy_out[b])
-        sign = 1.0 if tree.to_move[b, 0] == 0 else -1.0
-        values_out[b] = sign * (edge_w.sum() / visits if visits else tree.value0[b, 0])
+        sign = 1.0 if to_move[b, 0] == 0 else -1.0
+        values_out[b] = sign * (edge_w.sum() / visits if visits else value0[b, 0])
         best, best_score = -1, -np.inf
         most = 0
         for a in range(len(logits)):
@@ -463,6 +468,22 @@ class BatchedGumbelSearch:
                       np.zeros(self.batch, dtype=np.int64) if old is None else old.used)
 
     @property
+    def tree(self) -> Forest:
+        return self._tree
+
+    @tree.setter
+    def tree(self, forest: Forest) -> None:
+        self._tree, self._tree_args = forest, tuple(forest)
+
+    @property
+    def sims(self) -> Simulations:
+        return self._sims
+
+    @sims.setter
+    def sims(self, simulations: Simulations) -> None:
+        self._sims, self._sims_args = simulations, tuple(simulations)
+
+    @property
     def capacity(self) -> int:
         return int(self.tree.states.shape[1])
 
@@ -495,9 +516,13 @@ class BatchedGumbelSearch:
         halving = Halving(self._gumbel, self._considered, self._n_considered,
                           considered_visits(self.max_considered, simulations))
         roots = np.ascontiguousarray(roots, dtype=np.int64)
-        self.kernels.plant(self.tree, roots, self.sims)
+        # The kernels take the structures as plain tuples: numba unpacks those arguments
+        # at a third of a named tuple's cost a call (the single position's search makes
+        # hundreds of calls a move).
+        halving_args, scratch_args = tuple(halving), tuple(self.scratch)
+        self.kernels.plant(self._tree_args, roots, self._sims_args)
         self._evaluate_and_expand(evaluate, self._games[:n])
-        consider(self.tree, n, halving, self.max_considered)
+        consider(self._tree_args, n, halving_args, self.max_considered)
         done = 0
         while done < simulations and (deadline is None or done == 0 or time.perf_counter() < deadline):
             sweep = self._sweep(halving, done) if n == 1 and sweeps else None
@@ -505,17 +530,17 @@ class BatchedGumbelSearch:
             if needed > self.capacity:
                 self._allocate(max(2 * self.capacity, needed))
             if sweep is None:
-                self.kernels.descend(self.tree, n, self.sims, halving, self.scratch)
+                self.kernels.descend(self._tree_args, n, self._sims_args, halving_args, scratch_args)
                 self._evaluate_and_expand(evaluate, self._games[:n])
                 done += 1
             else:
-                self.kernels.descend_sweep(self.tree, sweep, self.sims, halving, self.scratch)
+                self.kernels.descend_sweep(self._tree_args, sweep, self._sims_args, halving_args, scratch_args)
                 self._evaluate_and_expand(evaluate, self._game_zero[:len(sweep)])
                 done += len(sweep)
         policy = np.zeros((n, self.num_actions))
         actions = np.zeros(n, dtype=np.int64)
         values = np.zeros(n)
-        results(self.tree, n, halving, policy, actions, values, self.scratch.sigma)
+        results(self._tree_args, n, halving_args, policy, actions, values, self.scratch.sigma)
         return SearchResult(actions, policy, values, done)
 
     def _sweep(self, halving: Halving, done: int) -> np.ndarray | None:
@@ -548,4 +573,4 @@ class BatchedGumbelSearch:
             logits, values = evaluate(self.sims.inputs[waiting].reshape(len(waiting), *self.input_shape))
             self.net_logits[waiting] = logits
             self.net_values[waiting] = values
-        self.kernels.expand(self.tree, trees, self.sims, self.net_logits, self.net_values, self._moves)
+        self.kernels.expand(self._tree_args, trees, self._sims_args, self.net_logits, self.net_values, self._moves)
