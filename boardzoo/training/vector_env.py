@@ -167,9 +167,8 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
             raise ValueError(f"{name}: actions must be {self.num_envs} ints, one a game, got an array of shape "
                              f"{actions.shape} and type {actions.dtype}")
-        outside = (actions < 0) | (actions >= self.games.num_actions)
-        if outside.any():
-            game = int(np.flatnonzero(outside)[0])
+        if actions.min() < 0 or actions.max() >= self.games.num_actions:
+            game = int(np.flatnonzero((actions < 0) | (actions >= self.games.num_actions))[0])
             raise ValueError(f"{name}: game {game}: action {int(actions[game])} is not legal (no such action); no "
                              "game of the batch was stepped")
         actions = actions.astype(np.int64, copy=False)
@@ -181,16 +180,15 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
             raise self._too_short()
         if loop.forfeits.any():
             self._warn_illegal(loop.forfeits)
-        infos: dict[str, Any] = {}
+        infos: dict[str, Any] = {"action_mask": loop.mask.copy(), "seat": loop.seats.copy()}
         ended = loop.ended.copy()
-        if ended.any():
+        games = np.flatnonzero(ended)
+        if len(games):
             final = np.full(self.num_envs, None, dtype=object)
-            games = np.flatnonzero(ended)
-            for i, observation in zip(games.tolist(), loop.final[games]):  # one copy, a view each
-                final[i] = observation
+            final[games] = np.fromiter(loop.final[games], dtype=object, count=len(games))  # one copy, a view each
             infos["final_obs"], infos["_final_obs"] = final, ended
-        infos.update(self._infos())
-        return self.observations(), loop.rewards.copy(), ended, np.zeros(self.num_envs, dtype=bool), infos
+        observations = loop.observation[self._games, loop.seats]
+        return observations, loop.rewards.copy(), ended, np.zeros(self.num_envs, dtype=bool), infos
 
     def _too_short(self) -> ValueError:
         return ValueError(f"LearnerVectorEnv: the opponent won {MAX_REDEALS} deals in a row before the learning "
