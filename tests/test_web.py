@@ -109,7 +109,7 @@ def test_an_illegal_move_is_explained_in_the_players_terms(client):
     # a pile the shipped network was not trained on (it was a 500): refused, saying why
     ({"env": "nim_v0:n=100", "opponent": "alphazero"}, 400, "the network knows piles up to 60, not 100"),
     ({"env": "nim_v0:n=100", "opponent": "alphazero", "seat": "player_1"}, 400, "knows piles up to 60"),
-    ({"env": "geister_v0", "opponent": "alphazero"}, 400, "plays cantris, connect_four, nim only"),
+    ({"env": "geister_v0", "opponent": "alphazero"}, 400, "plays cantris, connect_four, nim, tic_tac_toe only"),
 ])
 def test_bad_requests_get_specific_4xx_json_errors(client, body, status, words):
     answer = client.post("/api/play", json=body)

@@ -79,14 +79,24 @@ def _processes_marked(mark: str) -> list[int]:
     return found
 
 
+def _as_from_a_terminal() -> None:
+    """The run starts as a shell starts it, Ctrl-C delivered: a test process may have
+    come to ignore or block SIGINT (an agent process run in it ignores it), which a child
+    would inherit."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 @pytest.mark.parametrize("extra", [[], ["--workers", "2"], ["--workers", "2", "--isolate"]])
 def test_ctrl_c_loses_nothing_and_the_run_resumes(tmp_path, extra):
     out = tmp_path / "games.jsonl"
     mark = f"BOARDZOO_FAULT_MARK={os.getpid()}-{len(extra)}-{time.monotonic_ns()}"
     env = {**os.environ, mark.split("=")[0]: mark.split("=")[1]}
+    inherited = signal.getsignal(signal.SIGINT)
     process = subprocess.Popen([*CLI, "arena", "connect_four_v0", "mcts:iterations=200", "random", "--games",
                                 "400", *extra, "--out", str(out)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                               preexec_fn=_as_from_a_terminal)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not out.exists() or out.read_bytes().count(b"\n") < 5):
         time.sleep(0.1)
@@ -96,7 +106,7 @@ def test_ctrl_c_loses_nothing_and_the_run_resumes(tmp_path, extra):
     # Workers are stopped, not waited for: the 400 games would take minutes. (The bound
     # leaves room for a loaded machine: 5 s was exceeded with other jobs on both cores.)
     assert time.monotonic() - interrupted < 15
-    assert process.returncode == 130 and "interrupted" in err and "Traceback" not in err
+    assert process.returncode == 130 and "interrupted" in err and "Traceback" not in err, (inherited, err[-500:])
     if os.path.isdir("/proc"):  # no worker or agent process outlives the run
         deadline = time.monotonic() + 5
         while _processes_marked(mark) and time.monotonic() < deadline:
