@@ -24,11 +24,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
 
 import gymnasium
 import numpy as np
-from bench_vector import aec_rate, medians
+from bench_vector import aec_rate, medians, timed
 from common import machine, table
 
 import boardzoo  # noqa: F401  (registers the Gymnasium ids)
@@ -38,16 +37,6 @@ from boardzoo.vector import random_actions
 
 #: pgx's name for the games it has.
 PGX = {"connect_four": "connect_four", "tic_tac_toe": "tic_tac_toe"}
-
-
-def timed(run, seconds: float) -> float:
-    """Plies per second of ``run(n) -> plies`` over about ``seconds``, after one warm-up call."""
-    run(1)
-    n, plies, start = 1, 0, time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds:
-        plies += run(n)
-        n *= 2
-    return plies / elapsed
 
 
 def gymnasium_rate(game: str, batch: int, seconds: float) -> float:

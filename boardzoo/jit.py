@@ -39,7 +39,7 @@ from numba.core import caching
 
 from boardzoo.errors import BoardzooWarning
 
-__all__ = ["njit", "random_below", "random_float", "seed_state"]
+__all__ = ["njit", "random_below", "random_float", "seed_state", "winner_return"]
 
 _load = caching.Cache.load_overload
 _told = False
@@ -146,6 +146,12 @@ def random_float(rng):
     x ^= x >> np.uint64(27)
     rng[0] = x
     return np.float64((x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def winner_return(winner):
+    """Player 0's return when ``winner`` (0 or 1; -1 for none) has won: +1, -1 or 0."""
+    return 1.0 if winner == 0 else -1.0 if winner == 1 else 0.0
 
 
 @njit(cache=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from boardzoo.games.model import TERMINAL
-from boardzoo.jit import njit
+from boardzoo.jit import njit, winner_return
 
 BOARD0, BOARD1, PLIES, WINNER, ROWS, COLS, HEIGHT, CELLS, TOPS = range(9)
 
@@ -47,7 +47,7 @@ def current_player(s):
 
 @njit(cache=True)
 def returns0(s):
-    return 1.0 if s[WINNER] == 0 else -1.0 if s[WINNER] == 1 else 0.0
+    return winner_return(s[WINNER])
 
 
 @njit(cache=True)

@@ -15,7 +15,7 @@ import numpy as np
 from boardzoo.games.geister import GAME
 from boardzoo.games.geister.board import ESCAPED, GHOSTS, MOVE_ACTIONS, RED_SETS, SQUARES, TARGET
 from boardzoo.games.model import TERMINAL
-from boardzoo.jit import njit, random_below, random_float
+from boardzoo.jit import njit, random_below, random_float, winner_return
 
 PLAYER, PLIES, MAX_TURNS, WINNER, OVER, LOST, PLACED, POS, RED, BOARD = (0, 1, 2, 3, 4, 5, 9, 11, 27, 43)
 LENGTH = BOARD + SQUARES
@@ -45,7 +45,7 @@ def current_player(s):
 
 @njit(cache=True)
 def returns0(s):
-    return 1.0 if s[WINNER] == 0 else -1.0 if s[WINNER] == 1 else 0.0
+    return winner_return(s[WINNER])
 
 
 @njit(cache=True)

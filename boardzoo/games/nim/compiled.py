@@ -15,7 +15,7 @@ import numpy as np
 
 from boardzoo.games.model import CHANCE, TERMINAL
 from boardzoo.games.nim import GAME
-from boardzoo.jit import njit, random_below
+from boardzoo.jit import njit, random_below, winner_return
 
 PAWNS, K, COIN, PLAYER, PENDING, WINNER = range(6)
 #: Roll-out policies, numbered as the declaration names them.
@@ -36,7 +36,7 @@ def current_player(s):
 
 @njit(cache=True)
 def returns0(s):
-    return 1.0 if s[WINNER] == 0 else -1.0 if s[WINNER] == 1 else 0.0
+    return winner_return(s[WINNER])
 
 
 @njit(cache=True)

@@ -13,7 +13,7 @@ import numpy as np
 
 from boardzoo.games.model import TERMINAL
 from boardzoo.games.tic_tac_toe.rules import LINES
-from boardzoo.jit import njit
+from boardzoo.jit import njit, winner_return
 
 MARKS0, MARKS1, PLAYER, WINNER, MOVES = range(5)
 #: Each line of three as a bit mask of its cells.
@@ -32,7 +32,7 @@ def current_player(s):
 
 @njit(cache=True)
 def returns0(s):
-    return 1.0 if s[WINNER] == 0 else -1.0 if s[WINNER] == 1 else 0.0
+    return winner_return(s[WINNER])
 
 
 @njit(cache=True)
