@@ -59,6 +59,7 @@ def mask_from_legal_actions(s, mask, b, legal):
 
 @kernel(inline=True)
 def restart_as_copy(s, fresh, setup, rng):
+    """A start that draws nothing (:func:`deal` copies it and its observations itself)."""
     s[:] = fresh
 
 
