@@ -160,35 +160,20 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         """:meth:`step` on the compiled loop: the same games, one compiled call."""
         loop = self.loop
         assert loop is not None
-        if not hasattr(loop, "states"):
+        if not self._started():
             raise ValueError("LearnerVectorEnv: call reset() before step()")
-        name = self.games.name
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(f"{name}: actions must be {self.num_envs} ints, one a game, got an array of shape "
-                             f"{actions.shape} and type {actions.dtype}")
-        if actions.min() < 0 or actions.max() >= self.games.num_actions:
-            game = int(np.flatnonzero((actions < 0) | (actions >= self.games.num_actions))[0])
-            raise ValueError(f"{name}: game {game}: action {int(actions[game])} is not legal (no such action); no "
-                             "game of the batch was stepped")
-        actions = actions.astype(np.int64, copy=False)
-        done = loop.step(actions, self.illegal_action == "lose")
-        if done >= 0:
-            raise ValueError(f"{name}: game {done}: action {int(actions[done])} is not legal (not among that "
-                             "position's legal actions); no game of the batch was stepped")
-        if done == -2:
+        if not loop.step(actions, self.illegal_action == "lose"):
             raise self._too_short()
         if loop.forfeits.any():
             self._warn_illegal(loop.forfeits)
-        infos: dict[str, Any] = {"action_mask": loop.mask.copy(), "seat": loop.seats.copy()}
+        infos = self._infos()
         ended = loop.ended.copy()
         games = np.flatnonzero(ended)
         if len(games):
             final = np.full(self.num_envs, None, dtype=object)
             final[games] = np.fromiter(loop.final[games], dtype=object, count=len(games))  # one copy, a view each
             infos["final_obs"], infos["_final_obs"] = final, ended
-        observations = loop.observation[self._games, loop.seats]
-        return observations, loop.rewards.copy(), ended, np.zeros(self.num_envs, dtype=bool), infos
+        return self.observations(), loop.rewards.copy(), ended, np.zeros(self.num_envs, dtype=bool), infos
 
     def _too_short(self) -> ValueError:
         return ValueError(f"LearnerVectorEnv: the opponent won {MAX_REDEALS} deals in a row before the learning "

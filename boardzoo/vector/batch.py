@@ -59,10 +59,7 @@ def checked_actions(name: str, batch: Any, state_type: type, actions: Any,
     checks its actions here, then finds the first game that refuses its action
     (:func:`first_refused`, or a compiled twin of it) before stepping any."""
     checked_batch(name, batch, state_type)
-    actions = np.asarray(actions)
-    if actions.shape != batch.current_player.shape or not np.issubdtype(actions.dtype, np.integer):
-        raise ValueError(f"{name}: actions must be {len(batch.current_player)} ints, one a game, got an array "
-                         f"of shape {actions.shape} and type {actions.dtype}")
+    actions = action_array(name, len(batch.current_player), actions)
     if playing is None:
         playing = np.ones(len(actions), dtype=bool)
     else:
@@ -70,11 +67,27 @@ def checked_actions(name: str, batch: Any, state_type: type, actions: Any,
         if playing.shape != actions.shape or playing.dtype != bool:
             raise ValueError(f"{name}: playing must be {len(actions)} bools, one a game, got an array of "
                              f"shape {playing.shape} and type {playing.dtype}")
+    return actions, playing
+
+
+def action_array(name: str, games: int, actions: Any) -> np.ndarray:
+    """``actions`` as an int64 array of one action a game (``games`` of them); ValueError
+    (naming env ``name``) for another shape, a type that is not an int, or an unsigned
+    action too large to be read as one."""
+    actions = np.asarray(actions)
+    if actions.shape != (games,) or not np.issubdtype(actions.dtype, np.integer):
+        raise ValueError(f"{name}: actions must be {games} ints, one a game, got an array "
+                         f"of shape {actions.shape} and type {actions.dtype}")
     if actions.dtype.kind == "u" and (actions > np.iinfo(np.int64).max).any():  # not read as negative ints
         game = int(np.flatnonzero(actions > np.iinfo(np.int64).max)[0])
-        raise ValueError(f"{name}: game {game}: action {int(actions[game])} is not legal (no such action); no game "
-                         "of the batch was stepped")
-    return actions.astype(np.int64, copy=False), playing
+        raise not_legal(name, game, int(actions[game]), "no such action")
+    return actions.astype(np.int64, copy=False)
+
+
+def not_legal(name: str, game: int, action: int, reason: str) -> ValueError:
+    """The error for game ``game`` refusing ``action`` for ``reason`` (no game was stepped)."""
+    return ValueError(f"{name}: game {game}: action {action} is not legal ({reason}); no game of the batch "
+                      "was stepped")
 
 
 def first_refused(batch: Batch, actions: np.ndarray, playing: np.ndarray) -> int:
@@ -93,6 +106,4 @@ def refusal(name: str, batch: Batch, game: int, action: int) -> ValueError:
         return ValueError(f"{name}: game {game} is over; restart() it (or reset() the batch, or make it with "
                           "auto_reset=True)")
     inside = 0 <= action < batch.legal_action_mask.shape[1]
-    reason = batch.state.explain_illegal(game, action) if inside else "no such action"
-    return ValueError(f"{name}: game {game}: action {action} is not legal ({reason}); no game of the batch "
-                      "was stepped")
+    return not_legal(name, game, action, batch.state.explain_illegal(game, action) if inside else "no such action")

@@ -17,11 +17,16 @@ from boardzoo.values import whole
 from boardzoo.vector.batch import (
     MAX_BATCH,
     Batch,
+    action_array,
     checked_actions,
     checked_batch,
     new_batch_generator,
+    not_legal,
     refusal,
 )
+
+#: Why the compiled batch refuses a legal-looking action (the compiled core explains no further).
+NOT_AMONG_THE_LEGAL = "not among that position's legal actions"
 
 
 @dataclass(frozen=True)
@@ -34,7 +39,7 @@ class ArraysState:
     rng: Mapping[str, Any] | None
 
     def explain_illegal(self, game: int, action: int) -> str:
-        return "not among that position's legal actions"
+        return NOT_AMONG_THE_LEGAL
 
 
 class CompiledVectorGame:
@@ -65,16 +70,10 @@ class CompiledVectorGame:
 
     def reset(self, seed: int | None = None) -> Batch:
         """As :meth:`ReferenceVectorGame.reset <boardzoo.vector.reference.ReferenceVectorGame.reset>`."""
-        rng = new_batch_generator(seed)
-        states = np.empty((self.batch, len(self.start.state)), dtype=np.int64)
-        observation = np.empty((self.batch, 2, *self.observation_shape), dtype=self.observation_dtype)
-        mask = np.empty((self.batch, self.num_actions), dtype=bool)
-        players = np.empty(self.batch, dtype=np.int8)
-        self.kernels.restart_games(states, np.arange(self.batch), self.start, rng,
-                                   observation.reshape(self.batch, 2, -1), mask, players, self._legal)
-        zeros = np.zeros(self.batch, dtype=bool)
-        return self._batch(states, rng, players, observation, mask, np.zeros((self.batch, 2), dtype=np.float32), zeros,
-                           zeros.copy())
+        return self._restarted(np.empty((self.batch, len(self.start.state)), dtype=np.int64),
+                               np.empty((self.batch, 2, *self.observation_shape), dtype=self.observation_dtype),
+                               np.empty((self.batch, self.num_actions), dtype=bool),
+                               np.empty(self.batch, dtype=np.int8), np.arange(self.batch), new_batch_generator(seed))
 
     def step(self, batch: Batch, actions: Any, playing: Any = None) -> Batch:
         """As :meth:`ReferenceVectorGame.step <boardzoo.vector.reference.ReferenceVectorGame.step>`."""
@@ -96,12 +95,15 @@ class CompiledVectorGame:
     def restart(self, batch: Batch) -> Batch:
         """As :meth:`ReferenceVectorGame.restart <boardzoo.vector.reference.ReferenceVectorGame.restart>`."""
         checked_batch(self.name, batch, ArraysState)
-        states = batch.state.states.copy()
-        observation, mask = batch.observation.copy(), batch.legal_action_mask.copy()
-        players = batch.current_player.copy()
-        rng = self._generator(batch.state.rng)
-        self.kernels.restart_games(states, np.flatnonzero(batch.current_player < 0), self.start, rng,
-                                   observation.reshape(self.batch, 2, -1), mask, players, self._legal)
+        return self._restarted(batch.state.states.copy(), batch.observation.copy(), batch.legal_action_mask.copy(),
+                               batch.current_player.copy(), np.flatnonzero(batch.current_player < 0),
+                               self._generator(batch.state.rng))
+
+    def _restarted(self, states: np.ndarray, observation: np.ndarray, mask: np.ndarray, players: np.ndarray,
+                   games: np.ndarray, rng: np.random.Generator) -> Batch:
+        """The batch with games ``games`` dealt afresh (into the arrays given), in order."""
+        self.kernels.restart_games(states, games, self.start, rng, observation.reshape(self.batch, 2, -1), mask,
+                                   players, self._legal)
         zeros = np.zeros(self.batch, dtype=bool)
         return self._batch(states, rng, players, observation, mask, np.zeros((self.batch, 2), dtype=np.float32), zeros,
                            zeros.copy())
@@ -158,15 +160,24 @@ class RandomOpponentLoop:
                                            self._scratch, self.plies, self.redeals)
         return bool(started)
 
-    def step(self, actions: np.ndarray, forfeit: bool) -> int:
-        """One learner step (see :func:`boardzoo.fast.batch.learner_step`); -1 done, -2 too
-        many re-deals, else the number of the first game refused (nothing changed)."""
+    def step(self, actions: Any, forfeit: bool) -> bool:
+        """One learner step (see :func:`boardzoo.fast.batch.learner_step`); False when the
+        opponent kept ending fresh games before the learner moved. An action that is no
+        action, or (without ``forfeit``) not a legal one, is a ValueError and changes nothing."""
+        name = self.games.name
+        actions = action_array(name, self.games.batch, actions)
+        outside = (actions < 0) | (actions >= self.games.num_actions)
+        if outside.any():
+            game = int(np.flatnonzero(outside)[0])
+            raise not_legal(name, game, int(actions[game]), "no such action")
         done = self.kernels.learner_step(actions, forfeit, self.states, self.seats, self.seat, self.games.start,
                                          self.opponent_rng, self.rng, self._flat(), self.mask, self.players,
                                          self.games._legal, self.rewards, self.ended, self.forfeits, self._starting,
                                          self.final.reshape(len(self.final), -1), self._scratch, self.plies,
                                          self.redeals)
-        return int(done)
+        if done >= 0:
+            raise not_legal(name, int(done), int(actions[done]), NOT_AMONG_THE_LEGAL)
+        return done == -1
 
     def _flat(self) -> np.ndarray:
         return self.observation.reshape(self.games.batch, 2, -1)
