@@ -10,7 +10,7 @@ process of either checkout, the two alternating round by round; the table gives 
 medians and this checkout's speed relative to the other (above 1: faster).
 
     git worktree add /tmp/previous <commit>
-    python bench/bench_against.py /tmp/previous [--rounds 5]
+    python bench/bench_against.py /tmp/previous [--rounds 5] [--only batch]
 """
 
 from __future__ import annotations
@@ -137,6 +137,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("other", type=pathlib.Path, help="the other checkout (its root folder)")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--only", default="", help="run the measures whose name contains this text")
     args = parser.parse_args()
     cases = {
         "MCTS, python engine (simulations/s)": MCTS.format(n=3000, engine="python"),
@@ -151,6 +152,9 @@ def main() -> None:
         "Gumbel search, 256 games x 32 simulations (simulations/s)": GUMBEL.format(batch=256, simulations=32),
         "Gumbel search, one position x 800 simulations (simulations/s)": GUMBEL.format(batch=1, simulations=800),
     }
+    cases = {name: code for name, code in cases.items() if args.only.lower() in name.lower()}
+    if not cases:
+        raise SystemExit(f"no measure's name contains {args.only!r}")
     results: dict[str, dict[str, list[float]]] = {name: {"this": [], "other": []} for name in cases}
     for round_ in range(args.rounds):
         for name, code in cases.items():

@@ -94,6 +94,21 @@ def test_compiled_rollouts_score_like_the_python_ones(variant, policy):
     assert abs(np.mean(ours) - np.mean(theirs)) / spread < 4, (np.mean(ours), np.mean(theirs))
 
 
+@given(st.integers(0, 40), st.integers(0, 2**63 - 1))
+@settings(max_examples=60, deadline=None)
+def test_the_compiled_shuffle_draws_as_numpy_does(length, seed):
+    """Same order, and the generator left where NumPy's own shuffle leaves it (a Cantris
+    deal is shuffle after shuffle: one draw apart and every later deal differs)."""
+    from boardzoo.jit import shuffle
+
+    ours, theirs = np.arange(length) * 3, np.arange(length) * 3
+    ours_rng, theirs_rng = np.random.default_rng(seed), np.random.default_rng(seed)
+    shuffle(ours, ours_rng)
+    theirs_rng.shuffle(theirs)
+    assert ours.tolist() == theirs.tolist()
+    assert ours_rng.integers(2**62) == theirs_rng.integers(2**62)
+
+
 def test_a_rollout_limit_scores_a_draw():
     leaf = rollouts.compiled_rollout("connect_four", "random", 3, random.Random(0), 0)
     assert all(leaf(ConnectFourState()) == (0.0, 0.0) for _ in range(50))  # no four in three moves

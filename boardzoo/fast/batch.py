@@ -16,6 +16,7 @@ import numpy as np
 
 from boardzoo.fast.core import (
     CHANCE,
+    CHANCE_EVENTS,
     DRAWS,
     TERMINAL,
     apply,
@@ -72,7 +73,7 @@ def move(s, b, action, rng, observation):
     before the mask is written (asked of a value this returned, numba made the batch a
     third slower)."""
     apply_observed(s, action, observation, b)
-    while current_player(s) == CHANCE:
+    while CHANCE_EVENTS and current_player(s) == CHANCE:
         apply_observed(s, chance_outcome(s, rng.random()), observation, b)
 
 
@@ -134,7 +135,10 @@ def step(states, actions, playing, auto_reset, start, rng, observation, mask, pl
             value = returns0(s)
             rewards[b, 0], rewards[b, 1] = value, -value
             terminated[b] = True
-            ended += 1
+            if auto_reset and not DRAWS:  # a deal that draws nothing comes at once (no order to keep)
+                deal(states, b, start, rng, observation, mask, players, legal)
+                continue
+            ended += 1  # dealt below, in game order after every game was stepped, as the env draws them
         players[b] = write_mask(s, mask, b, legal)
     if auto_reset and ended:
         for b in range(states.shape[0]):

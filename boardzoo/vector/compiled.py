@@ -70,10 +70,11 @@ class CompiledVectorGame:
 
     def reset(self, seed: int | None = None) -> Batch:
         """As :meth:`ReferenceVectorGame.reset <boardzoo.vector.reference.ReferenceVectorGame.reset>`."""
+        rng = new_batch_generator(seed)  # checks the seed of every game, drawing or not
         return self._restarted(np.empty((self.batch, len(self.start.state)), dtype=np.int64),
                                np.empty((self.batch, 2, *self.observation_shape), dtype=self.observation_dtype),
                                np.empty((self.batch, self.num_actions), dtype=bool),
-                               np.empty(self.batch, dtype=np.int8), np.arange(self.batch), new_batch_generator(seed))
+                               np.empty(self.batch, dtype=np.int8), np.arange(self.batch), rng if self.draws else None)
 
     def step(self, batch: Batch, actions: Any, playing: Any = None) -> Batch:
         """As :meth:`ReferenceVectorGame.step <boardzoo.vector.reference.ReferenceVectorGame.step>`."""
@@ -100,7 +101,7 @@ class CompiledVectorGame:
                                self._generator(batch.state.rng))
 
     def _restarted(self, states: np.ndarray, observation: np.ndarray, mask: np.ndarray, players: np.ndarray,
-                   games: np.ndarray, rng: np.random.Generator) -> Batch:
+                   games: np.ndarray, rng: np.random.Generator | None) -> Batch:
         """The batch with games ``games`` dealt afresh (into the arrays given), in order."""
         self.kernels.restart_games(states, games, self.start, rng, observation.reshape(self.batch, 2, -1), mask,
                                    players, self._legal)
@@ -108,17 +109,20 @@ class CompiledVectorGame:
         return self._batch(states, rng, players, observation, mask, np.zeros((self.batch, 2), dtype=np.float32), zeros,
                            zeros.copy())
 
-    def _generator(self, state: Mapping[str, Any] | None) -> np.random.Generator:
-        """The generator set to ``state`` (as it is, never drawn from, for games that draw nothing)."""
+    def _generator(self, state: Mapping[str, Any] | None) -> np.random.Generator | None:
+        """The generator set to ``state``; None for games that draw nothing (the kernels
+        are then handed none to unbox)."""
+        if not self.draws:
+            return None
         if state is not None:
             self._rng.bit_generator.state = state
         return self._rng
 
-    def _batch(self, states: np.ndarray, rng: np.random.Generator, players: np.ndarray, observation: np.ndarray,
+    def _batch(self, states: np.ndarray, rng: np.random.Generator | None, players: np.ndarray, observation: np.ndarray,
                mask: np.ndarray, rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray) -> Batch:
         states.flags.writeable = False
         return Batch(players, observation, mask, rewards, terminated, truncated,
-                     ArraysState(self.name, states, rng.bit_generator.state if self.draws else None))
+                     ArraysState(self.name, states, None if rng is None else rng.bit_generator.state))
 
 
 class RandomOpponentLoop:

@@ -13,7 +13,7 @@ import numpy as np
 
 from boardzoo.games.cantris import WHOLE_DEAL_ATTEMPTS, column_values
 from boardzoo.games.model import TERMINAL
-from boardzoo.jit import njit
+from boardzoo.jit import njit, shuffle
 
 ROWS, COLS, BONUS, TILE_SCORES, PLAYER, SCORE0, SCORE1, LEFT, HEIGHTS = range(9)
 
@@ -211,13 +211,13 @@ def deal(values, cols, attempts, rng):
     for _ in range(attempts):
         for c in range(cols):
             columns[c, :] = values
-            rng.shuffle(columns[c])
+            shuffle(columns[c], rng)
         if not _unstable(columns):
             return columns
     for c in range(cols):
         for _ in range(100_000):  # each draw succeeds with probability above 1/10
             columns[c, :] = values
-            rng.shuffle(columns[c])
+            shuffle(columns[c], rng)
             clash = False
             if c >= 2:
                 for r in range(rows):

@@ -56,11 +56,15 @@ def legal_actions(s, out):
         for a in range(len(RED_SET_TABLE)):
             out[a] = MOVE_ACTIONS + a
         return len(RED_SET_TABLE)
-    n = 0
-    for a in range(MOVE_ACTIONS):
-        if move_target(s, s[PLAYER], a) != OFF_BOARD:
-            out[n] = a
-            n += 1
+    n, seat = 0, s[PLAYER]
+    for i in range(GHOSTS):
+        g = GHOSTS * seat + i
+        square = s[POS + g]
+        if square < 0:
+            continue
+        for direction in range(4):  # written always, counted when legal (no branch to mispredict)
+            out[n] = 4 * i + direction
+            n += _legal_move(s, seat, g, TARGET_TABLE[seat, square, direction])
     return n
 
 
@@ -79,6 +83,17 @@ def move_target(s, seat, action):
         return OFF_BOARD if s[RED + g] else ESCAPED
     occupant = s[BOARD + target]
     return target if occupant < 0 or occupant // GHOSTS != seat else OFF_BOARD
+
+
+@njit(cache=True, inline="always")
+def _legal_move(s, seat, g, target):
+    """Whether ghost ``g`` of ``seat`` may move to ``target`` (a square, ESCAPED or
+    OFF_BOARD), without a branch: the moves of random games are a coin toss each, and
+    mispredicted branches were half the cost of a batch's move."""
+    occupant = s[BOARD + max(target, 0)]
+    on_board = target >= 0
+    free = (occupant < 0) | (occupant // GHOSTS != seat)
+    return (on_board & free) | ((target == ESCAPED) & (s[RED + g] == 0))
 
 
 @njit(cache=True)
@@ -201,12 +216,19 @@ def write_mask(s, mask, b, legal):
     ghosts; the player to move (-1 when over)."""
     over = s[OVER] != 0
     placing = not over and not (s[PLACED] and s[PLACED + 1])
+    for a in range(mask.shape[1]):
+        mask[b, a] = placing and a >= MOVE_ACTIONS
+    if over or placing:
+        return -1 if over else s[PLAYER]
     seat = s[PLAYER]
-    for a in range(MOVE_ACTIONS):
-        mask[b, a] = not over and not placing and move_target(s, seat, a) != OFF_BOARD
-    for a in range(MOVE_ACTIONS, mask.shape[1]):
-        mask[b, a] = placing
-    return -1 if over else seat
+    for i in range(GHOSTS):
+        g = GHOSTS * seat + i
+        square = s[POS + g]
+        if square < 0:
+            continue
+        for direction in range(4):
+            mask[b, 4 * i + direction] = _legal_move(s, seat, g, TARGET_TABLE[seat, square, direction])
+    return seat
 
 
 @njit(cache=True)

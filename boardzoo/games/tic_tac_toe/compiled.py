@@ -40,10 +40,9 @@ def legal_actions(s, out):
     if s[WINNER] >= 0:
         return 0
     taken, n = s[MARKS0] | s[MARKS1], 0
-    for cell in range(9):
-        if not taken >> cell & 1:
-            out[n] = cell
-            n += 1
+    for cell in range(9):  # written always, counted when free: no branch to mispredict
+        out[n] = cell
+        n += 1 - (taken >> cell & 1)
     return n
 
 
