@@ -248,7 +248,7 @@ def descend_one(b, row, first, states, children, logits, legal, edge_n, edge_w, 
     """One simulation's way down game ``b``'s tree, kept in ``row`` of the simulations;
     its root move is ``first``, or sequential halving's when -1; below the root, the
     improved policy's. It takes the structures' arrays one by one, as :func:`descend`
-    took them out once for all games, and does its work in place rather than in helpers:
+    took them out once for all games, and its helpers are calls rather than inlined:
     numba counts a reference at every use of a structure's field and at every array an
     inlined helper takes, which cost a sixth of the search's speed here."""
     node, d = 0, 0
@@ -286,14 +286,22 @@ def descend_one(b, row, first, states, children, logits, legal, edge_n, edge_w, 
         elif to_move[b, child] != TERMINAL:
             node = child
             continue
-        value = value0[b, child]  # an exact result: backed up at once
-        for i in range(d):
-            edge_n[b, path_nodes[row, i], path_actions[row, i]] += 1
-            edge_w[b, path_nodes[row, i], path_actions[row, i]] += value
-            node_n[b, path_nodes[row, i]] += 1
-        node_n[b, child] += 1
+        backup(b, row, d, child, value0[b, child], path_nodes, path_actions, edge_n, edge_w, node_n)  # exact
         break
     depth[row] = d
+
+
+@kernel
+def backup(b, row, d, leaf, value, path_nodes, path_actions, edge_n, edge_w, node_n):
+    """Player 0's ``value`` of ``leaf`` added along the ``d`` edges of row ``row``'s path
+    in game ``b``'s tree, every node on it visited once more. A call, not inlined: numba
+    counts a reference for every array an inlined helper takes."""
+    for i in range(d):
+        node, action = path_nodes[row, i], path_actions[row, i]
+        edge_n[b, node, action] += 1
+        edge_w[b, node, action] += value
+        node_n[b, node] += 1
+    node_n[b, leaf] += 1
 
 
 @kernel
@@ -341,12 +349,7 @@ def expand(tree, trees, sims, net_logits, net_values, moves):
         logits[b, leaf, :] = net_logits[row]
         value = net_values[row] if to_move[b, leaf] == 0 else -net_values[row]
         value0[b, leaf] = value
-        for i in range(depth[row]):  # the backup, written out: numba counts references on an inlined call's arrays
-            node, action = path_nodes[row, i], path_actions[row, i]
-            edge_n[b, node, action] += 1
-            edge_w[b, node, action] += value
-            node_n[b, node] += 1
-        node_n[b, leaf] += 1
+        backup(b, row, depth[row], leaf, value, path_nodes, path_actions, edge_n, edge_w, node_n)
         pending[row] = -1
 
 
