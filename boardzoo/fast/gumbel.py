@@ -432,12 +432,12 @@ class BatchedGumbelSearch:
         self.num_actions, self.input_shape = num_actions, tuple(input_shape)
         self.batch, self.max_considered = batch, max_considered
         self.state_length = state_length
-        self.tree = self._forest(0, None)
+        self._use_forest(self._forest(0, None))
         self._allocate(capacity)
         # A simulation's rows (its path, its leaf waiting for the network): one a game, or
         # one a considered move when a single game's sweep runs at once.
         rows = max(batch, max_considered)
-        self.sims = self._simulations(rows, 64)  # paths grown to the longest game searched
+        self._use_simulations(self._simulations(rows, 64))  # paths grown to the longest game searched
         self.net_logits = np.zeros((rows, num_actions), dtype=np.float32)
         self.net_values = np.zeros(rows, dtype=np.float32)
         self._games = np.arange(rows, dtype=np.int64)  # row r is game r's
@@ -470,29 +470,18 @@ class BatchedGumbelSearch:
                       grown("to_move", (), np.int64, TERMINAL),
                       np.zeros(self.batch, dtype=np.int64) if old is None else old.used)
 
-    @property
-    def tree(self) -> Forest:
-        return self._tree
+    # Plain attributes, each set with the tuple the kernels take (a property's call costs
+    # as much as a simulation's work in a single position's search).
+    def _use_forest(self, forest: Forest) -> None:
+        self.tree, self._tree_args = forest, tuple(forest)
+        self.capacity = int(forest.states.shape[1])
 
-    @tree.setter
-    def tree(self, forest: Forest) -> None:
-        self._tree, self._tree_args = forest, tuple(forest)
-
-    @property
-    def sims(self) -> Simulations:
-        return self._sims
-
-    @sims.setter
-    def sims(self, simulations: Simulations) -> None:
-        self._sims, self._sims_args = simulations, tuple(simulations)
-
-    @property
-    def capacity(self) -> int:
-        return int(self.tree.states.shape[1])
+    def _use_simulations(self, simulations: Simulations) -> None:
+        self.sims, self._sims_args = simulations, tuple(simulations)
 
     def _allocate(self, capacity: int) -> None:
         """Room for ``capacity`` nodes a game, keeping the nodes there are."""
-        self.tree = self._forest(capacity, self.tree if self.capacity else None)
+        self._use_forest(self._forest(capacity, self.tree if self.capacity else None))
 
     def run(self, roots: np.ndarray, evaluate: Evaluator, simulations: int, gumbel: np.ndarray | None = None,
             deadline: float | None = None, sweeps: bool = True) -> SearchResult:
@@ -514,7 +503,7 @@ class BatchedGumbelSearch:
                              "board size, or a pile beyond the largest)")
         longest = int(core.remaining_moves(roots).max()) + 1  # a path never outlasts the game
         if longest > self.sims.path_nodes.shape[1]:
-            self.sims = self._simulations(len(self.sims.pending), longest)
+            self._use_simulations(self._simulations(len(self.sims.pending), longest))
         self._gumbel[:n] = 0.0 if gumbel is None else gumbel
         halving = Halving(self._gumbel, self._considered, self._n_considered,
                           considered_visits(self.max_considered, simulations))
