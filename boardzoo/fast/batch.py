@@ -80,16 +80,18 @@ def move(s, b, action, rng, observation):
 @kernel(inline=True)
 def deal(states, b, start, rng, observation, mask, players, legal):
     """Game ``b`` starts afresh, drawn as the env's reset draws it where the game's start
-    draws; else the one fresh game and its observations (``start``) are copied."""
+    draws; else the one fresh game and its observations are copied. ``start`` is a
+    :class:`~boardzoo.fast.core.Start` as a plain tuple (numba unboxes those faster)."""
+    fresh, fresh_observation, setup = start
     if DRAWS:
-        restart(states[b], start.state, start.setup, rng)
+        restart(states[b], fresh, setup, rng)
         observe(states[b], observation[b])
     else:  # element by element: numba's slice copies cost more than the copying here
         for i in range(states.shape[1]):
-            states[b, i] = start.state[i]
+            states[b, i] = fresh[i]
         for seat in range(2):
             for i in range(observation.shape[2]):
-                observation[b, seat, i] = start.observation[seat, i]
+                observation[b, seat, i] = fresh_observation[seat, i]
     players[b] = write_mask(states[b], mask, b, legal)
 
 

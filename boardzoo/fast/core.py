@@ -78,7 +78,8 @@ from boardzoo.games.registry import game as declared_game
 from boardzoo.games.registry import games
 from boardzoo.jit import njit
 
-__all__ = ["CHANCE", "CHANCE_EVENTS", "DRAWS", "TERMINAL", "Kernels", "Start", "compiled_games", "core_of", "kernel", "kernels"]
+__all__ = ["CHANCE", "CHANCE_EVENTS", "DRAWS", "TERMINAL", "Kernels", "Start", "compiled_games", "core_of", "kernel",
+           "kernels"]
 
 #: Names every core defines.
 REQUIRED = ("encode", "current_player", "returns0", "legal_actions", "apply", "observe")

@@ -185,7 +185,7 @@ class LearnerVectorEnv(gymnasium.vector.VectorEnv):
         action space is left for the step to refuse."""
         actions = np.asarray(actions)
         if self.illegal_action == "raise" or actions.shape != (self.num_envs,) or \
-                not np.issubdtype(actions.dtype, np.integer) or actions.min() < 0 or \
+                actions.dtype.kind not in "iu" or actions.min() < 0 or \
                 actions.max() >= self.games.num_actions:
             return np.zeros(self.num_envs, dtype=bool)
         illegal = ~self._mask()[self._games, actions]

@@ -4,6 +4,7 @@ a game that refuses its action (the same words from every implementation)."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,7 +62,7 @@ def checked_actions(name: str, batch: Any, state_type: type, actions: Any,
     checked_batch(name, batch, state_type)
     actions = action_array(name, len(batch.current_player), actions)
     if playing is None:
-        playing = np.ones(len(actions), dtype=bool)
+        playing = everyone(len(actions))
     else:
         playing = np.asarray(playing)
         if playing.shape != actions.shape or playing.dtype != bool:
@@ -70,12 +71,19 @@ def checked_actions(name: str, batch: Any, state_type: type, actions: Any,
     return actions, playing
 
 
+@functools.cache
+def everyone(games: int) -> np.ndarray:
+    """``games`` Trues: every game played. One array per size, shared by every step and
+    never written (a fresh one cost half a microsecond of a Connect Four step's fifty)."""
+    return np.ones(games, dtype=bool)
+
+
 def action_array(name: str, games: int, actions: Any) -> np.ndarray:
     """``actions`` as an int64 array of one action a game (``games`` of them); ValueError
     (naming env ``name``) for another shape, a type that is not an int, or an unsigned
     action too large to be read as one."""
     actions = np.asarray(actions)
-    if actions.shape != (games,) or not np.issubdtype(actions.dtype, np.integer):
+    if actions.shape != (games,) or actions.dtype.kind not in "iu":  # signed or unsigned ints
         raise ValueError(f"{name}: actions must be {games} ints, one a game, got an array "
                          f"of shape {actions.shape} and type {actions.dtype}")
     if actions.dtype.kind == "u" and (actions > np.iinfo(np.int64).max).any():  # not read as negative ints

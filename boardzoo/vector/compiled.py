@@ -64,6 +64,9 @@ class CompiledVectorGame:
         core.observe(fresh, fresh_observation)
         setup = core.restart_setup(self.template) if hasattr(core, "restart_setup") else np.zeros(0, np.int64)
         self.start = Start(fresh, fresh_observation, setup)
+        # The kernels take it as a plain tuple: numba unboxes a named tuple at twice the
+        # cost, every call (half a microsecond, a fortieth of a Connect Four step).
+        self.start_tuple = tuple(self.start)
         # One generator object serves every step: each sets it to its batch's state first
         # (a batch's draws are in its state, not in this object), so no step seeds one anew.
         self._rng = np.random.Generator(np.random.PCG64(0))
@@ -85,7 +88,7 @@ class CompiledVectorGame:
         observation, mask = batch.observation.copy(), batch.legal_action_mask.copy()
         players = batch.current_player.copy()
         rng = self._generator(batch.state.rng)
-        refused = self.kernels.step(states, actions, playing, self.auto_reset, self.start, rng,
+        refused = self.kernels.step(states, actions, playing, self.auto_reset, self.start_tuple, rng,
                                     observation.reshape(self.batch, 2, -1), mask, players, self._legal, rewards,
                                     terminated)
         if refused >= 0:
@@ -103,7 +106,7 @@ class CompiledVectorGame:
     def _restarted(self, states: np.ndarray, observation: np.ndarray, mask: np.ndarray, players: np.ndarray,
                    games: np.ndarray, rng: np.random.Generator | None) -> Batch:
         """The batch with games ``games`` dealt afresh (into the arrays given), in order."""
-        self.kernels.restart_games(states, games, self.start, rng, observation.reshape(self.batch, 2, -1), mask,
+        self.kernels.restart_games(states, games, self.start_tuple, rng, observation.reshape(self.batch, 2, -1), mask,
                                    players, self._legal)
         zeros = np.zeros(self.batch, dtype=bool)
         return self._batch(states, rng, players, observation, mask, np.zeros((self.batch, 2), dtype=np.float32), zeros,
@@ -159,7 +162,7 @@ class RandomOpponentLoop:
         self.rng = self.games._generator(batch.state.rng)
         self.opponent_rng = opponent_rng
         started = self.kernels.start_games(np.ones(self.games.batch, dtype=bool), self.states, self.seats, self.seat,
-                                           self.games.start, opponent_rng, self.rng,
+                                           self.games.start_tuple, opponent_rng, self.rng,
                                            self._flat(), self.mask, self.players, self.games._legal,
                                            self._scratch, self.plies, self.redeals)
         return bool(started)
@@ -174,7 +177,7 @@ class RandomOpponentLoop:
         if outside.any():
             game = int(np.flatnonzero(outside)[0])
             raise not_legal(name, game, int(actions[game]), "no such action")
-        done = self.kernels.learner_step(actions, forfeit, self.states, self.seats, self.seat, self.games.start,
+        done = self.kernels.learner_step(actions, forfeit, self.states, self.seats, self.seat, self.games.start_tuple,
                                          self.opponent_rng, self.rng, self._flat(), self.mask, self.players,
                                          self.games._legal, self.rewards, self.ended, self.forfeits, self._starting,
                                          self.final.reshape(len(self.final), -1), self._scratch, self.plies,
