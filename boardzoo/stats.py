@@ -16,6 +16,12 @@ How a published figure is judged (:func:`compare_counts`, :func:`compare_means`,
 * **no test** -- where a test would be meaningless (fewer than two values, or values
   without any spread); no p-value is printed then.
 
+One rule words every verdict (:func:`verdict_word`), and each is printed with both
+p-values it was decided by. A document's *claim* about a difference (higher, lower, not
+higher, not lower, no different) is judged from its test's verdict by one rule too
+(:func:`claim_word`): **reproduced**, **contradicted** or **not decided** -- never
+reproduced by default.
+
 The tests come from SciPy (the ``stats`` extra), imported when a comparison is made:
 intervals and ratings need NumPy alone.
 """
@@ -144,8 +150,9 @@ def tost_p(difference: float, se: float, margin: float, df: float | None = None)
 class Comparison:
     """Our figure against a published one: the difference with its 95 % interval, the
     test of equality (``p``) and the equivalence test within ``margin``
-    (``p_equivalent``), before any correction; ``p`` is None where no test is possible
-    (``reason`` says why). :func:`verdicts` judges a table of them."""
+    (``p_equivalent``), before any correction; ``p`` is None where no test is possible,
+    ``p_equivalent`` None where equivalence would mean nothing (a margin as wide as the
+    shares compared); ``reason`` says why. :func:`verdicts` judges a table of them."""
 
     ours: float
     published: float
@@ -191,6 +198,10 @@ def compare_counts(ours: int, games: int, published: float, published_games: int
         test = "Fisher's exact test"
         other = (x2 + 1) / (published_games + 2)
         variance += other * (1 - other) / (published_games + 2)
+    if margin >= max(share, published) or margin >= max(1 - share, 1 - published):
+        return Comparison(share, published, d, dlow, dhigh, test, p, margin, None,
+                          f"±{margin:g} is as wide as the shares themselves (a floor or a ceiling): "
+                          "within it means nothing")
     p_eq = tost_p(adjusted - other, math.sqrt(variance), margin)
     return Comparison(share, published, d, dlow, dhigh, test, p, margin, p_eq)
 
@@ -218,6 +229,33 @@ def compare_means(values: Sequence[float], published: float, published_n: int | 
                       tost_p(d, result.se, margin, result.df))
 
 
+def compare_samples(values: Sequence[float], others: Sequence[float], margin: float) -> Comparison:
+    """Two samples of ours, ``values`` against ``others``: Welch's t-test with both
+    spreads, and equivalence within ``margin`` (the values' units) on the same degrees of
+    freedom."""
+    nan = float("nan")
+    if len(values) < 2 or len(others) < 2:
+        return Comparison(nan, nan, nan, nan, nan, "", None, margin, None, "fewer than 2 values a side")
+    sd, other_sd = stdev(values), stdev(others)
+    if sd == 0 and other_sd == 0:
+        return Comparison(mean(values), mean(others), mean(values) - mean(others), nan, nan, "", None, margin, None,
+                          "no spread on either side")
+    result = welch_test(mean(values), sd, len(values), mean(others), other_sd, len(others))
+    d = mean(values) - mean(others)
+    half = float(_scipy_stats().t.ppf(0.975, result.df)) * result.se
+    return Comparison(mean(values), mean(others), d, d - half, d + half, f"Welch's t-test (df {result.df:.1f})",
+                      result.p, margin, tost_p(d, result.se, margin, result.df))
+
+
+def games_for_equivalence(sd: float, margin: float) -> int:
+    """Games a side two samples of spread ``sd`` need before the equivalence test within
+    ``margin`` can pass at all (when their means agree exactly): the 90 % interval of the
+    difference, 1.645 standard errors either way, must fit inside the margin."""
+    if sd <= 0:
+        return 2
+    return max(2, math.ceil(2 * (1.6448536 * sd / margin) ** 2))
+
+
 def holm(p_values: Sequence[float]) -> list[float]:
     """Holm's step-down adjusted p-values (family-wise error), in the order given."""
     m = len(p_values)
@@ -240,44 +278,99 @@ def benjamini_hochberg(p_values: Sequence[float]) -> list[float]:
 CORRECTIONS = {"holm": (holm, "Holm"), "bh": (benjamini_hochberg, "Benjamini-Hochberg")}
 
 
+def verdict_word(p_equal: float, p_within: float) -> str:
+    """The one rule for a comparison: its verdict word from its corrected p-values (the
+    test of equality's and the equivalence test's), every report's verdicts made by it."""
+    differs, within = p_equal < ALPHA, p_within < ALPHA
+    if differs and within:
+        return "differs, but by less than"
+    return "differs" if differs else "equivalent within" if within else "inconclusive"
+
+
+def verdict_text(word: str, test: str, p_equal: float, p_within: float | None, margin: float, note: str = "",
+                 reason: str = "") -> str:
+    """A comparison's verdict as reports print it: the word, then both p-values it was
+    decided by (so that a reader, or a test, can decide it again); without an
+    equivalence test (``p_within`` None), why there is none."""
+    shown = f"{word} ±{margin:g}" if word in ("differs, but by less than", "equivalent within") else word
+    within = f"no TOST: {reason}" if p_within is None else f"TOST ±{margin:g} {p_text(p_within)}"
+    return f"{shown} ({test} {p_text(p_equal)}; {within}{note})"
+
+
 def verdicts(comparisons: Sequence[Comparison | str | None], correction: str = "holm") -> list[str]:
     """The verdicts of one table's comparisons: their equality p-values corrected
-    together, and their equivalence p-values together (the module docstring). A
-    difference shown to be both real and within the margin is called so. A string in
-    place of a comparison is a row's verdict already (why it has no test); None, an
-    empty cell."""
+    together, and their equivalence p-values together (the module docstring), each
+    worded by :func:`verdict_word`. A string in place of a comparison is a row's verdict
+    already (why it has no test); None, an empty cell."""
     adjust, name = CORRECTIONS[correction]
-    tested = [(i, c.p, c.p_equivalent) for i, c in enumerate(comparisons)
-              if isinstance(c, Comparison) and c.p is not None and c.p_equivalent is not None]
+    tested = [(i, c.p) for i, c in enumerate(comparisons) if isinstance(c, Comparison) and c.p is not None]
+    bounded = [(i, c.p_equivalent) for i, c in enumerate(comparisons)
+               if isinstance(c, Comparison) and c.p is not None and c.p_equivalent is not None]
     note = f"; {name}, {len(tested)} tests" if len(tested) > 1 else ""
-    p_equal = dict(zip([i for i, _, _ in tested], adjust([p for _, p, _ in tested])))
-    p_within = dict(zip([i for i, _, _ in tested], adjust([q for _, _, q in tested])))
+    p_equal = dict(zip([i for i, _ in tested], adjust([p for _, p in tested])))
+    p_within = dict(zip([i for i, _ in bounded], adjust([q for _, q in bounded])))
     words = []
     for i, comparison in enumerate(comparisons):
         if not isinstance(comparison, Comparison):
             words.append(comparison or "")
-            continue
-        if i not in p_equal:
+        elif i not in p_equal:
             words.append(f"no test ({comparison.reason})")
-            continue
-        differs, within = p_equal[i] < ALPHA, p_within[i] < ALPHA
-        margin = f"±{comparison.margin:g}"
-        if differs and within:
-            words.append(f"differs, but by less than {margin} ({comparison.test}, {p_text(p_equal[i])}; "
-                         f"TOST {p_text(p_within[i])}{note})")
-        elif differs:
-            words.append(f"differs ({comparison.test}, {p_text(p_equal[i])}{note})")
-        elif within:
-            words.append(f"equivalent within {margin} (TOST, {p_text(p_within[i])}{note})")
         else:
-            words.append(f"inconclusive ({comparison.test} {p_text(p_equal[i])}; within {margin} not shown, "
-                         f"TOST {p_text(p_within[i])}{note})")
+            within = p_within.get(i)
+            words.append(verdict_text(verdict_word(p_equal[i], 1.0 if within is None else within), comparison.test,
+                                      p_equal[i], within, comparison.margin, note, comparison.reason))
     return words
 
 
+#: What a document may claim of a difference (of the first figure from the second): the
+#: claim a finding's verdict judges.
+CLAIMS = ("higher", "lower", "not higher", "not lower", "no different")
+
+
+def claim_word(claim: str, word: str, difference: float) -> str:
+    """The one rule for a document's claim: *reproduced*, *contradicted* or *not
+    decided*, from its test's verdict word (:func:`verdict_word`, or ``no test``) and the
+    sign of the difference. A difference shown decides a claim of direction by its sign;
+    a difference shown to be within the margin contradicts a claim that there is one and
+    bears out a claim that there is none (or none the wrong way); an inconclusive test
+    decides nothing."""
+    if claim not in CLAIMS:
+        raise ValueError(f"claim_word: a claim is one of {', '.join(CLAIMS)}, got {claim!r}")
+    if word in ("inconclusive", "no test"):
+        return "not decided"
+    if word == "equivalent within":
+        return "contradicted" if claim in ("higher", "lower") else "reproduced"
+    if word not in ("differs", "differs, but by less than"):
+        raise ValueError(f"claim_word: not a verdict word: {word!r}")
+    if claim == "no different":
+        return "reproduced" if word == "differs, but by less than" else "contradicted"
+    higher = difference > 0
+    agrees = {"higher": higher, "lower": not higher, "not higher": not higher, "not lower": higher}[claim]
+    return "reproduced" if agrees else "contradicted"
+
+
+def finding(claim: str, verdict: str, difference: float | None) -> str:
+    """A document's claim judged: the word by :func:`claim_word` from ``verdict`` (one of
+    :func:`verdicts`' texts), then what it was decided by (``difference`` None where
+    there was nothing to measure it by)."""
+    word = next((w for w in ("differs, but by less than", "differs", "equivalent within", "inconclusive",
+                             "no test") if verdict.startswith(w)), None)
+    if word is None or (difference is None and word != "no test"):
+        raise ValueError(f"finding: not a verdict: {verdict!r}")
+    measured = "nothing measured" if difference is None else f"difference {difference:+.3f}"
+    return f"{claim_word(claim, word, difference or 0.0)} (claim: {claim}; {measured}; {verdict})"
+
+
 def p_text(p: float) -> str:
-    """A p-value as reports print it."""
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}" if p < 0.1 else f"p = {p:.2f}"
+    """A p-value as reports print it (with the digits the 5 % line needs)."""
+    if p < 0.001:
+        return "p < 0.001"
+    digits = 3 if p < 0.1 else 2
+    shown = f"{p:.{digits}f}"
+    while (float(shown) < ALPHA) != (p < ALPHA) and digits < 16:  # rounding would cross the line
+        digits += 1
+        shown = f"{p:.{digits}f}"
+    return f"p = {shown}"
 
 
 # --- sweeps: bootstrap with the best-of-k correction -----------------------------------------------
@@ -434,4 +527,7 @@ STATISTICS_NOTE = (
     "rejects at the 5 % level after Holm's correction over the table's tests; *equivalent within ±m* -- "
     "two one-sided tests reject a difference of m or more, corrected the same way (m, the margin, is "
     "stated with each verdict); *inconclusive* -- neither; *no test* -- fewer than two values or no "
-    "spread, where a p-value would mean nothing.")
+    "spread, where a p-value would mean nothing. Each verdict prints both p-values it was decided by. A "
+    "document's claim is *reproduced* when its test shows a difference the claimed way (or, for a claim of "
+    "no difference or none the other way, shows the difference within the margin), *contradicted* when it "
+    "shows the opposite, *not decided* when the test is inconclusive.")

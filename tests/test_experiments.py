@@ -356,8 +356,16 @@ def test_a_resumed_run_gives_the_same_report(tmp_path):
     run(experiment, str(parts), games=1, resume=True, log=messages.append, progress=False)
     assert "dropped an unfinished record" in messages[0]
     assert f"{len(lines) // 2} already played" in messages[1]
-    assert (parts / "report.md").read_text() == (whole / "report.md").read_text()
+    made = "## How this report was made"
+    assert (parts / "report.md").read_text().split(made)[0] == (whole / "report.md").read_text().split(made)[0]
     assert len((parts / "games.jsonl").read_text().splitlines()) == len(lines)
+    # Each report says how to make it again and what played its games: here two sessions.
+    for folder, sessions in ((whole, [len(lines)]), (parts, [len(lines), len(lines) - len(lines) // 2])):
+        report, config = (folder / "report.md").read_text(), json.loads((folder / "run.json").read_text())
+        assert "Command: `boardzoo experiment run cantris-mcts --games 1`" in report
+        assert [session["played"] for session in config["sessions"]] == sessions
+        assert report.count("games played on") == len(sessions) and "report written by " in report
+        assert all(session["code"].startswith(("commit ", "boardzoo ")) for session in config["sessions"])
 
 
 def test_a_run_written_before_its_probe_moved_still_resumes(tmp_path, monkeypatch):

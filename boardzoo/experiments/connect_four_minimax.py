@@ -8,6 +8,7 @@ evaluator's wins and losses).
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from functools import partial
 from itertools import combinations
@@ -17,9 +18,12 @@ from boardzoo.experiments.framework import Experiment, Job, Report, job_seed, si
 from boardzoo.experiments.plots import line_plot
 from boardzoo.stats import (
     STATISTICS_NOTE,
+    Comparison,
     compare_counts,
     compare_means,
+    compare_samples,
     deviations,
+    finding,
     mean_interval,
     table,
     verdicts,
@@ -96,10 +100,15 @@ PUBLISHED_MOVES_BY_LOSER = {
     ("minimax", 3): 15.72, ("minimax", 4): 14.52, ("minimax", 5): 17.31, ("minimax", 6): 15.39,
     ("minimax", 7): 17.90, ("minimax", 8): 17.53, ("minimax", 9): 20.00, ("random", 0): 7.13}
 PUBLISHED_DRAWS = (341, 1258)  # Table 8
-#: Equivalence margins: a mean number of moves within 2 of the document's; a share of
-#: games (draws, wins) within 0.1.
-MOVES_MARGIN = 2.0
+#: Equivalence margins, fixed before the runs: a mean number of moves within 0.5 of the
+#: document's, below the smallest gap its conclusions rest on (Table 6's evaluator means,
+#: 19.34 / 17.88 / 16.79: 1.09 apart at the least); a share of games (draws, wins) within
+#: 0.1, below the smallest gap between two evaluators' win shares it compares (Tables
+#: 11-13: 0.382 / 0.511 / 0.659, 0.13 apart).
+MOVES_MARGIN = 0.5
 SHARE_MARGIN = 0.1
+#: Search cost is compared in log10 nodes a move, within a factor of two.
+LOG_NODES_MARGIN = 0.3
 PUBLISHED_STARTER = (451, 466)  # Table 9: wins of the starting and of the second player
 #: Table 10: the starting player's (wins, draws, losses) by its random first column.
 PUBLISHED_FIRST_COLUMN = {
@@ -144,6 +153,16 @@ def parse_player(spec: str) -> tuple[str, int, str]:
     name, _, options = spec.partition(":")
     values = dict(part.split("=") for part in options.split(","))
     return name, int(values["depth"]), values["eval"]
+
+
+def distinct_games(records: list[dict]) -> list[dict]:
+    """The games of one pairing of deterministic searchers that differ: after the starting
+    player's random first move nothing is drawn, so a game is fixed by who starts and that
+    column, and a repeat is the same game again (the first of each kept)."""
+    kept: dict[tuple[str, int], dict] = {}
+    for record in records:
+        kept.setdefault((record["seat_of_a"], record["moves"][0][1]), record)
+    return list(kept.values())
 
 
 class ConnectFourMinimax(Experiment):
@@ -212,6 +231,7 @@ class ConnectFourMinimax(Experiment):
         text += self._evaluator_table(results)
         table_lines, table_summary = self._table_effect(results, jobs)
         text += table_lines
+        text += self._conclusions(results, design, costs)
         text += deviations([
             ("Machine and language", "the document's times come from its own (unnamed) computer and language; "
              "ours from Python on 2 cores. Times are compared by ratio, and node counts (which do not depend on "
@@ -227,6 +247,22 @@ class ConnectFourMinimax(Experiment):
              "against itself every decided game is one win and one loss, so its Tables 11-13 must come from "
              "mixed games); we play alpha-beta at depth 5 of each evaluator against each other."),
             ("Seats", "every pairing plays twice with the starting player swapped, as the document does."),
+            ("Whose time", "the document records the mean processing time of the *winning* player (\"średni czas "
+             "przetwarzania gracza wygrywającego\"); ours averages every searched decision of both players. "
+             "Expected effect: small on the shape (both players of a pairing search at their own depths, and a "
+             "cell pools one algorithm and depth), but a cell of ours holds the losers' decisions too."),
+            ("Symmetric evaluators", "the document scores Three and Three v2 for the player to move's windows; ours "
+             "scores both players' windows (a player's minus the opponent's), so that a position is worth the "
+             "same to both sides with the sign flipped. Expected effect: stronger heuristics than the document's, "
+             "so more decided games between equal depths."),
+            ("Where the outcome tables come from", "the document's draws (Table 8) and starters (Table 9) pool "
+             "1,258 games from its studies 1-6 and extra random games, its first-column table (Table 10) too; "
+             "ours come from the minimax x alpha-beta design alone (study 6's games against random are left out: "
+             "the random side decides them). Expected effect: a different mix of depths and opponents, so the "
+             "shares are comparable in kind, not as samples of one population."),
+            ("Independence", "the games of one pairing repeat when the seats and the first column repeat (both "
+             "searchers are deterministic after it); every statistic of outcomes and moves counts each distinct "
+             "game once, where the document counts every game played."),
         ])
         plots = {"ms_per_move.png": partial(line_plot, title="Mean time per move by depth (Connect Four)",
                                             xlabel="depth", ylabel="ms per move (log)",
@@ -282,7 +318,7 @@ class ConnectFourMinimax(Experiment):
             if job.key.startswith(("evaluators", NO_TABLE)):
                 continue
             players = {"a": parse_player(job.a), "b": parse_player(job.b)}
-            for record in results[job.key]:
+            for record in results[job.key] if " vs random" in job.key else distinct_games(results[job.key]):
                 needed = winner_moves(record)
                 if needed is None:
                     continue
@@ -358,7 +394,7 @@ class ConnectFourMinimax(Experiment):
 
     @staticmethod
     def _outcomes(results: dict[str, list[dict]], design: list[Job]) -> list[str]:
-        records = [r for job in design for r in results[job.key]]
+        records = [r for job in design for r in distinct_games(results[job.key])]
         draws = sum(r["winner"] is None for r in records)
         draw_test = compare_counts(draws, len(records), PUBLISHED_DRAWS[0] / PUBLISHED_DRAWS[1], PUBLISHED_DRAWS[1],
                                    SHARE_MARGIN)
@@ -370,7 +406,7 @@ class ConnectFourMinimax(Experiment):
         by_column: dict[str, dict[int, list[int]]] = {e: defaultdict(lambda: [0, 0, 0]) for e in EVALUATORS}
         for job in design:
             evaluator = parse_player(job.a)[2]
-            for r in results[job.key]:
+            for r in distinct_games(results[job.key]):
                 outcome = 1 if r["winner_seat"] is None else 0 if r["winner_seat"] == "player_0" else 2
                 by_column[evaluator][r["moves"][0][1]][outcome] += 1
         rows, tests = [], []
@@ -386,6 +422,9 @@ class ConnectFourMinimax(Experiment):
         rows = [row + [verdict] for row, verdict in zip(rows, verdicts(tests))]
         simple_zero = by_column["simple"][0]
         return ["## Draws, the starting player, the first column (Tables 8-10)", "",
+                "The unit here is a distinct game: both searchers are deterministic after the starting player's "
+                "random first move, so the games of one pairing with the same seat order and first column are "
+                "one game played again, not new evidence; each counts once.", "",
                 f"- Draws: ours {draws} of {len(records)} ({draws / len(records):.3f}); the document 341 of 1,258 "
                 f"(0.271) — {draw_test.words}.",
                 f"- Decided games won by the starting player: ours {starter}:{second}; the document 451:466 — "
@@ -398,11 +437,66 @@ class ConnectFourMinimax(Experiment):
                        "ours", "verdict"], rows), ""]
 
     @staticmethod
+    def _conclusions(results: dict[str, list[dict]], design: list[Job],
+                     costs: dict[tuple[str, str, int], list[tuple]]) -> list[str]:
+        """The document's own conclusions, each a claim about a difference in our games,
+        tested together (Holm) and judged by the one rule."""
+        claims: list[tuple[str, str, str, Comparison | str]] = []  # (claim, direction, ours in words, test)
+        for depth in sorted({d for (e, a, d) in costs if a == "minimax" and (e, "alphabeta", d) in costs}):
+            for evaluator in EVALUATORS:
+                if (evaluator, "minimax", depth) not in costs or (evaluator, "alphabeta", depth) not in costs:
+                    continue
+                pruned = [math.log10(max(v[1], 1)) for v in costs[(evaluator, "alphabeta", depth)]]
+                full = [math.log10(max(v[1], 1)) for v in costs[(evaluator, "minimax", depth)]]
+                test = compare_samples(pruned, full, LOG_NODES_MARGIN)
+                claims.append((f"alpha-beta pruning cuts the search: {evaluator}, depth {depth}", "lower",
+                               f"log10 nodes a move {test.ours:.2f} against minimax's {test.published:.2f}",
+                               test if test.p is not None else f"no test ({test.reason})"))
+        records = [r for job in design for r in distinct_games(results[job.key])]
+        starter = sum(r["winner_seat"] == "player_0" for r in records)
+        second = sum(r["winner_seat"] == "player_1" for r in records)
+        claims.append(("who starts seems not to change the chance of winning", "no different",
+                       f"the starting player won {starter} of {starter + second} decided games, against 1/2",
+                       compare_counts(starter, starter + second, 0.5, None, SHARE_MARGIN) if starter + second
+                       else "no test (no decided games)"))
+        simple = [r for job in design if parse_player(job.a)[2] == "simple" for r in distinct_games(results[job.key])]
+        from_zero = [r for r in simple if r["moves"][0][1] == 0]
+        elsewhere = [r for r in simple if r["moves"][0][1] != 0]
+        won_zero = sum(r["winner_seat"] == "player_0" for r in from_zero)
+        won_elsewhere = sum(r["winner_seat"] == "player_0" for r in elsewhere)
+        claims.append(("Simple can hardly win starting from column 0", "lower",
+                       f"Simple's starting player won {won_zero} of {len(from_zero)} games from column 0, "
+                       f"{won_elsewhere} of {len(elsewhere)} from the other columns",
+                       compare_counts(won_zero, len(from_zero), won_elsewhere / len(elsewhere), len(elsewhere),
+                                      SHARE_MARGIN) if from_zero and elsewhere else "no test (no such games)"))
+        won: defaultdict[str, int] = defaultdict(int)
+        decided: defaultdict[str, int] = defaultdict(int)
+        for first, second in combinations(EVALUATORS, 2):
+            wins_a, _, wins_b = tally(distinct_games(results[f"evaluators: {first} vs {second}"]))
+            won[first], won[second] = won[first] + wins_a, won[second] + wins_b
+            decided[first], decided[second] = decided[first] + wins_a + wins_b, decided[second] + wins_a + wins_b
+        for evaluator, direction in (("three2", "higher"), ("simple", "lower")):
+            claims.append((f"the evaluator matters: {EVALUATOR_NAMES[evaluator]} "
+                           + ("wins" if direction == "higher" else "loses") + " more than half its decided games",
+                           direction, f"{won[evaluator]} of {decided[evaluator]} against 1/2",
+                           compare_counts(won[evaluator], decided[evaluator], 0.5, None, SHARE_MARGIN)
+                           if decided[evaluator] else "no test (no decided games)"))
+        lines = []
+        for (claim, direction, ours, tested), verdict in zip(claims, verdicts([c for *_, c in claims])):
+            judged = finding(direction, verdict, None if isinstance(tested, str) else tested.difference)
+            lines.append(f"- *{claim}* — {ours}: **{judged}**")
+        return ["## The document's conclusions, judged on our games", "",
+                "Its conclusions (time, the starting player, the first column, the evaluators), each a claim "
+                "about a difference in our games, tested together (Holm) and judged by the one rule of the "
+                f"statistics note. Search cost is compared in log10 nodes a move (margin ±{LOG_NODES_MARGIN:g}, "
+                "a factor of two), games as distinct games.", "", *lines, ""]
+
+    @staticmethod
     def _evaluator_table(results: dict[str, list[dict]]) -> list[str]:
         won: defaultdict[str, int] = defaultdict(int)
         lost: defaultdict[str, int] = defaultdict(int)
         for first, second in combinations(EVALUATORS, 2):
-            wins_a, _, wins_b = tally(results[f"evaluators: {first} vs {second}"])
+            wins_a, _, wins_b = tally(distinct_games(results[f"evaluators: {first} vs {second}"]))
             won[first] += wins_a
             lost[first] += wins_b
             won[second] += wins_b
@@ -419,5 +513,7 @@ class ConnectFourMinimax(Experiment):
         rows = [row + [verdict] for row, verdict in zip(rows, verdicts(tests))]
         return ["## The evaluators' wins and losses (Tables 11-13)", "",
                 "Each evaluator's share of its decided games, alpha-beta at depth 5 of each evaluator against the "
-                "others, seats alternating (see Deviations).", "",
+                "others, seats alternating (see Deviations). Both searchers are deterministic after the random "
+                "first move, so a pair plays at most 14 different games (two seat orders, seven first columns); "
+                "each counts once.", "",
                 table(["evaluator", "document won/lost", "ours won/lost", "verdict"], rows), ""]

@@ -7,21 +7,26 @@ A game depends only on (job, game number), so a run gives the same records seria
 with local workers or on Ray, and an interrupted run resumes where it stopped.
 
 Output folder: ``games.jsonl`` (one record per game, streamed as games finish, each with
-its ``job``), ``run.json`` (the configuration, checked on ``--resume``), ``report.md``
-and the plots (PNG; only with matplotlib, the ``plot`` extra).
+its ``job``), ``run.json`` (the configuration, checked on ``--resume``, with the command
+that reproduces the run and, for every session that played its games, the code, the
+machine and its load), ``report.md`` (ending with that provenance) and the plots (PNG;
+only with matplotlib, the ``plot`` extra).
 """
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
+import platform
+import subprocess
 import sys
 import zlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from boardzoo import arena, envs
+from boardzoo import __version__, arena, envs
 from boardzoo.agents import AGENTS
 from boardzoo.errors import BoardzooError, WorkerError
 from boardzoo.ledger import Ledger, other_run, write_atomic
@@ -163,6 +168,56 @@ def _ray(tasks: list[tuple], workers: int, address: str | None) -> Iterator[dict
 EXECUTORS = {"local": _local, "ray": _ray}
 
 
+# --- provenance -----------------------------------------------------------------------------
+def reproducing_command(experiment: Experiment, games: int | None, full: bool, engine: str) -> str:
+    """The command that plays the same games (workers, executor and isolation change how
+    fast they are played, never which)."""
+    return " ".join(["boardzoo experiment run", experiment.name] + (["--full"] if full else [])
+                    + ([f"--games {games}"] if games is not None else [])
+                    + ([f"--engine {engine}"] if engine != "auto" else []))
+
+
+def code_version() -> str:
+    """This code: its git commit (and whether the checkout has changes) when it runs from
+    boardzoo's own checkout, else the package's version."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if os.path.isdir(os.path.join(root, ".git")) and os.path.isfile(os.path.join(root, "pyproject.toml")):
+        try:
+            commit = subprocess.run(["git", "-C", root, "rev-parse", "--short=12", "HEAD"], capture_output=True,
+                                    text=True, timeout=20, check=True).stdout.strip()
+            changed = subprocess.run(["git", "-C", root, "status", "--porcelain", "--untracked-files=no"],
+                                     capture_output=True, text=True, timeout=20, check=True).stdout.strip()
+            return f"commit {commit}" + (" with local changes" if changed else "")
+        except (OSError, subprocess.SubprocessError):
+            pass
+    return f"boardzoo {__version__}"
+
+
+def session_record(workers: int, executor: str) -> dict[str, Any]:
+    """Who played a session's games: the code, when, the machine and how loaded it was
+    (timings in a report are this machine's, at this load)."""
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    return {"code": code_version(), "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
+            "machine": f"Python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores",
+            "load": None if load is None else round(load, 2), "workers": workers, "executor": executor}
+
+
+def provenance(config: Mapping[str, Any]) -> list[str]:
+    """The report's closing section: the command, and what played the games."""
+    lines = ["## How this report was made", "", f"Command: `{config.get('command', 'not recorded')}`", ""]
+    sessions = [s for s in config.get("sessions", []) if isinstance(s, dict)]
+    for session in sessions:
+        load = session.get("load")
+        lines.append(f"- {session.get('played', '?')} games played on {session.get('date')} by "
+                     f"{session.get('code')}: {session.get('machine')}, {session.get('workers')} worker(s) "
+                     f"({session.get('executor')}), load average "
+                     + ("not known" if load is None else f"{load:g}") + " at the start")
+    if not sessions:
+        lines.append("- no record of the sessions that played the games (a run from before they were recorded)")
+    lines += [f"- report written by {code_version()}", ""]
+    return lines
+
+
 # --- running ------------------------------------------------------------------------------
 def check_size(games: int | None) -> None:
     if games is not None:
@@ -242,7 +297,8 @@ def run(experiment: Experiment, out: str, games: int | None = None, full: bool =
     for job in jobs:  # fail on a bad spec now, not inside a worker
         arena.close_agents(arena.make_agents(job.a, job.b, envs.make(job.env)))
     described = [j.describe() for j in jobs]
-    config = {"experiment": experiment.name, "games": games, "full": full, "jobs": described}
+    config: dict[str, Any] = {"experiment": experiment.name, "games": games, "full": full,
+                              "command": reproducing_command(experiment, games, full, engine), "jobs": described}
     if os.path.exists(out) and not os.path.isdir(out):
         raise ExperimentError(f"--out {out} is a file, not a folder")
     try:
@@ -263,6 +319,7 @@ def run(experiment: Experiment, out: str, games: int | None = None, full: bool =
             raise ExperimentError(f"{out} holds a different run ({previous.get('experiment')}, other jobs or "
                                   "sizes): resume it with the same options, or choose another --out")
         added = len(described) - len(kept)
+        config["sessions"] = [s for s in previous.get("sessions", []) if isinstance(s, dict)]
     with open_ledger(games_path, jobs) as ledger:
         if added:
             log(f"note: the experiment has {added} job(s) this run did not have; they are played now")
@@ -271,6 +328,9 @@ def run(experiment: Experiment, out: str, games: int | None = None, full: bool =
         done = dict(ledger.records)
         write_atomic(config_path, json.dumps(config, indent=1))
         tasks = [(job, g, isolate) for job in jobs for g in range(job.games) if (job.key, g) not in done]
+        if tasks:
+            config.setdefault("sessions", []).append({**session_record(workers, executor), "played": len(tasks)})
+            write_atomic(config_path, json.dumps(config, indent=1))
         total = sum(job.games for job in jobs)
         log(f"{experiment.name}: {total} games in {len(jobs)} jobs, {total - len(tasks)} already played, "
             f"{executor} executor, {workers} worker(s)" + (", agents isolated" if isolate else ""))
@@ -289,14 +349,14 @@ def run(experiment: Experiment, out: str, games: int | None = None, full: bool =
             if bar:
                 bar.close()
     results = {job.key: [done[(job.key, g)] for g in range(job.games)] for job in jobs}
-    write_report(experiment, results, jobs, out, log)
+    write_report(experiment, results, jobs, out, log, config)
     return results
 
 
 def write_report(experiment: Experiment, results: dict[str, list[dict]], jobs: list[Job], out: str,
-                 log: Callable[[str], None]) -> str:
+                 log: Callable[[str], None], config: Mapping[str, Any] | None = None) -> str:
     report = experiment.report(results, jobs)
-    text = report.markdown
+    text = report.markdown.rstrip("\n") + "\n\n" + "\n".join(provenance(config or {}))
     if report.plots:
         try:
             import matplotlib

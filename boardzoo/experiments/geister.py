@@ -1,9 +1,10 @@
 """The Geister MCTS design (source 004, Japanese): the document's own MCTS — expansion
-threshold Nthr, payoffs in [-1, 1] with its exploration term, the final move by UCB1 —
-and tests of its findings with at least 200 games a pairing: the "purple" view is too
-pessimistic and weak against the rushing player; deciding that the nearest ghosts are
-blue cannot beat primitive Monte Carlo; forward-biased play-outs cut back-and-forth
-loops; tree reuse.
+threshold Nthr, payoffs in [-1, 1] with its exploration term, the final move by UCB1,
+the opponent's nearest ghosts guessed blue — and tests of its findings with at least 200
+games a pairing, each causal claim against a control of the same search: the "purple"
+view is too pessimistic and weak against the rushing player; guessing the nearest ghosts
+blue cannot beat primitive Monte Carlo, because of that guess; colour prediction matters;
+forward-biased play-outs cut back-and-forth loops; tree reuse would not help.
 """
 
 from __future__ import annotations
@@ -11,10 +12,20 @@ from __future__ import annotations
 import random
 from statistics import mean
 
-from boardzoo.experiments.framework import SEATS_EFFECT, Experiment, Job, Report, sized, tally
+from boardzoo.experiments.framework import SEATS_EFFECT, Experiment, Job, Report, job_seed, sized, tally
 from boardzoo.games.geister import GeisterState
 from boardzoo.games.model import TERMINAL
-from boardzoo.stats import STATISTICS_NOTE, Comparison, compare_counts, deviations, table, verdicts, wilson
+from boardzoo.stats import (
+    STATISTICS_NOTE,
+    Comparison,
+    compare_counts,
+    compare_samples,
+    deviations,
+    finding,
+    table,
+    verdicts,
+    wilson,
+)
 from boardzoo.strategy.knowledge import knowledge_of
 
 ENV = "geister_v0"
@@ -22,20 +33,24 @@ ENV = "geister_v0"
 #: our mean + 2*sqrt(2) * sqrt(ln t / n) does (the same score times two, minus one): c = 2.828.
 C_DOCUMENT = 2.828
 NTHR = 5  # the document leaves Nthr open ("set as suits")
-#: A head-to-head is *even* when its share of decided games is shown within 0.1 of one half.
-EVEN_MARGIN = 0.1
+#: The document's colour guess: at the start, the opponent's ghosts nearest us are blue.
+DOCUMENT_BELIEF = "nearest-blue"
+#: The margin of every share compared here, fixed before any game was played: a tenth of
+#: the games (a 60-40 split of decided games) is the smallest difference we call a player
+#: stronger by, and 200 games can show a share within it (about 70 decided games suffice).
+MARGIN = 0.1
+#: The margin of play-out lengths: ten plies, a tenth of a typical play-out.
+PLIES_MARGIN = 10.0
 RUSHING = "greedy"
 FLAT_MC = "flatmc:playouts=5,rollout=forward,max_rollout=60"
-
-
 #: The Nthr the open choice is measured against: every leaf expanded at its first visit.
 NTHR_OTHER = 1
 
 
-def document_mcts(iterations: int, belief: str = "behaviour", rollout: str = "forward", reuse: bool = False,
+def document_mcts(iterations: int, belief: str = DOCUMENT_BELIEF, rollout: str = "forward", reuse: bool = False,
                   nthr: int = NTHR) -> str:
     """The document's MCTS: Nthr expansion, [-1, 1] payoffs, its UCB1 in search and for
-    the final move; roll-outs to the game's own 200-ply limit."""
+    the final move, the nearest ghosts guessed blue; roll-outs to the game's 200-ply limit."""
     return (f"mcts:iterations={iterations},nthr={nthr},q=win-lose,c={C_DOCUMENT},final=value,c_final={C_DOCUMENT},"
             f"rollout={rollout},belief={belief}" + (",reuse=true" if reuse else ""))
 
@@ -45,9 +60,11 @@ def pairings(iterations: int) -> list[tuple[str, str, str, str]]:
     mcts = lambda **kw: document_mcts(iterations, **kw)  # noqa: E731
     return [
         ("purple vs rushing", mcts(belief="purple"), RUSHING, "purple view against the rushing player"),
-        ("behaviour vs rushing", mcts(), RUSHING, "the control: a learned belief against the rushing player"),
-        ("nearest-blue vs flat MC", mcts(belief="nearest-blue"), FLAT_MC, "nearest-is-blue against primitive MC"),
+        ("nearest-blue vs rushing", mcts(), RUSHING, "the control: the document's MCTS against the rushing player"),
+        ("nearest-blue vs flat MC", mcts(), FLAT_MC, "the document's nearest-is-blue against primitive MC"),
         ("uniform vs flat MC", mcts(belief="uniform"), FLAT_MC, "the control: no colour guess against primitive MC"),
+        ("behaviour vs flat MC", mcts(belief="behaviour"), FLAT_MC,
+         "a better colour guess (learned from moves) against primitive MC"),
         ("forward vs random roll-outs", mcts(), mcts(rollout="random"), "forward-biased play-outs, head to head"),
         ("reuse vs no reuse", mcts(reuse=True), mcts(), "tree reuse, head to head"),
         (f"Nthr {NTHR} vs Nthr {NTHR_OTHER}", mcts(), mcts(nthr=NTHR_OTHER),
@@ -55,9 +72,9 @@ def pairings(iterations: int) -> list[tuple[str, str, str, str]]:
     ]
 
 
-def playout_statistics(policy: str, count: int, seed: int) -> tuple[float, float]:
-    """(mean plies, draw share) of ``count`` play-outs from random placements, both sides
-    playing ``policy`` to the game's 200-ply limit."""
+def playout_lengths(policy: str, count: int, seed: int) -> tuple[list[int], int]:
+    """The plies of ``count`` play-outs from random placements, both sides playing
+    ``policy`` to the game's 200-ply limit, and how many reached it (a draw)."""
     rng = random.Random(seed)
     plies, draws = [], 0
     move = knowledge_of(GeisterState()).rollouts.get(policy)
@@ -72,24 +89,24 @@ def playout_statistics(policy: str, count: int, seed: int) -> tuple[float, float
             state.apply(move(state, rng) if move else actions[int(rng.random() * len(actions))])
         plies.append(state.plies - start)
         draws += state.returns()[0] == 0
-    return mean(plies), draws / count
+    return plies, draws
 
 
 class GeisterMCTS(Experiment):
     name = "geister-mcts"
     source = "source 004 (Japanese): the Geister MCTS design"
-    compares = ("the document's MCTS (Nthr, [-1, 1] payoffs, UCB1 final move) testing its findings: purple view "
-                "vs rushing, nearest-is-blue vs flat Monte Carlo, forward play-outs, tree reuse; the open Nthr's "
-                "effect")
+    compares = ("the document's MCTS (Nthr, [-1, 1] payoffs, UCB1 final move, nearest ghosts guessed blue) testing "
+                "its findings, each beside a control: purple view vs rushing, nearest-is-blue vs flat Monte Carlo, "
+                "forward play-outs, tree reuse; the open Nthr's effect")
     default_size = "MCTS at 50 iterations, 200 games per pairing"
     full_size = "MCTS at 300 iterations, 400 games per pairing (the document prints no sizes)"
-    expected_time = "about 8 min: the findings' pairings and the Nthr one, timed apart (measured: 7 min 38 s)"
-    full_time = "about 3.5 h on 2 cores (estimated: 6x the iterations, twice the games)"
+    expected_time = "about 9 min: the findings' pairings and the Nthr one (estimated from 7 min 38 s for seven)"
+    full_time = "about 4 h on 2 cores (estimated: 6x the iterations, twice the games)"
 
     def jobs(self, games: int | None, full: bool) -> list[Job]:
         iterations = 300 if full else 50
-        return [Job(key, ENV, a, b, sized(games, full, 200, 400), seed=index * 7919)
-                for index, (key, a, b, _) in enumerate(pairings(iterations))]
+        return [Job(key, ENV, a, b, sized(games, full, 200, 400), seed=job_seed(key))
+                for key, a, b, _ in pairings(iterations)]
 
     def report(self, results: dict[str, list[dict]], jobs: list[Job]) -> Report:
         rows = []
@@ -102,88 +119,124 @@ class GeisterMCTS(Experiment):
                          f"{mean(play_plies(r) for r in records):.1f}"])
         share = {key: tally(results[key]) for key in results}
 
-        def win_share(key: str) -> tuple[int, int]:
+        def won(key: str) -> tuple[int, int]:
             return share[key][0], len(results[key])
 
         def decided(key: str) -> tuple[int, int]:
             wins, _, losses = share[key]
             return wins, wins + losses
 
-        # The four findings' tests, corrected together (Holm): purple's share against the
-        # behaviour belief's (Fisher), nearest-blue's against one half (binomial), and the
-        # two head-to-heads' decided games against one half (binomial, and equivalence).
-        purple, behaviour = win_share("purple vs rushing"), win_share("behaviour vs rushing")
-        nearest = win_share("nearest-blue vs flat MC")
-        tests: list[Comparison | str] = [
-            compare_counts(*purple, behaviour[0] / behaviour[1], behaviour[1], EVEN_MARGIN),
-            compare_counts(*nearest, 0.5, None, EVEN_MARGIN)]
-        for key in ("forward vs random roll-outs", "reuse vs no reuse"):
+        def rate(counts: tuple[int, int]) -> float:
+            return counts[0] / counts[1] if counts[1] else float("nan")
+
+        def against(counts: tuple[int, int], control: tuple[int, int]) -> Comparison:
+            return compare_counts(*counts, rate(control), control[1], MARGIN)
+
+        def head_to_head(key: str) -> Comparison | str:
             wins, games = decided(key)
-            tests.append(compare_counts(wins, games, 0.5, None, EVEN_MARGIN) if games else "no decided games")
-        purple_words, nearest_words, forward_words, reuse_words = verdicts(tests)
-        # The assumption's own test, outside the findings' family.
+            return compare_counts(wins, games, 0.5, None, MARGIN) if games else "no test (no decided games)"
+
+        random_plies, random_draws = playout_lengths("random", 300, 11)
+        forward_plies, forward_draws = playout_lengths("forward", 300, 11)
+        # The findings, each a claim about one difference (the first figure's from the
+        # second), tested together (Holm) and judged by the one rule (boardzoo.stats).
+        findings = [
+            ("The purple view is too pessimistic and does badly against the rushing player",
+             "purple's share of wins against the rushing player, against the document's MCTS (the control)",
+             "lower", won("purple vs rushing"), won("nearest-blue vs rushing"),
+             against(won("purple vs rushing"), won("nearest-blue vs rushing"))),
+            ("Deciding that the nearest ghosts are blue, it cannot beat primitive Monte Carlo",
+             "the document's MCTS's share of decided games against flat Monte Carlo, against one half",
+             "not higher", decided("nearest-blue vs flat MC"), (1, 2), head_to_head("nearest-blue vs flat MC")),
+            ("... because of that guess (flat Monte Carlo baits it into taking red ghosts)",
+             "its share of wins against flat Monte Carlo, against the same MCTS guessing nothing (the control)",
+             "lower", won("nearest-blue vs flat MC"), won("uniform vs flat MC"),
+             against(won("nearest-blue vs flat MC"), won("uniform vs flat MC"))),
+            ("So the prediction of colours is very important",
+             "a belief learned from the opponent's moves, its share of wins against flat Monte Carlo, against "
+             "nearest-is-blue's", "higher", won("behaviour vs flat MC"), won("nearest-blue vs flat MC"),
+             against(won("behaviour vs flat MC"), won("nearest-blue vs flat MC"))),
+            ("Forward-biased play-outs cut the back-and-forth loops",
+             "plies of a play-out from random placements, forward-biased against random moves (300 each)",
+             "lower", None, None, compare_samples(forward_plies, random_plies, PLIES_MARGIN)),
+            ("... with no visible change in play",
+             "forward against random roll-outs, share of decided games against one half", "no different",
+             decided("forward vs random roll-outs"), (1, 2), head_to_head("forward vs random roll-outs")),
+            ("Tree reuse would carry over a tenth of the information, so it probably will not help",
+             "reuse against no reuse, share of decided games against one half", "not higher",
+             decided("reuse vs no reuse"), (1, 2), head_to_head("reuse vs no reuse")),
+        ]
+        judged = verdicts([test for *_, test in findings])
+        lines = []
+        for (claim, measure, direction, first, second, test), verdict in zip(findings, judged):
+            if isinstance(test, str):
+                lines.append(f"- *{claim}.* Tested on {measure}: **{finding(direction, verdict, None)}**")
+                continue
+            if first is None or second is None:
+                figures = f"{test.ours:.1f} against {test.published:.1f} plies"
+                difference = test.difference
+            else:
+                figures = f"{first[0]}/{first[1]} = {rate(first):.3f} against " + (
+                    "1/2" if second == (1, 2) else f"{second[0]}/{second[1]} = {rate(second):.3f}")
+                difference = rate(first) - rate(second)
+            lines.append(f"- *{claim}.* Tested on {measure}: {figures} — **{finding(direction, verdict, difference)}**")
         nthr_key = f"Nthr {NTHR} vs Nthr {NTHR_OTHER}"
         nthr_wins, nthr_games = decided(nthr_key)
-        nthr_words = verdicts([compare_counts(nthr_wins, nthr_games, 0.5, None, EVEN_MARGIN)
-                               if nthr_games else "no decided games"])[0]
-        purple_worse = purple[0] / purple[1] < behaviour[0] / behaviour[1]
-        nearest_wins = nearest[0] / nearest[1]
-        nearest_low, _ = wilson(*nearest)
-
-        def even(words: str) -> str:
-            return words.replace("equivalent within", "even within").replace("differs", "one side stronger")
-
-        random_plies, random_draws = playout_statistics("random", 300, 11)
-        forward_plies, forward_draws = playout_statistics("forward", 300, 11)
+        nthr_words = verdicts([head_to_head(nthr_key)])[0]
         text = [
             "# Source 004 — the Geister MCTS design",
             "",
             "The document's MCTS: a leaf is expanded after Nthr visits (the document leaves Nthr open; we use "
             f"{NTHR}), payoffs in [-1, 1] (a draw is 0) with its exploration term `w/(2n) + 0.5 + sqrt(2 ln t / n)` "
-            f"(our `q=win-lose` with c = {C_DOCUMENT}, the same ordering), and the final move by that UCB1 "
-            f"(`final=value,c_final={C_DOCUMENT}`). Roll-outs run to the game's 200-ply limit (a draw). Hidden "
-            "colours are sampled from a belief each iteration. The rushing player is `greedy`; primitive Monte "
-            f"Carlo is `{FLAT_MC}`. Game lengths are plies of play (the two placements not counted).",
+            f"(our `q=win-lose` with c = {C_DOCUMENT}, the same ordering), the final move by that UCB1 "
+            f"(`final=value,c_final={C_DOCUMENT}`), and the opponent's ghosts nearest us guessed blue "
+            f"(`belief={DOCUMENT_BELIEF}`), the hidden colours sampled from that guess each iteration. Roll-outs "
+            "run to the game's 200-ply limit (a draw). The rushing player is `greedy`; primitive Monte Carlo is "
+            f"`{FLAT_MC}`. Game lengths are plies of play (the two placements not counted).",
             "",
             STATISTICS_NOTE,
+            "",
+            f"Margins, fixed before any game was played: ±{MARGIN:g} for every share (a tenth of the games, the "
+            "smallest difference we call a player stronger by; a head-to-head of 200 games can show its share "
+            f"within it once about 70 are decided), ±{PLIES_MARGIN:g} plies for play-out lengths. A margin as wide "
+            "as the shares it compares (a floor: both sides nearly always lose) gets no equivalence test.",
             "",
             table(["pairing (first agent's result)", "tests", "games", "won/drawn/lost", "win rate (95% CI)",
                    "draw rate", "mean plies of play"], rows),
             "",
             "## The document's findings",
             "",
-            f"- *The purple view is too pessimistic and does badly against the rushing player*: against the rushing "
-            f"player, purple {purple[0] / purple[1]:.3f} vs the behaviour belief {behaviour[0] / behaviour[1]:.3f} — "
-            + ("reproduced" if purple_worse and purple_words.startswith("differs") else
-               "not reproduced" if purple_words.startswith("differs") else
-               "both do badly, purple no worse by more than the margin" if purple_words.startswith("equivalent")
-               else "not decided") + f": {purple_words}.",
-            f"- *Deciding that the nearest ghosts are blue cannot beat primitive Monte Carlo*: nearest-blue wins "
-            f"{nearest_wins:.3f} (95% CI from {nearest_low:.3f}) against flat Monte Carlo; the uniform belief "
-            f"{share['uniform vs flat MC'][0] / len(results['uniform vs flat MC']):.3f} — "
-            + ("not reproduced: nearest-blue beats primitive Monte Carlo"
-               if nearest_wins > 0.5 and nearest_words.startswith("differs") else
-               "reproduced: nearest-blue does not beat primitive Monte Carlo") + f" ({nearest_words}).",
-            f"- *Forward-biased play-outs cut back-and-forth loops* (\"no visible change, but fewer up-and-down "
-            f"loops\"): 300 play-outs from random placements last {random_plies:.1f} plies with random moves "
-            f"({random_draws:.3f} reach the 200-ply draw) and {forward_plies:.1f} with forward-biased moves "
-            f"({forward_draws:.3f} draws). In play, forward against random roll-outs: "
-            f"{even(forward_words)}.",
-            f"- *Tree reuse* (the document expects about a tenth of the information to carry over, \"so it "
-            f"probably will not help\"): reuse against no reuse, {even(reuse_words)}.",
+            "Each claim of the document's findings (its 知見), the measure that tests it, and the verdict; the "
+            f"{len(findings)} tests are corrected together (Holm). Play-outs from random placements last "
+            f"{mean(random_plies):.1f} plies with random moves ({random_draws / len(random_plies):.3f} reach the "
+            f"200-ply draw) and {mean(forward_plies):.1f} with forward-biased moves "
+            f"({forward_draws / len(forward_plies):.3f}).",
+            "",
+            *lines,
             "",
         ]
         text += deviations([
             ("Budget", "the document gives no iteration count; the default run uses 50 iterations a move (300 with "
-                       "`--full`, the tournament client's setting)."),
+                       "`--full`, the tournament client's setting). A search this short loses most games to both "
+                       "opponents whatever its colour guess, which is why each finding is tested against a control "
+                       "of the same budget rather than against the opponent alone."),
             ("Nthr", f"left open by the document; {NTHR}. Its effect, head to head against the same MCTS "
                      f"expanding every leaf at its first visit (Nthr {NTHR_OTHER}): {nthr_wins} of {nthr_games} "
-                     f"decided games won, {even(nthr_words)}."),
+                     f"decided games won, {nthr_words}."),
+            ("The colour guess", "the document fixes the guess once, at the start (the front-row ghosts blue); "
+                                 "ours reads the ghosts' rows again at every move, the same guess at the start "
+                                 "and one that follows the ghosts as they advance. Expected effect: a guess at "
+                                 "least as good as the fixed one, so a finding that the guess hurts is, if "
+                                 "anything, harder to reproduce here."),
+            ("Draws in the statistics", "the document's node notes count a draw as a loss (勝ち数, draws lost) but "
+                                        "its update rule takes payoffs in [-1, 1] with a draw 0; we follow the "
+                                        "update rule."),
             ("The purple view", "the document treats an unknown ghost as both colours; a sampled position must give "
                                 "each ghost one colour, so purple is the pessimistic sample: red where we could take "
                                 "it, blue nearest our home rows (`belief=purple`)."),
-            ("Opponents", "the document names a rushing AI and primitive Monte Carlo without defining them; ours "
-                          "are boardzoo's rushing player and flat Monte Carlo (5 play-outs a move, forward-biased)."),
+            ("Opponents", "the document names a rushing AI and primitive Monte Carlo (which, it says, prefers "
+                          "baiting the opponent into taking red ghosts) without defining them; ours are boardzoo's "
+                          "rushing player and flat Monte Carlo (5 play-outs a move, forward-biased)."),
             ("Seats", "alternate game by game (the document does not say): " + SEATS_EFFECT + "."),
         ])
         return Report("\n".join(text))
