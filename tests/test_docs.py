@@ -58,7 +58,7 @@ def test_the_studies_page_links_every_committed_report():
     page = load_hook().experiments_page(ROOT / "docs")
     for name in EXPERIMENTS:
         assert f"## `{name}`" in page and f"({name}/report.md)" in page
-    assert "(connect-four-minimax/full/report.md)" in page
+    assert "(cantris-mcts/full/report.md)" in page
 
 
 def test_links_between_the_pages_resolve():
@@ -87,6 +87,6 @@ def test_the_site_builds_in_strict_mode(tmp_path):
     assert result.returncode == 0, result.stderr[-3000:]
     assert "end of life" not in result.stderr + result.stdout  # a theme that is kept up
     for page in ("index.html", "envs/geister_v0/index.html", "agents/mcts/index.html",
-                 "experiments/connect-four-minimax/full/report/index.html", "rules-geister/index.html"):
+                 "experiments/cantris-mcts/full/report/index.html", "rules-geister/index.html"):
         assert (tmp_path / "site" / page).exists(), page
     assert "ucb-minimal" in (tmp_path / "site" / "agents" / "mcts" / "index.html").read_text()

@@ -88,7 +88,7 @@ class CantrisMCTS(Experiment):
                 "final choice c=1 vs c=0; random-play first-mover statistics")
     default_size = "500 games per setting and board"
     full_size = "10,000 games per setting and board (published)"
-    expected_time = "about 5 min (measured: 4 min 47 s)"
+    expected_time = "about 6 min (measured: 5 min 37 s)"
     full_time = ("8.4 min with --engine compiled --workers 2 (measured, 80,000 games); "
                  "about 1.1 h on the Python engine (estimated from 3 timed games per job)")
 
