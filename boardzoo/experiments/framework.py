@@ -207,10 +207,10 @@ def provenance(config: Mapping[str, Any]) -> list[str]:
     lines = ["## How this report was made", "", f"Command: `{config.get('command', 'not recorded')}`", ""]
     sessions = [s for s in config.get("sessions", []) if isinstance(s, dict)]
     for session in sessions:
-        load = session.get("load")
-        lines.append(f"- {session.get('played', '?')} games played on {session.get('date')} by "
-                     f"{session.get('code')}: {session.get('machine')}, {session.get('workers')} worker(s) "
-                     f"({session.get('executor')}), load average "
+        load, played = session.get("load"), session.get("played")
+        lines.append(("- ?" if not isinstance(played, int) else f"- {played:,}")
+                     + f" games played on {session.get('date')} by {session.get('code')}: {session.get('machine')}, "
+                       f"{session.get('workers')} worker(s) ({session.get('executor')}), load average "
                      + ("not known" if load is None else f"{load:g}") + " at the start")
     if not sessions:
         lines.append("- no record of the sessions that played the games (a run from before they were recorded)")
