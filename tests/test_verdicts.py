@@ -164,3 +164,11 @@ def test_every_committed_report_carries_its_command_and_its_code(report):
     assert re.search(r"Command: `boardzoo experiment run [a-z-]+( --full)?( --games \d+)?( --engine \w+)?`", made[1])
     assert re.search(r"games played on \d{4}-\d\d-\d\d by commit [0-9a-f]{12}:", made[1]), made[1]
     assert "with local changes" not in made[1]
+
+
+@pytest.mark.parametrize("report", REPORTS, ids=lambda path: str(path.relative_to(path.parents[2])))
+def test_every_deviation_in_a_committed_report_states_its_effect(report):
+    section = report.read_text(encoding="utf-8").split("## Deviations from the document's protocol")
+    assert len(section) == 2, f"{report} has no Deviations section"
+    items = [line for line in section[1].split("\n## ")[0].splitlines() if line.startswith("- **")]
+    assert items and all("effect" in item for item in items), [item[:80] for item in items if "effect" not in item]

@@ -234,19 +234,24 @@ class ConnectFourMinimax(Experiment):
         text += self._conclusions(results, design, costs)
         text += deviations([
             ("Machine and language", "the document's times come from its own (unnamed) computer and language; "
-             "ours from Python on 2 cores. Times are compared by ratio, and node counts (which do not depend on "
-             "the machine) are given beside them."),
+             "ours from Python on 2 cores. Expected effect: absolute times differ by the machines' factor, so "
+             "times are compared by ratio, and node counts (which do not depend on the machine) are given beside "
+             "them."),
             ("Transposition table", "boardzoo's alpha-beta keeps a transposition table; the document's does not "
              "say it has one. It changes no move or value (a test holds them equal, position by position), only "
              f"the cost: {table_summary} (see *The transposition table's effect*)."),
             ("Depths and games (default run)", "minimax 3-6 and alpha-beta 3-8 rather than 3-9 and 3-13, four games "
              "a pairing (each seat order twice) rather than two, and no study 5 (alpha-beta 7-11, Table 6): the deep "
-             "searches take hours in Python. `--full` plays the document's design."),
+             "searches take hours in Python. `--full` plays the document's design. Expected effect: the deepest "
+             "rows of the document's tables have no counterpart; the rest is judged on the depths played."),
             ("Study 6's random opponent and the evaluator pairs", "the document gives neither the depths it played "
              "against random nor how its evaluator win/loss counts were collected (in games of one evaluator "
              "against itself every decided game is one win and one loss, so its Tables 11-13 must come from "
-             "mixed games); we play alpha-beta at depth 5 of each evaluator against each other."),
-            ("Seats", "every pairing plays twice with the starting player swapped, as the document does."),
+             "mixed games); we play alpha-beta at depth 5 of each evaluator against each other. Expected effect: "
+             "our shares describe one depth where the document's pool several, so they compare in direction "
+             "more than in value."),
+            ("Seats", "every pairing plays twice with the starting player swapped, as the document does "
+             "(listed for completeness; no effect)."),
             ("Whose time", "the document records the mean processing time of the *winning* player (\"średni czas "
              "przetwarzania gracza wygrywającego\"); ours averages every searched decision of both players. "
              "Expected effect: small on the shape (both players of a pairing search at their own depths, and a "
@@ -262,7 +267,8 @@ class ConnectFourMinimax(Experiment):
              "shares are comparable in kind, not as samples of one population."),
             ("Independence", "the games of one pairing repeat when the seats and the first column repeat (both "
              "searchers are deterministic after it); every statistic of outcomes and moves counts each distinct "
-             "game once, where the document counts every game played."),
+             "game once, where the document counts every game played. Expected effect: fewer units and wider "
+             "intervals than counting every game, and no bias."),
         ])
         plots = {"ms_per_move.png": partial(line_plot, title="Mean time per move by depth (Connect Four)",
                                             xlabel="depth", ylabel="ms per move (log)",

@@ -240,17 +240,27 @@ class ConnectFourUCT(Experiment):
         budget = [] if iterations == "15,000" else [(
             "Iterations (default run)", f"{iterations} a move rather than 15,000, and the iterations study up to "
                                         "2,500: the Python engine needs hours for the published budget. `--full "
-                                        "--engine compiled` plays it (committed in `full/`).")]
+                                        "--engine compiled` plays it (committed in `full/`). Expected effect: "
+                                        "weaker searches, lower REWARD(m) throughout; the full run is the one "
+                                        "to compare with the document's figures.")]
         text += deviations(budget + [
             *((f"{point} (the document is silent)", deviation) for point, _, deviation in self.readings),
-            ("The heuristic player", f"undefined in the document; `{HEURISTIC}` stands in (see above)."),
+            ("The heuristic player", f"undefined in the document; `{HEURISTIC}` stands in (see above). Expected "
+                                     "effect: REWARD(m) levels depend on the opponent's strength, so absolute "
+                                     "figures compare loosely; differences between configurations of ours are "
+                                     "the study's evidence."),
             ("Configurations", "the document tried 20 per family and printed 32 (10 in each of Tables 1-3, two "
                                "more in Table 4); we run the 32. Its family means (Table 5) cover all 20 of a "
-                               "family, ours its 10 printed in Tables 1-3."),
-            ("Seeds", "each configuration plays 15 games from seeds of its own (the document: 15 seeds)."),
+                               "family, ours its 10 printed in Tables 1-3. Expected effect: a family's mean over "
+                               "the printed 10 can differ from Table 5's over 20, so ours is compared with the "
+                               "printed 10's mean."),
+            ("Seeds", "each configuration plays 15 games from seeds of its own (the document: 15 seeds). Expected "
+                      "effect: none on what is estimated."),
             ("Round-robin rating", "the document's Table 6 rating is antisymmetric (Table 7 sums it with the sign "
                                    "flipped for the column player) but its formula is not given; ours is half the "
-                                   "difference of the two players' mean REWARD(m), which has that property."),
+                                   "difference of the two players' mean REWARD(m), which has that property. "
+                                   "Expected effect: the ratings' scale may differ from the document's; their "
+                                   "signs and order compare."),
         ])
         return Report("\n".join(text), {"reward_vs_iterations.png": plot})
 

@@ -217,9 +217,9 @@ class GeisterMCTS(Experiment):
         ]
         text += deviations([
             ("Budget", "the document gives no iteration count; the default run uses 50 iterations a move (300 with "
-                       "`--full`, the tournament client's setting). A search this short loses most games to both "
-                       "opponents whatever its colour guess, which is why each finding is tested against a control "
-                       "of the same budget rather than against the opponent alone."),
+                       "`--full`, the tournament client's setting). Expected effect: a search this short loses "
+                       "most games to both opponents whatever its colour guess, which is why each finding is tested "
+                       "against a control of the same budget rather than against the opponent alone."),
             ("Nthr", f"left open by the document; {NTHR}. Its effect, head to head against the same MCTS "
                      f"expanding every leaf at its first visit (Nthr {NTHR_OTHER}): {nthr_wins} of {nthr_games} "
                      f"decided games won, {nthr_words}."),
@@ -230,13 +230,17 @@ class GeisterMCTS(Experiment):
                                  "anything, harder to reproduce here."),
             ("Draws in the statistics", "the document's node notes count a draw as a loss (勝ち数, draws lost) but "
                                         "its update rule takes payoffs in [-1, 1] with a draw 0; we follow the "
-                                        "update rule."),
+                                        "update rule. Expected effect: none on wins and losses; the search avoids "
+                                        "a draw less than one that counts it lost."),
             ("The purple view", "the document treats an unknown ghost as both colours; a sampled position must give "
                                 "each ghost one colour, so purple is the pessimistic sample: red where we could take "
-                                "it, blue nearest our home rows (`belief=purple`)."),
+                                "it, blue nearest our home rows (`belief=purple`). Expected effect: a purple at "
+                                "least as pessimistic as the document's, so its finding is, if anything, easier to "
+                                "reproduce here."),
             ("Opponents", "the document names a rushing AI and primitive Monte Carlo (which, it says, prefers "
                           "baiting the opponent into taking red ghosts) without defining them; ours are boardzoo's "
-                          "rushing player and flat Monte Carlo (5 play-outs a move, forward-biased)."),
+                          "rushing player and flat Monte Carlo (5 play-outs a move, forward-biased). Expected "
+                          "effect: results against them compare with the document's in direction only."),
             ("Seats", "alternate game by game (the document does not say): " + SEATS_EFFECT + "."),
         ])
         return Report("\n".join(text))

@@ -461,20 +461,25 @@ DEVIATIONS = [
      "of the same design: " + SEATS_EFFECT + "."),
     ("Time budgets on another machine and language", "at 10 ms our Python engine runs about 1,000 play-outs "
      "a decision where the document ran 1,100-1,300 at large piles and up to 6,700 near the end; so every "
-     "match is also played at the document's own play-out count at each pile (`schedule=study-...`)."),
+     "match is also played at the document's own play-out count at each pile (`schedule=study-...`). Expected "
+     "effect: at 10 ms our searches are a little smaller at large piles and much smaller near the end; the "
+     "play-out-count matches remove that difference."),
     ("Piles of 20..49", "the document says 20 to 50, but none of its four tables shows a decision at 50 "
      "(in about 150 games the MCTS player would have moved first from a pile of 50 about 5 times), so its "
-     "generator drew 20..49."),
+     "generator drew 20..49. Expected effect: none measurable (one pile value in thirty)."),
     ("Table 1's match labels", "printed as random 297 : MCTS 3; read as MCTS 297. No text says which side won; "
      "the evidence is Table 1 itself, whose MCTS player decided at n = 1, 2 and 3 in 97 + 95 + 105 = 297 games, "
-     "exactly the games it won. Section 3.4 likewise labels greedy's 298 wins as \"archival MCTS\"."),
+     "exactly the games it won. Section 3.4 likewise labels greedy's 298 wins as \"archival MCTS\". Expected "
+     "effect: none on our games; it decides which published share the first match is compared with."),
     ("The coin MCTS", "section 5.1's: the coin is tossed on every step down the tree and the heads counted, "
      "the tree keeps no coin node, and a play-out ends when the coin takes the last pawn (`chance=open`). The "
      "document's words stop the play-out when the pile is *smaller* than the heads counted, which would play "
      "on past an empty pile; we read it as the rules do, the game ending when the coin empties the pile. "
      "boardzoo's own coin MCTS, each toss a chance node of the tree (`chance=tree`), plays the same match "
      "beside it (`coin-mcts-vs-greedy, chance nodes`): the difference between the two rows is its effect."),
-    ("Think-time study", "the document does not name the opponent nor print figures; ours plays the random bot."),
+    ("Think-time study", "the document does not name the opponent nor print figures; ours plays the random bot. "
+     "Expected effect: small; at a pile of 10 a decision's play-outs depend on the time and the pile more than "
+     "on who plays the other side."),
     ("Sample sizes (default run)", "150 games per play-out-count match, 100 at 100 ms and per think time; "
-     "`--full` plays the document's 300 everywhere."),
+     "`--full` plays the document's 300 everywhere. Expected effect: wider intervals only."),
 ]
