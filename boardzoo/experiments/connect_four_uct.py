@@ -256,6 +256,9 @@ class ConnectFourUCT(Experiment):
                                "printed 10's mean."),
             ("Seeds", "each configuration plays 15 games from seeds of its own (the document: 15 seeds). Expected "
                       "effect: none on what is estimated."),
+            ("Round-robin seats", "the document's first 40 games of a pair are started by the first configuration "
+                                  "and the last 40 by the second; ours alternate game by game. Expected effect: "
+                                  "none on what is estimated (each starts 40 either way)."),
             ("Round-robin rating", "the document's Table 6 rating is antisymmetric (Table 7 sums it with the sign "
                                    "flipped for the column player) but its formula is not given; ours is half the "
                                    "difference of the two players' mean REWARD(m), which has that property. "
