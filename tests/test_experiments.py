@@ -368,6 +368,22 @@ def test_a_resumed_run_gives_the_same_report(tmp_path):
         assert all(session["code"].startswith(("commit ", "boardzoo ")) for session in config["sessions"])
 
 
+def test_a_runs_record_of_sessions_is_read_with_care(tmp_path):
+    """A session killed outright never wrote its count (a report says "?"), and a record
+    that is no list of sessions is set aside on resume rather than read."""
+    experiment = get("cantris-mcts")
+    run(experiment, str(tmp_path), games=1, log=quiet, progress=False)
+    config = json.loads((tmp_path / "run.json").read_text())
+    config["sessions"][0]["played"] = None
+    (tmp_path / "run.json").write_text(json.dumps(config))
+    run(experiment, str(tmp_path), games=1, resume=True, log=quiet, progress=False)
+    assert "- ? games played on " in (tmp_path / "report.md").read_text()
+    config["sessions"] = 5
+    (tmp_path / "run.json").write_text(json.dumps(config))
+    run(experiment, str(tmp_path), games=1, resume=True, log=quiet, progress=False)
+    assert "no record of the sessions" in (tmp_path / "report.md").read_text()
+
+
 def test_a_run_written_before_its_probe_moved_still_resumes(tmp_path, monkeypatch):
     """The minimax study's probe moved module; a run.json naming its old path is the same run."""
     shrink(monkeypatch, "connect-four-minimax")

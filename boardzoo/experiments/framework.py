@@ -319,7 +319,8 @@ def run(experiment: Experiment, out: str, games: int | None = None, full: bool =
             raise ExperimentError(f"{out} holds a different run ({previous.get('experiment')}, other jobs or "
                                   "sizes): resume it with the same options, or choose another --out")
         added = len(described) - len(kept)
-        config["sessions"] = [s for s in previous.get("sessions", []) if isinstance(s, dict)]
+        sessions = previous.get("sessions")
+        config["sessions"] = [s for s in sessions if isinstance(s, dict)] if isinstance(sessions, list) else []
     with open_ledger(games_path, jobs) as ledger:
         if added:
             log(f"note: the experiment has {added} job(s) this run did not have; they are played now")
@@ -328,8 +329,12 @@ def run(experiment: Experiment, out: str, games: int | None = None, full: bool =
         done = dict(ledger.records)
         write_atomic(config_path, json.dumps(config, indent=1))
         tasks = [(job, g, isolate) for job in jobs for g in range(job.games) if (job.key, g) not in done]
+        # This session's record, its count of games written when it ends ("?" in a report
+        # if it never did: a run killed outright).
+        session: dict[str, Any] | None = None
         if tasks:
-            config.setdefault("sessions", []).append({**session_record(workers, executor), "played": len(tasks)})
+            session = {**session_record(workers, executor), "played": None}
+            config.setdefault("sessions", []).append(session)
             write_atomic(config_path, json.dumps(config, indent=1))
         total = sum(job.games for job in jobs)
         log(f"{experiment.name}: {total} games in {len(jobs)} jobs, {total - len(tasks)} already played, "
@@ -340,6 +345,8 @@ def run(experiment: Experiment, out: str, games: int | None = None, full: bool =
             for record in EXECUTORS[executor](tasks, workers, ray):
                 done[(record["job"], record["game"])] = record
                 ledger.append(record)
+                if session is not None:
+                    session["played"] = (session["played"] or 0) + 1
                 if bar:
                     bar.update(status=record["job"])
         except WorkerError as error:
@@ -348,6 +355,8 @@ def run(experiment: Experiment, out: str, games: int | None = None, full: bool =
         finally:
             if bar:
                 bar.close()
+            if session is not None:
+                write_atomic(config_path, json.dumps(config, indent=1))
     results = {job.key: [done[(job.key, g)] for g in range(job.games)] for job in jobs}
     write_report(experiment, results, jobs, out, log, config)
     return results
