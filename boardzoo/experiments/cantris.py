@@ -109,6 +109,7 @@ class CantrisMCTS(Experiment):
             counts = tally(records, "winner_seat", "player_0", "player_1")
             first_rows += outcome_rows(f"{board}: first mover", FIRST_MOVER[board], counts, len(records))
         games = len(results[f"8x4-{SETTINGS[0][0]}"])
+        mean_z2, figures = misfit(results)
         text = [
             "# Source 001 — the Cantris MCTS study",
             "",
@@ -144,7 +145,7 @@ class CantrisMCTS(Experiment):
             "2,000 games a row the rules fit found a mean z^2 of 22.7 for these rules (each difference over its "
             "sampling error on both sides, squared; about 1 for a perfect match), and a misfit of that size "
             "only shows with enough games. In this run the mean z^2 over the "
-            f"{misfit(results)[1]} figures above is {misfit(results)[0]:.1f}."
+            f"{figures} figures above is {mean_z2:.1f}."
             " The findings compare our own rows with each other, which the fit did not aim at, and are the "
             "study's evidence.",
             "",
