@@ -164,6 +164,7 @@ class Comparison:
     margin: float
     p_equivalent: float | None
     reason: str = ""
+    size: int = 0  # our sample: games, or values (the larger side of two of ours)
 
     @property
     def words(self) -> str:
@@ -201,9 +202,9 @@ def compare_counts(ours: int, games: int, published: float, published_games: int
     if margin >= max(share, published) or margin >= max(1 - share, 1 - published):
         return Comparison(share, published, d, dlow, dhigh, test, p, margin, None,
                           f"±{margin:g} is as wide as the shares themselves (a floor or a ceiling): "
-                          "within it means nothing")
+                          "within it means nothing", games)
     p_eq = tost_p(adjusted - other, math.sqrt(variance), margin)
-    return Comparison(share, published, d, dlow, dhigh, test, p, margin, p_eq)
+    return Comparison(share, published, d, dlow, dhigh, test, p, margin, p_eq, size=games)
 
 
 def compare_means(values: Sequence[float], published: float, published_n: int | None, margin: float) -> Comparison:
@@ -226,7 +227,7 @@ def compare_means(values: Sequence[float], published: float, published_n: int | 
     d = centre - published
     test = f"Welch's t-test (df {result.df:.1f})" if published_n is not None else f"one-sample t-test (df {n - 1})"
     return Comparison(centre, published, d, d - half, d + half, test, result.p, margin,
-                      tost_p(d, result.se, margin, result.df))
+                      tost_p(d, result.se, margin, result.df), size=n)
 
 
 def compare_samples(values: Sequence[float], others: Sequence[float], margin: float) -> Comparison:
@@ -244,7 +245,7 @@ def compare_samples(values: Sequence[float], others: Sequence[float], margin: fl
     d = mean(values) - mean(others)
     half = float(_scipy_stats().t.ppf(0.975, result.df)) * result.se
     return Comparison(mean(values), mean(others), d, d - half, d + half, f"Welch's t-test (df {result.df:.1f})",
-                      result.p, margin, tost_p(d, result.se, margin, result.df))
+                      result.p, margin, tost_p(d, result.se, margin, result.df), size=max(len(values), len(others)))
 
 
 def games_for_equivalence(sd: float, margin: float) -> int:
@@ -254,6 +255,42 @@ def games_for_equivalence(sd: float, margin: float) -> int:
     if sd <= 0:
         return 2
     return max(2, math.ceil(2 * (1.6448536 * sd / margin) ** 2))
+
+
+def scale_to_decide(comparison: Comparison, tests: int = 1, power: float = 0.8) -> float | None:
+    """By how many times every side's games would have to grow for ``comparison`` to be
+    decided with probability ``power``, if the figures observed were the true ones: the
+    difference shown (its interval clear of zero) or, inside the margin, the equivalence
+    shown, whichever needs fewer. The standard error is read from the 95 % interval and
+    shrinks as one over the root of the games; ``tests`` corrects both tests as
+    Bonferroni would (never less strict than Holm). None: nothing can decide it (no
+    difference to show and no equivalence test, or no interval)."""
+    se = (comparison.high - comparison.low) / (2 * Z95)
+    d = abs(comparison.difference)
+    if not se > 0 or math.isnan(d):
+        return None
+    normal = _scipy_stats().norm
+    z_power = float(normal.ppf(power))
+    scales = []
+    if d > 0:
+        scales.append(((float(normal.ppf(1 - ALPHA / (2 * tests))) + z_power) * se / d) ** 2)
+    if comparison.p_equivalent is not None and d < comparison.margin:
+        scales.append(((float(normal.ppf(1 - ALPHA / tests)) + z_power) * se / (comparison.margin - d)) ** 2)
+    return min(scales) if scales else None
+
+
+def to_decide(judged: str, comparison: Comparison | str | None, tests: int) -> str:
+    """Nothing for a claim decided; for one ``judged`` *not decided* (a :func:`finding`),
+    the sample that would decide it with 80 % power if the figures seen were the true ones
+    (:func:`scale_to_decide`, every side of the comparison ours and growing alike)."""
+    if not judged.startswith("not decided") or not isinstance(comparison, Comparison) or comparison.p is None:
+        return ""
+    scale = scale_to_decide(comparison, tests)
+    if scale is None:
+        return " No sample could decide it at these figures: they do not differ, and no equivalence test applies."
+    needed = math.ceil(scale * comparison.size / 10) * 10
+    return (f" At these figures a sample {scale:.1f} times as large (about {needed:,} where it has "
+            f"{comparison.size:,}) would decide it with 80 % power.")
 
 
 def holm(p_values: Sequence[float]) -> list[float]:

@@ -5,10 +5,22 @@ decided again from what a report shows."""
 import re
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from boardzoo.stats import ALPHA, CLAIMS, claim_word, finding, p_text, verdict_text, verdict_word
+from boardzoo.stats import (
+    ALPHA,
+    CLAIMS,
+    claim_word,
+    compare_counts,
+    compare_samples,
+    finding,
+    p_text,
+    scale_to_decide,
+    to_decide,
+    verdict_text,
+    verdict_word,
+)
 
 WORDS = ("differs, but by less than", "differs", "equivalent within", "inconclusive")
 #: A printed verdict: its word (with the margin where it names one), its test, both p-values.
@@ -102,6 +114,46 @@ def test_an_unknown_claim_or_verdict_is_refused():
         claim_word("better", "differs", 0.1)
     with pytest.raises(ValueError, match="not a verdict"):
         finding("higher", "agrees (close enough)", 0.1)
+
+
+# --- how many games would decide an undecided claim ----------------------------------------------
+@given(st.integers(30, 400), st.floats(0.15, 0.85), st.floats(-0.2, 0.2), st.integers(1, 10))
+def test_at_half_power_the_sample_asked_for_sits_on_the_deciding_tests_line(games, share, shift, tests):
+    """With power 1/2 the sample asked for is the one where the figures seen would put the
+    deciding test (the difference's, or the equivalence one inside the margin) on its
+    corrected line: a test of the scaled sample at the same shares lands near it."""
+    other = round(min(max(share + shift, 0.12), 0.88) * games) / games
+    test = compare_counts(round(share * games), games, other, games, 0.1)
+    scale = scale_to_decide(test, tests, power=0.5)
+    if scale is None:
+        assert test.difference == 0 and test.p_equivalent is None
+        return
+    bigger = round(games * scale)
+    assume(bigger >= 60)  # below, rounding the counts moves the shares themselves
+    again = compare_counts(round(test.ours * bigger), bigger, other, bigger, 0.1)
+    corrected = min(p * tests for p in (again.p, again.p_equivalent) if p is not None)
+    # Near the line, not on it: Fisher's exact test and the adjusted shares are not the
+    # normal approximation the scale comes from (over 3,000 draws: 0.24 to 4.0 times it).
+    assert ALPHA / 5 < corrected < ALPHA * 5
+
+
+def test_more_power_asks_for_more_games_and_a_decided_claim_for_none():
+    test = compare_counts(82, 179, 0.5, None, 0.1)  # reuse against no reuse, the Geister pilot
+    assert scale_to_decide(test, 7, power=0.5) < scale_to_decide(test, 7) < scale_to_decide(test, 7, power=0.95)
+    assert scale_to_decide(test, 1) < scale_to_decide(test, 7)
+    note = to_decide("not decided (claim: not higher; ...)", test, 7)
+    needed = int(re.search(r"about ([\d,]+) where it has 179", note)[1].replace(",", ""))
+    assert needed == pytest.approx(179 * scale_to_decide(test, 7), abs=10)
+    assert to_decide("reproduced (claim: not higher; ...)", test, 7) == ""
+    assert to_decide("not decided (claim: lower; nothing measured; no test (no games))", "no test (no games)", 7) == ""
+
+
+def test_a_claim_no_sample_could_decide_is_said_so():
+    floor = compare_counts(3, 200, 3 / 200, 200, 0.1)  # the same share, at a floor: no TOST, no difference
+    assert floor.p_equivalent is None and scale_to_decide(floor, 3) is None
+    assert "No sample could decide it" in to_decide("not decided (claim: lower; ...)", floor, 3)
+    samples = compare_samples([1.0, 2.0, 3.0], [1.0, 2.0, 3.0], 0.5)  # no difference, equivalence reachable
+    assert scale_to_decide(samples, 1) > 1
 
 
 # --- the committed reports ------------------------------------------------------------------------

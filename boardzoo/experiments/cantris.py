@@ -12,7 +12,7 @@ weighted by its sampling error; the best candidate is the one the env plays.
 from __future__ import annotations
 
 from boardzoo.experiments.framework import SEATS_EFFECT, Experiment, Job, Report, sized, tally
-from boardzoo.stats import STATISTICS_NOTE, Comparison, compare_counts, deviations, finding, table, verdicts
+from boardzoo.stats import STATISTICS_NOTE, Comparison, compare_counts, deviations, finding, table, to_decide, verdicts
 
 # The document writes UCB1 as q/n + c*sqrt(2 ln N / n): its c = 1.0 is our c = sqrt(2).
 C_DOCUMENT_1 = 1.414
@@ -190,8 +190,11 @@ class CantrisMCTS(Experiment):
                        compare_counts(tally(hard)[0], len(hard), tally(easy)[0] / len(easy), len(easy),
                                       SHARE_MARGIN)))
         judged = verdicts([test for *_, test in claims])
-        return [f"- *{claim}* — {ours}: **{finding(direction, verdict, test.difference)}**"
-                for (claim, direction, ours, test), verdict in zip(claims, judged)] + [""]
+        lines = []
+        for (claim, direction, ours, test), verdict in zip(claims, judged):
+            judged_claim = finding(direction, verdict, test.difference)
+            lines.append(f"- *{claim}* — {ours}: **{judged_claim}**" + to_decide(judged_claim, test, len(claims)))
+        return lines + [""]
 
 
 # --- the rules fit ------------------------------------------------------------------------------

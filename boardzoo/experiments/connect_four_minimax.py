@@ -26,6 +26,7 @@ from boardzoo.stats import (
     finding,
     mean_interval,
     table,
+    to_decide,
     verdicts,
 )
 
@@ -490,7 +491,7 @@ class ConnectFourMinimax(Experiment):
         lines = []
         for (claim, direction, ours, tested), verdict in zip(claims, verdicts([c for *_, c in claims])):
             judged = finding(direction, verdict, None if isinstance(tested, str) else tested.difference)
-            lines.append(f"- *{claim}* — {ours}: **{judged}**")
+            lines.append(f"- *{claim}* — {ours}: **{judged}**" + to_decide(judged, tested, len(claims)))
         return ["## The document's conclusions, judged on our games", "",
                 "Its conclusions (time, the starting player, the first column, the evaluators), each a claim "
                 "about a difference in our games, tested together (Holm) and judged by the one rule of the "

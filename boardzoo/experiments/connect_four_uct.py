@@ -30,6 +30,7 @@ from boardzoo.stats import (
     ratings,
     reward_m,
     table,
+    to_decide,
     verdicts,
 )
 
@@ -139,8 +140,9 @@ def iteration_claims(by_count: Mapping[str, Mapping[int, Sequence[float]]]) -> l
         if isinstance(comparison, str):
             lines.append(f"- {claim}: **{finding(direction, verdict, None)}**")
         else:
+            judged = finding(direction, verdict, comparison.difference)
             lines.append(f"- {claim}: ours {comparison.ours:+.3f} against {comparison.published:+.3f} — "
-                         f"**{finding(direction, verdict, comparison.difference)}**")
+                         f"**{judged}**" + to_decide(judged, comparison, len(tested)))
     return lines + untested
 
 
@@ -310,9 +312,11 @@ class ConnectFourUCT(Experiment):
         order = [(a, b) for a, b in (("UCB-V", "UCB1"), ("UCB1", "UCB-Minimal"), ("UCB-V", "UCB-Minimal"))
                  if a in pooled_by_family and b in pooled_by_family]
         order_tests = [compare_samples(pooled_by_family[a], pooled_by_family[b], FAMILY_MARGIN) for a, b in order]
-        order_lines = [f"- {a} above {b}: ours {test.ours:+.3f} against {test.published:+.3f} — "
-                       f"**{finding('higher', verdict, test.difference)}**"
-                       for (a, b), test, verdict in zip(order, order_tests, verdicts(order_tests))]
+        order_lines = []
+        for (a, b), test, verdict in zip(order, order_tests, verdicts(order_tests)):
+            judged = finding("higher", verdict, test.difference)
+            order_lines.append(f"- {a} above {b}: ours {test.ours:+.3f} against {test.published:+.3f} — "
+                               f"**{judged}**" + to_decide(judged, test, len(order_tests)))
         spread = stdev([s for v in pooled_by_family.values() for s in v])
         needed = games_for_equivalence(spread, SETTING_MARGIN)
         # The document's side is 15 games whatever we play: alone, its share of the
@@ -444,9 +448,11 @@ class ConnectFourUCT(Experiment):
                 best_pairs.append((other, compare_means(points, 0.5, None, POINTS_MARGIN)))
         best_verdicts = verdicts([test if test.p is not None else f"no test ({test.reason})"
                                   for _, test in best_pairs])
-        best_lines = [f"- {documents_best} against {other}: its points a game {test.ours:.3f} against 1/2 — "
-                      + f"**{finding('higher', verdict, None if test.p is None else test.difference)}**"
-                      for (other, test), verdict in zip(best_pairs, best_verdicts)]
+        best_lines = []
+        for (other, test), verdict in zip(best_pairs, best_verdicts):
+            judged = finding("higher", verdict, None if test.p is None else test.difference)
+            best_lines.append(f"- {documents_best} against {other}: its points a game {test.ours:.3f} against "
+                              f"1/2 — **{judged}**" + to_decide(judged, test, len(best_pairs)))
         return ["## Round robin of the best four (Tables 6-8)", "",
                 "80 games per pair, sides swapped game by game. The rating of A against B is the mean of half the "
                 "difference of their REWARD(m) (see Deviations); the document's 80 games per pair give its "

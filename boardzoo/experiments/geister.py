@@ -23,6 +23,7 @@ from boardzoo.stats import (
     deviations,
     finding,
     table,
+    to_decide,
     verdicts,
     wilson,
 )
@@ -33,6 +34,8 @@ ENV = "geister_v0"
 #: our mean + 2*sqrt(2) * sqrt(ln t / n) does (the same score times two, minus one): c = 2.828.
 C_DOCUMENT = 2.828
 NTHR = 5  # the document leaves Nthr open ("set as suits")
+#: The search's budget a move (the document gives none): short enough for thousands of games.
+ITERATIONS = 50
 #: The document's colour guess: at the start, the opponent's ghosts nearest us are blue.
 DOCUMENT_BELIEF = "nearest-blue"
 #: The margin of every share compared here, fixed before any game was played: a tenth of
@@ -45,6 +48,16 @@ RUSHING = "greedy"
 FLAT_MC = "flatmc:playouts=5,rollout=forward,max_rollout=60"
 #: The Nthr the open choice is measured against: every leaf expanded at its first visit.
 NTHR_OTHER = 1
+#: The default run's games a pairing: a pilot, whose report says how many games each claim
+#: it leaves undecided would need.
+PILOT_GAMES = 200
+#: The full design's games a pairing: what the pilot's report asked for (80 % power at its
+#: rates, Bonferroni over the findings), rounded up, fixed before the full run was played.
+#: The rushing pairings decide "purple does badly" (0.055 against 0.030: 1,900 a side);
+#: the flat Monte Carlo ones "because of that guess" (0.170 against 0.125: 920); reuse
+#: its "will not help" (82 of 179 decided: 880); the rest kept at twice the pilot.
+FULL_GAMES = {"purple vs rushing": 2000, "nearest-blue vs rushing": 2000, "nearest-blue vs flat MC": 1000,
+              "uniform vs flat MC": 1000, "reuse vs no reuse": 1000}
 
 
 def document_mcts(iterations: int, belief: str = DOCUMENT_BELIEF, rollout: str = "forward", reuse: bool = False,
@@ -55,9 +68,9 @@ def document_mcts(iterations: int, belief: str = DOCUMENT_BELIEF, rollout: str =
             f"rollout={rollout},belief={belief}" + (",reuse=true" if reuse else ""))
 
 
-def pairings(iterations: int) -> list[tuple[str, str, str, str]]:
+def pairings() -> list[tuple[str, str, str, str]]:
     """(key, agent a, agent b, what it tests)."""
-    mcts = lambda **kw: document_mcts(iterations, **kw)  # noqa: E731
+    mcts = lambda **kw: document_mcts(ITERATIONS, **kw)  # noqa: E731
     return [
         ("purple vs rushing", mcts(belief="purple"), RUSHING, "purple view against the rushing player"),
         ("nearest-blue vs rushing", mcts(), RUSHING, "the control: the document's MCTS against the rushing player"),
@@ -98,19 +111,20 @@ class GeisterMCTS(Experiment):
     compares = ("the document's MCTS (Nthr, [-1, 1] payoffs, UCB1 final move, nearest ghosts guessed blue) testing "
                 "its findings, each beside a control: purple view vs rushing, nearest-is-blue vs flat Monte Carlo, "
                 "forward play-outs, tree reuse; the open Nthr's effect")
-    default_size = "MCTS at 50 iterations, 200 games per pairing"
-    full_size = "MCTS at 300 iterations, 400 games per pairing (the document prints no sizes)"
+    default_size = f"MCTS at {ITERATIONS} iterations, {PILOT_GAMES} games per pairing: a pilot"
+    full_size = (f"the same search, each pairing with the games the pilot's report asks for to decide its claim "
+                 f"(1,000-2,000; {2 * PILOT_GAMES} for the rest; the document prints no sizes)")
     expected_time = "about 10 min: the findings' pairings and the Nthr one (measured: 10 min 6 s)"
-    full_time = "about 4 h on 2 cores (estimated: 6x the iterations, twice the games)"
+    full_time = "about 40 min on 2 cores (estimated from the pilot's time a move)"
 
     def jobs(self, games: int | None, full: bool) -> list[Job]:
-        iterations = 300 if full else 50
-        return [Job(key, ENV, a, b, sized(games, full, 200, 400), seed=job_seed(key))
-                for key, a, b, _ in pairings(iterations)]
+        return [Job(key, ENV, a, b, sized(games, full, PILOT_GAMES, FULL_GAMES.get(key, 2 * PILOT_GAMES)),
+                    seed=job_seed(key))
+                for key, a, b, _ in pairings()]
 
     def report(self, results: dict[str, list[dict]], jobs: list[Job]) -> Report:
         rows = []
-        for key, _, _, what in pairings(0):
+        for key, _, _, what in pairings():
             records = results[key]
             wins, draws, losses = tally(records)
             low, high = wilson(wins, len(records))
@@ -179,7 +193,9 @@ class GeisterMCTS(Experiment):
                 figures = f"{first[0]}/{first[1]} = {rate(first):.3f} against " + (
                     "1/2" if second == (1, 2) else f"{second[0]}/{second[1]} = {rate(second):.3f}")
                 difference = rate(first) - rate(second)
-            lines.append(f"- *{claim}.* Tested on {measure}: {figures} — **{finding(direction, verdict, difference)}**")
+            judged_claim = finding(direction, verdict, difference)
+            lines.append(f"- *{claim}.* Tested on {measure}: {figures} — **{judged_claim}**"
+                         + to_decide(judged_claim, test, len(findings)))
         nthr_key = f"Nthr {NTHR} vs Nthr {NTHR_OTHER}"
         nthr_wins, nthr_games = decided(nthr_key)
         nthr_words = verdicts([head_to_head(nthr_key)])[0]
@@ -201,6 +217,11 @@ class GeisterMCTS(Experiment):
             f"within it once about 70 are decided), ±{PLIES_MARGIN:g} plies for play-out lengths. A margin as wide "
             "as the shares it compares (a floor: both sides nearly always lose) gets no equivalence test.",
             "",
+            f"Sizes: the default run is a pilot of {PILOT_GAMES} games a pairing. Where it leaves a claim "
+            "undecided, the claim's line says how large a sample would decide it (with 80 % power, if the pilot's "
+            "figures were the true ones); `--full` plays that many, sizes fixed from the pilot before the full run "
+            "was played, and its first games are the pilot's own (the same seeds).",
+            "",
             table(["pairing (first agent's result)", "tests", "games", "won/drawn/lost", "win rate (95% CI)",
                    "draw rate", "mean plies of play"], rows),
             "",
@@ -216,8 +237,9 @@ class GeisterMCTS(Experiment):
             "",
         ]
         text += deviations([
-            ("Budget", "the document gives no iteration count; the default run uses 50 iterations a move (300 with "
-                       "`--full`, the tournament client's setting). Expected effect: a search this short loses "
+            ("Budget", f"the document gives no iteration count; both designs use {ITERATIONS} iterations a move, "
+                       "short enough for the thousands of games the claims need. Expected effect: a search this "
+                       "short loses "
                        "most games to both opponents whatever its colour guess, which is why each finding is tested "
                        "against a control of the same budget rather than against the opponent alone."),
             ("Nthr", f"left open by the document; {NTHR}. Its effect, head to head against the same MCTS "

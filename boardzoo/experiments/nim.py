@@ -29,6 +29,7 @@ from boardzoo.stats import (
     finding,
     mean_interval,
     table,
+    to_decide,
     verdicts,
 )
 from boardzoo.strategy.nim.study import TABLES
@@ -225,8 +226,10 @@ class NimMCTS(Experiment):
                     sum(won for n in (1, 2, 3) for _, won in by_n.get(n, [])))
 
         our_winnable, our_closing = converted(archival)
-        no_difference = verdicts([compare_counts(wins_b, wins_a + wins_b, 0.5, None, MATCH_MARGIN)
-                                  if wins_a + wins_b else "no test (no decided games)"])[0]
+        kept_tree = (compare_counts(wins_b, wins_a + wins_b, 0.5, None, MATCH_MARGIN) if wins_a + wins_b
+                     else "no test (no decided games)")
+        no_difference = verdicts([kept_tree])[0]
+        judged_kept = finding("no different", no_difference, wins_b / max(wins_a + wins_b, 1) - 0.5)
         lines += [
             "",
             "The document's own bookkeeping: a player that decides at n = 1..3 takes the rest and wins, and one "
@@ -249,7 +252,7 @@ class NimMCTS(Experiment):
             "kept tree as boardzoo implements it changes the result, as a claim of no difference (a tree kept "
             "or not, the end of the game is searched completely either way): archival's "
             f"{wins_b} of {wins_a + wins_b} decided games against 1/2 — "
-            f"**{finding('no different', no_difference, wins_b / max(wins_a + wins_b, 1) - 0.5)}**.",
+            f"**{judged_kept}**." + to_decide(judged_kept, kept_tree, 1),
             ""]
         return lines
 
@@ -340,9 +343,10 @@ class NimMCTS(Experiment):
         margin = LINEAR_MARGIN * mean(shortest) if shortest else 1.0
         test = compare_samples(longest, shortest, margin)
         judged = verdicts([test if test.p is not None else f"no test ({test.reason})"])[0]
+        judged_linear = finding("no different", judged, None if test.p is None else test.difference)
         words = (f"play-outs a millisecond at {last[0]:g} ms against {first[0]:g} ms, as a claim of no difference "
                  f"(linear growth; margin a fifth of the shortest budget's rate, ±{margin:.1f}): "
-                 + f"**{finding('no different', judged, None if test.p is None else test.difference)}**")
+                 f"**{judged_linear}**" + to_decide(judged_linear, test, 1))
         text = ["## Play-outs vs think time (a pile of 10, MCTS against random)", "",
                 "The document: play-outs grow linearly with the time budget (a plot, no figures; it does not "
                 "name the opponent).", "",
@@ -443,8 +447,9 @@ def document_conclusions(results: dict[str, list[dict]]) -> list[str]:
         if isinstance(tested, str):
             lines.append(f"- §{section}: *{claim}* -- {evidence}: **{finding(direction, verdict, None)}**.")
         else:
-            lines.append(f"- §{section}: *{claim}* -- {evidence}: "
-                         f"**{finding(direction, verdict, tested.difference)}**.")
+            judged_claim = finding(direction, verdict, tested.difference)
+            lines.append(f"- §{section}: *{claim}* -- {evidence}: **{judged_claim}**."
+                         + to_decide(judged_claim, tested, len(claims)))
     return lines
 
 
