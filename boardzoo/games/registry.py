@@ -123,6 +123,8 @@ class Game:
     hidden_information: bool = False
     #: Whether chance events can occur (with some parameters, as Nim's coin).
     chance: bool = False
+    #: The most outcomes one chance event has under these parameters (0: none occurs).
+    max_chance_outcomes: Callable[[Mapping[str, Any]], int] = lambda params: 0
     players: int = 2
     zero_sum: bool = True
     utility: tuple[float, float] = (-1.0, 1.0)

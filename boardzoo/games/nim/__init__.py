@@ -208,6 +208,7 @@ GAME = Game(
     compiled_core="boardzoo.games.nim.compiled",
     compiled_rollouts=("random", "strategic"),
     chance=True,
+    max_chance_outcomes=lambda params: len(_COIN) if params["coin"] else 0,
     variants={"": {"n": (1, 60), "k": (1, 6)}, "coin": {"n": (1, 60), "k": 3, "coin": True}},
     small_envs={"nim": "nim_v0:n=5..9", "nim-coin": "nim_v0:n=5..9,coin=true"},
 )

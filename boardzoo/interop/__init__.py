@@ -1,0 +1,1 @@
+"""boardzoo's games as other libraries' games (each adapter an optional extra of its own)."""
