@@ -37,8 +37,19 @@ from boardzoo.strategy.knowledge import knowledge_of  # noqa: E402
 
 #: Every variant of every game the compiled engine has, from the game registry.
 VARIANTS = {name: (lambda seed, game=game, key=key: game.variant_state(key, random.Random(seed)))
-            for name, (game, key) in variants().items() if game.compiled_core is not None}
+            for name, (game, key) in variants().items()
+            if game.compiled_core is not None and game.compiled_refuses(game.variant_params(key)) is None}
+#: The variants a compiled core declares it cannot play.
+REFUSED = {name: (game, key) for name, (game, key) in variants().items()
+           if game.compiled_core is not None and game.compiled_refuses(game.variant_params(key)) is not None}
 GAMES = {"geister": 300}  # Geister games are long: fewer of them, ~30,000 moves all told
+
+
+@pytest.mark.parametrize("variant", REFUSED)
+def test_a_compiled_core_refuses_the_variants_it_declares_it_cannot_play(variant):
+    game, key = REFUSED[variant]
+    with pytest.raises(ValueError, match="plays the classic game only"):
+        core_of(game.name).encode(game.variant_state(key, random.Random(1)))
 
 
 # --- the rules, move by move ------------------------------------------------------------------------

@@ -6,7 +6,7 @@
 | Agents             | `["player_0", "player_1"]` (`player_0` places first and moves first) |
 | Action space       | `Discrete(102)`: 32 moves (ghost x direction) + 70 red placements    |
 | Observation shape  | `(404,)` int32, from the observing seat's side                      |
-| Parameters         | `max_turns=200`, `view=None`, `render_mode`                         |
+| Parameters         | `max_turns=200`, the family's (below), `view=None`, `render_mode`   |
 
 Geister ("ghosts", source 004): 6x6; each seat has 8 ghosts, 4 blue and 4 red, and sees only
 its own colours. Ghosts start on the seat's two home rows, files b..e: A..D the front row
@@ -19,6 +19,21 @@ captured all 4 opponent blues, or when the opponent captured all 4 of its reds. 
 `max_turns` plies (moves by either side; placements don't count) without a winner the
 game is a **draw**: the rules end it, so it is a *termination*, not a truncation (a win on
 the last ply still counts).
+
+## The family
+`rows=6`, `cols=6`, `blue=4`, `red=4`, `exits=2` and `placement="chosen"` (the classic game) make
+the smaller members of the family,
+small enough for exact analysis (`boardzoo.exploitability`): a `rows` x `cols` board; `blue`
+and `red` ghosts a side, starting in the rows nearest the seat's edge (front row first, each
+row centred between the corners, which stay free); `exits=2` the opponent's two back corners
+(the classic game), `exits=1` its far left one as each seat sees it; `placement="dealt"`
+deals each seat's colours at random (a chance event per seat) instead of letting it choose.
+A seat wins by escaping a blue, by taking all the opponent's blues, or when the opponent took
+all its reds. The actions are `4 * (blue + red)` moves, then one placement per set of `red`
+ghosts; the observation has a plane per own ghost and three more (own blues, own reds,
+opponent ghosts), then the same eight counters. The rest of this page describes the classic
+game; `geister_v0:rows=3,cols=4,blue=1,red=1,max_turns=8,placement=dealt` is the smallest
+member whose equilibrium boardzoo computes.
 
 ## Actions
 * `0..31`: move ghost `a // 4` (0..7 = A..H) in direction `a % 4` (0..3 = N, E, S, W, the
@@ -80,28 +95,26 @@ from boardzoo.envs.aec import AGENTS, SEAT_OF, BoardGameEnv
 from boardzoo.envs.render import BLACK, BLUE, GREY, RED, WHITE, canvas, disc_mask, paint
 from boardzoo.envs.wrapper import wrap
 from boardzoo.games.geister import (
-    GHOSTS,
-    LETTERS,
     MAX_TURNS_LIMIT,
-    MOVE_ACTIONS,
-    NUM_ACTIONS,
-    OBSERVATION_SIZE,
-    RED_SETS,
-    SIZE,
-    SQUARES,
-    TARGET,
+    PLACEMENTS,
     GeisterState,
     GeisterView,
     board_string,
+    layout,
     observation_of,
+    observation_size,
     parse_red,
     red_letters,
-    to_own,
 )
 from boardzoo.games.model import check_int
 
-STATE_SIZE = 20 * SQUARES + 8
 CELL = 48
+
+
+def state_size(shape) -> int:
+    """The spectator array's length: per seat a plane per ghost, a blue and a red plane,
+    then 8 counts (728 in the classic game)."""
+    return 2 * (shape.ghosts + 2) * shape.squares + 8
 
 
 class raw_env(BoardGameEnv[GeisterState]):
@@ -111,30 +124,39 @@ class raw_env(BoardGameEnv[GeisterState]):
     seat_pieces = ("lettered ghosts, at the bottom", "lettered ghosts, at the bottom")
     default_notes: ClassVar[Mapping[str, str]] = {"view": "none (the spectator's view)"}
 
-    def __init__(self, max_turns: int = 200, view: str | None = None, render_mode: str | None = None):
+    def __init__(self, max_turns: int = 200, rows: int = 6, cols: int = 6, blue: int = 4, red: int = 4, exits: int = 2,
+                 placement: str = "chosen", view: str | None = None, render_mode: str | None = None):
         super().__init__(render_mode)
         check_int("geister_v0", "max_turns", max_turns, 1)
         if max_turns > MAX_TURNS_LIMIT:
             raise ValueError(f"geister_v0: max_turns must be at most {MAX_TURNS_LIMIT}, got {max_turns}")
         if view is not None and view not in AGENTS:
             raise ValueError(f"geister_v0: view must be None (spectator) or one of {AGENTS}, got {view!r}")
-        self.max_turns, self.view = max_turns, view
-        high = max(max_turns, 4)
-        self._set_spaces(spaces.Box(0, high, shape=(OBSERVATION_SIZE,), dtype=np.int32), NUM_ACTIONS)
-        self.state_space = spaces.Box(0, high, shape=(STATE_SIZE,), dtype=np.int32)
+        if placement not in PLACEMENTS:
+            raise ValueError(f"geister_v0: placement must be one of {', '.join(PLACEMENTS)}, got {placement!r}")
+        try:
+            self.shape = layout(rows, cols, blue, red, exits)
+        except ValueError as error:
+            raise ValueError(str(error).replace("geister:", "geister_v0:", 1)) from None
+        self.max_turns, self.view, self.dealt = max_turns, view, placement == "dealt"
+        high = max(max_turns, self.shape.blue, self.shape.red)
+        self._set_spaces(spaces.Box(0, high, shape=(observation_size(self.shape),), dtype=np.int32),
+                         self.shape.num_actions)
+        self.state_space = spaces.Box(0, high, shape=(state_size(self.shape),), dtype=np.int32)
 
     def _new_game(self, options: dict) -> GeisterState:
+        shape = self.shape
         red = options.get("red") or {}
         if not isinstance(red, dict) or set(red) - set(AGENTS):
-            raise ValueError(f"geister_v0: reset option 'red' must map agents {AGENTS} to 4 letters "
-                             f"like 'ABCD' or 'random', got {red!r}")
+            raise ValueError(f"geister_v0: reset option 'red' must map agents {AGENTS} to {shape.red} letters "
+                             f"like {shape.letters[:shape.red]!r} or 'random', got {red!r}")
         fixed = {}
         for agent, letters in red.items():
             if isinstance(letters, str) and letters.strip().lower() == "random":
-                fixed[SEAT_OF[agent]] = RED_SETS[int(self.np_random.integers(len(RED_SETS)))]
+                fixed[SEAT_OF[agent]] = shape.red_sets[int(self.np_random.integers(len(shape.red_sets)))]
             else:
-                fixed[SEAT_OF[agent]] = parse_red(letters)
-        return GeisterState(self.max_turns, fixed)
+                fixed[SEAT_OF[agent]] = parse_red(letters, shape)
+        return GeisterState(self.max_turns, fixed, shape, self.dealt)
 
     def _update_infos(self) -> None:
         game = self._live
@@ -148,19 +170,22 @@ class raw_env(BoardGameEnv[GeisterState]):
     def state(self) -> np.ndarray:
         """The spectator's array: every colour (never hand this to an agent)."""
         game = self._require_reset()
-        out = np.zeros(STATE_SIZE, dtype=np.int32)
+        shape = game.shape
+        ghosts, squares = shape.ghosts, shape.squares
+        out = np.zeros(state_size(shape), dtype=np.int32)
         for seat in (0, 1):
-            offset = seat * 10 * SQUARES
-            for i in range(GHOSTS):
-                g = GHOSTS * seat + i
+            offset = seat * (ghosts + 2) * squares
+            for i in range(ghosts):
+                g = ghosts * seat + i
                 square = game.pos[g]
                 if square >= 0:
-                    out[offset + i * SQUARES + square] = 1
+                    out[offset + i * squares + square] = 1
                     if game.placed[seat]:
-                        out[offset + (9 if game.red[g] else 8) * SQUARES + square] = 1
-        out[720:724] = (*game.lost[0], *game.lost[1])
-        out[724], out[725], out[726] = game.plies, game.placed[0], game.placed[1]
-        out[727] = max(game.current_player(), 0)
+                        out[offset + (ghosts + 1 if game.red[g] else ghosts) * squares + square] = 1
+        counts = 2 * (ghosts + 2) * squares
+        out[counts:counts + 4] = (*game.lost[0], *game.lost[1])
+        out[counts + 4], out[counts + 5], out[counts + 6] = game.plies, game.placed[0], game.placed[1]
+        out[counts + 7] = max(game.current_player(), 0)
         return out
 
     def model(self, agent: str) -> GeisterView:
@@ -185,8 +210,9 @@ class raw_env(BoardGameEnv[GeisterState]):
                      "player_1: ab, ar)")
             board = game.to_text()
         else:
-            title = (f"{view}'s view, from your side: your ghosts A-H with their colour (Ab = A, blue; Cr = C, red), "
-                     "the opponent's ??; your exits are the top corners")
+            letters = game.shape.letters
+            title = (f"{view}'s view, from your side: your ghosts {letters[0]}-{letters[-1]} with their colour (Ab = "
+                     "A, blue; Cr = C, red), the opponent's ??; your exits are the top corners")
             board = game.to_text(SEAT_OF[view])
         lost = ", ".join(f"{agent} lost {game.lost[seat][0]} blue {game.lost[seat][1]} red"
                          for agent, seat in SEAT_OF.items())
@@ -194,17 +220,18 @@ class raw_env(BoardGameEnv[GeisterState]):
 
     def _render_rgb(self) -> np.ndarray:
         game = self._live
+        shape = game.shape
         frame = 0 if self.view is None else SEAT_OF[self.view]
-        image = canvas(SIZE * CELL, SIZE * CELL, WHITE)
+        image = canvas(shape.rows * CELL, shape.cols * CELL, WHITE)
         disc = disc_mask(CELL - 8, 2)
         ring = disc & ~disc_mask(CELL - 8, 8)
-        for square in range(SQUARES):
+        for square in range(shape.squares):
             g = game.board[square]
             if g < 0:
                 continue
-            owner = g // GHOSTS
-            own = to_own(frame, square)
-            top, left = (own // SIZE) * CELL + 4, (own % SIZE) * CELL + 4
+            owner = g // shape.ghosts
+            own = shape.to_own(frame, square)
+            top, left = (own // shape.cols) * CELL + 4, (own % shape.cols) * CELL + 4
             hidden = not game.placed[owner] or (self.view is not None and owner != frame)
             colour = GREY if hidden else RED if game.red[g] else BLUE
             paint(image, top, left, disc, colour)
@@ -217,22 +244,23 @@ class raw_env(BoardGameEnv[GeisterState]):
         as the viewer sees them (``"moves a ghost toward you"``), and never its colours:
         a placement is only ``"chooses its red ghosts"``."""
         game, seat = self._require_reset(), SEAT_OF[agent]
-        if action >= MOVE_ACTIONS:
+        shape = game.shape
+        if action >= shape.move_actions:
             if viewer is None or viewer == agent:
-                return f"chooses red {red_letters(RED_SETS[action - MOVE_ACTIONS])}"
+                return f"chooses red {red_letters(shape.red_sets[action - shape.move_actions])}"
             return "chooses its red ghosts"
-        g, d = GHOSTS * seat + action // 4, action % 4
-        target = TARGET[seat][game.pos[g]][d]
+        g, d = shape.ghosts * seat + action // 4, action % 4
+        target = shape.target[seat][game.pos[g]][d]
         if viewer is None or viewer == agent:
-            text = f"moves {LETTERS[action // 4]} {('north', 'east', 'south', 'west')[d]}"
+            text = f"moves {shape.letters[action // 4]} {('north', 'east', 'south', 'west')[d]}"
         else:
             text = f"moves a ghost {('toward you', 'to your left', 'away from you', 'to your right')[d]}"
         if not isinstance(target, int) or target < 0:
             return text + " and escapes"
         victim = game.board[target]
         if victim >= 0:  # a capture shows the victim's colour to everyone
-            owner = "your" if viewer is not None and victim // GHOSTS == SEAT_OF[viewer] else "a"
-            name = f" {LETTERS[victim % GHOSTS]}" if owner == "your" or viewer is None else ""
+            owner = "your" if viewer is not None and victim // shape.ghosts == SEAT_OF[viewer] else "a"
+            name = f" {shape.letters[victim % shape.ghosts]}" if owner == "your" or viewer is None else ""
             text += f" and captures {owner} {'red' if game.red[victim] else 'blue'} ghost{name}"
         return text
 
@@ -246,26 +274,30 @@ class raw_env(BoardGameEnv[GeisterState]):
 
     def _render_svg(self, view: int | None, animate: bool) -> svg.SvgImage:
         game, size, margin = self._live, SVG_CELL, SVG_CELL * 0.6
+        shape = game.shape
         frame = 0 if view is None else view
-        side = SIZE * size
-        body = [f'<rect x="{margin:g}" y="{margin:g}" width="{side}" height="{side}" fill="#f7f1e3" '
+        width, height = shape.cols * size, shape.rows * size
+        body = [f'<rect x="{margin:g}" y="{margin:g}" width="{width}" height="{height}" fill="#f7f1e3" '
                 f'stroke="{svg.INK}"/>']
-        for own in range(SQUARES):
-            x, y = own % SIZE, own // SIZE
+        for own in range(shape.squares):
+            x, y = own % shape.cols, own // shape.cols
             body.append(f'<rect x="{margin + x * size:g}" y="{margin + y * size:g}" width="{size}" height="{size}" '
                         f'fill="transparent" stroke="#b8ad94" class="square" data-square="{x},{y}"/>')
         # Exits: the far corners are the viewer's (or, for a spectator, player_0's) ways out,
         # the near ones the opponent's.
-        for x, y, dx, dy, mine in ((0, 0, -1, -1, True), (SIZE - 1, 0, 1, -1, True),
-                                   (0, SIZE - 1, -1, 1, False), (SIZE - 1, SIZE - 1, 1, 1, False)):
+        last_x, last_y = shape.cols - 1, shape.rows - 1
+        corners = ((0, 0, -1, -1, True), (last_x, 0, 1, -1, True), (0, last_y, -1, 1, False),
+                   (last_x, last_y, 1, 1, False))
+        # With one exit a side: the viewer's far left corner, the opponent's (ours turned about).
+        for x, y, dx, dy, mine in corners if shape.exits == 2 else (corners[0], corners[3]):
             cx, cy = margin + (x + 0.5) * size + dx * size * 0.45, margin + (y + 0.5) * size + dy * size * 0.45
             body.append(svg.text(cx, cy, "↖↗↙↘"[(dx > 0) + 2 * (dy > 0)], size * 0.35,
                                  fill=svg.GHOST_BLUE if mine else svg.HIDDEN, css_class="exit"))
         moved = self._last_moved()
-        for square in range(SQUARES):
+        for square in range(shape.squares):
             g = game.board[square]
             if g >= 0:
-                body.append(self._ghost_svg(g, to_own(frame, square), view, frame,
+                body.append(self._ghost_svg(g, shape.to_own(frame, square), view, frame,
                                             moved[1] if moved and moved[0] == g else None, animate))
         lost = game.lost
         if view is None:
@@ -274,33 +306,36 @@ class raw_env(BoardGameEnv[GeisterState]):
         else:
             status = (f"you lost {lost[view][0]} blue {lost[view][1]} red · "
                       f"you took {lost[1 - view][0]} blue {lost[1 - view][1]} red")
-        body.append(svg.text(margin + side / 2, margin * 1.5 + side, status, 12, css_class="status"))
-        body.append(svg.text(margin + side / 2, margin / 2 - 4,
+        body.append(svg.text(margin + width / 2, margin * 1.5 + height, status, 12, css_class="status"))
+        body.append(svg.text(margin + width / 2, margin / 2 - 4,
                              f"ply {self._plies_shown()}/{self.max_turns + 2} · {self._status_line()}", 12,
                              css_class="status"))
         who = "spectator's view, every colour shown" if view is None else f"{AGENTS[view]}'s view"
-        return svg.document(side + 2 * margin, side + 2 * margin, body, f"Geister, {who}", "board-geister",
+        return svg.document(width + 2 * margin, height + 2 * margin, body, f"Geister, {who}", "board-geister",
                             game="geister", cell=size, left=f"{margin:g}", top=f"{margin:g}",
                             view="spectator" if view is None else AGENTS[view])
 
     def _last_moved(self) -> tuple[int, int] | None:
         """(ghost, square it came from) of the last move, when it was a move on the board."""
-        if not self.history or self.history[-1][0] < 0 or self.history[-1][1] >= MOVE_ACTIONS:
+        shape = self._live.shape
+        if not self.history or self.history[-1][0] < 0 or self.history[-1][1] >= shape.move_actions:
             return None
         player, action = self.history[-1]
-        g, d = GHOSTS * player + action // 4, action % 4
+        g, d = shape.ghosts * player + action // 4, action % 4
         square = self._live.pos[g]
-        came_from = next((s for s in range(SQUARES) if TARGET[player][s][d] == square), None) if square >= 0 else None
+        came_from = next((s for s in range(shape.squares) if shape.target[player][s][d] == square),
+                         None) if square >= 0 else None
         return None if came_from is None else (g, came_from)
 
     def _ghost_svg(self, g: int, own_square: int, view: int | None, frame: int, came_from: int | None,
                    animate: bool) -> str:
         game, size, margin = self._live, SVG_CELL, SVG_CELL * 0.6
-        owner = g // GHOSTS
-        x, y = margin + (own_square % SIZE + 0.5) * size, margin + (own_square // SIZE + 0.5) * size
+        board = game.shape
+        owner = g // board.ghosts
+        x, y = margin + (own_square % board.cols + 0.5) * size, margin + (own_square // board.cols + 0.5) * size
         known = game.placed[owner] and (view is None or owner == view)
         colour = (svg.GHOST_RED if game.red[g] else svg.GHOST_BLUE) if known else svg.HIDDEN
-        letter = LETTERS[g % GHOSTS]
+        letter = board.letters[g % board.ghosts]
         mine = view is not None and owner == view
         label = letter if view is not None and mine or view is None and owner == 0 else \
             letter.lower() if view is None else "?"
@@ -314,8 +349,8 @@ class raw_env(BoardGameEnv[GeisterState]):
         data = f' data-ghost="{letter}"' if mine else ""
         move = ""
         if came_from is not None and animate:
-            start = to_own(frame, came_from)
-            sx, sy = margin + (start % SIZE + 0.5) * size, margin + (start // SIZE + 0.5) * size
+            start = board.to_own(frame, came_from)
+            sx, sy = margin + (start % board.cols + 0.5) * size, margin + (start // board.cols + 0.5) * size
             move = (f'<animateTransform attributeName="transform" type="translate" from="{sx:g} {sy:g}" '
                     f'to="{x:g} {y:g}" dur="0.4s" fill="freeze" additive="replace"/>')
         status = "red" if known and game.red[g] else "blue" if known else "unknown"

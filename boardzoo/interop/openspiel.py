@@ -115,7 +115,10 @@ class BoardzooGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
             raise ValueError(f"{spiel_name(self.declared)}: observation parameters are not supported, got {params}")
-        if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        if self.declared.hidden_information:
+            return HiddenObserver(self.declared, self._observation_shape, perfect_recall)
+        if iig_obs_type is None or (iig_obs_type.public_info and not perfect_recall):
             return SeatObserver(self.declared, self._observation_shape)
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
@@ -127,6 +130,11 @@ class BoardzooState(pyspiel.State):
     def __init__(self, game: BoardzooGame, core: GameState):
         super().__init__(game)
         self.core = core
+        # A hidden-information game: what each seat has seen, position by position (its
+        # information state, with perfect recall).
+        self.seen: list[list[str]] | None = None
+        if game.declared.hidden_information:
+            self.seen = [[repr(core.view_key(seat))] for seat in range(game.declared.players)]
 
     def current_player(self) -> int:
         player = self.core.current_player()
@@ -138,10 +146,16 @@ class BoardzooState(pyspiel.State):
         return sorted(self.core.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return sorted(self.core.chance_outcomes())
+        # OpenSpiel numbers a chance event's outcomes from 0: the core's, in order.
+        return [(index, probability) for index, (_, probability) in enumerate(sorted(self.core.chance_outcomes()))]
 
     def _apply_action(self, action: int) -> None:
+        if self.core.current_player() == CHANCE:
+            action = sorted(self.core.chance_outcomes())[action][0]
         self.core.apply(int(action))
+        if self.seen is not None:
+            for seat, seen in enumerate(self.seen):
+                seen.append(repr(self.core.view_key(seat)))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -172,6 +186,25 @@ class SeatObserver:
 
     def string_from(self, state: BoardzooState, player: int) -> str:
         return state.core.to_text()
+
+
+class HiddenObserver:
+    """What one seat of a hidden-information game knows: boardzoo's observation array as
+    the tensor (it reads the seat's own colours, never the opponent's), and as text what
+    the seat sees of the position now (``view_key``), or, with perfect recall, of every
+    position so far (its information state)."""
+
+    def __init__(self, declared: Game, shape: tuple[int, ...], perfect_recall: bool):
+        self.declared, self.perfect_recall = declared, perfect_recall
+        self.tensor = np.zeros(math.prod(shape), np.float32)
+        self.dict = {"observation": self.tensor.reshape(shape)}
+
+    def set_from(self, state: BoardzooState, player: int) -> None:
+        self.tensor[:] = np.asarray(self.declared.observation(state.core, player), np.float32).ravel()
+
+    def string_from(self, state: BoardzooState, player: int) -> str:
+        assert state.seen is not None
+        return f"seat {player}: " + (" | ".join(state.seen[player]) if self.perfect_recall else state.seen[player][-1])
 
 
 _CLASSES: dict[str, type[BoardzooGame]] = {}

@@ -32,14 +32,19 @@ sample full states consistent with it under a *belief* (the named ones are in
 """
 
 
+from math import comb
+
 from boardzoo.games.geister.board import (
     CAPTURED,
+    CLASSIC,
     DIRECTIONS,
     EMPTY,
     ESCAPED,
     EXITS,
     GHOSTS,
     LETTERS,
+    MAX_GHOSTS,
+    MAX_SIDE,
     MOVE_ACTIONS,
     NUM_ACTIONS,
     OWN_STEPS,
@@ -48,7 +53,9 @@ from boardzoo.games.geister.board import (
     SIZE,
     SQUARES,
     TARGET,
+    Layout,
     home_square,
+    layout,
     parse_red,
     placement_action,
     red_letters,
@@ -59,6 +66,7 @@ from boardzoo.games.geister.information import (
     PLANES,
     GeisterView,
     observation_of,
+    observation_size,
     weighted_sample,
 )
 from boardzoo.games.geister.protocol import (
@@ -75,27 +83,54 @@ from boardzoo.games.registry import Game, Param
 #: The longest game a Geister env or core accepts (plies); games are stopped at max_turns.
 MAX_TURNS_LIMIT = 100_000
 
+#: How the colours are set: each player chooses its reds (an action), or they are dealt
+#: at random (a chance event per seat).
+PLACEMENTS = ("chosen", "dealt")
+
+
+def _new_geister(rng, max_turns: int, rows: int, cols: int, blue: int, red: int, exits: int,
+                 placement: str) -> GeisterState:
+    return GeisterState(max_turns, shape=layout(rows, cols, blue, red, exits), dealt=placement == "dealt")
+
+
 GAME = Game(
     name=GeisterState.game_name,
     title="Geister",
     state_class=GeisterState,
-    make_state=lambda rng, max_turns: GeisterState(max_turns),
-    parameters={"max_turns": Param(200, int, 1, MAX_TURNS_LIMIT, doc="moves (plies) before a draw")},
+    make_state=_new_geister,
+    parameters={"max_turns": Param(200, int, 1, MAX_TURNS_LIMIT, doc="moves (plies) before a draw"),
+                "rows": Param(6, int, 3, MAX_SIDE, doc="rows of the board"),
+                "cols": Param(6, int, 3, MAX_SIDE, doc="columns of the board"),
+                "blue": Param(4, int, 1, MAX_GHOSTS - 1, doc="blue ghosts a side"),
+                "red": Param(4, int, 1, MAX_GHOSTS - 1, doc="red ghosts a side"),
+                "exits": Param(2, int, 1, 2, doc="exits a side: both far corners, or the far left one"),
+                "placement": Param("chosen", str, choices=PLACEMENTS,
+                                   doc="the colours chosen by the players, or dealt at random")},
     max_length=lambda params: params["max_turns"] + 2,  # the two placements, then the moves
-    envs={"geister_v0": "Geister, 6x6 with hidden ghost colours; red placement as actions"},
+    envs={"geister_v0": "Geister, 6x6 with hidden ghost colours; red placement as actions; the family's "
+                        "smaller boards and ghost counts as parameters"},
     observation=observation_of,
     knowledge="boardzoo.strategy.geister",
     compiled_core="boardzoo.games.geister.compiled",
+    compiled_refuses=lambda params: (None if (params["rows"], params["cols"], params["blue"], params["red"],
+                                              params["exits"], params["placement"]) == (6, 6, 4, 4, 2, "chosen")
+                                     else "the compiled Geister core plays the classic game only (6x6, 4 blue "
+                                          "and 4 red ghosts, 2 exits, colours chosen)"),
     compiled_rollouts=("random", "forward", "rushing"),
     hidden_information=True,
-    variants={"": {"max_turns": (10, 200)}},
+    chance=True,
+    max_chance_outcomes=lambda params: (comb(params["blue"] + params["red"], params["red"])
+                                        if params["placement"] == "dealt" else 0),
+    variants={"": {"max_turns": (10, 200)}, "small": {"rows": 5, "cols": 4, "blue": 2, "red": 2, "max_turns": 40},
+              "tiny-dealt": {"rows": 3, "cols": 4, "blue": 1, "red": 1, "max_turns": 12, "placement": "dealt"}},
     small_envs={"geister": "geister_v0:max_turns=12"},
 )
 
 __all__ = [
-    "CAPTURED", "DIRECTIONS", "EMPTY", "ESCAPED", "EXITS", "GAME", "GHOSTS", "GeisterState", "GeisterView",
-    "HiddenColours", "LETTERS", "MAX_TURNS_LIMIT", "MOVE_ACTIONS", "NUM_ACTIONS", "OBSERVATION_SIZE",
-    "OWN_STEPS", "PLANES", "RED_SETS", "RED_SET_INDEX", "SIZE", "SQUARES", "TARGET", "board_string",
-    "home_square", "moves_from_boards", "observation_of", "parse_board_string", "parse_red", "placement_action",
+    "CAPTURED", "CLASSIC", "DIRECTIONS", "EMPTY", "ESCAPED", "EXITS", "GAME", "GHOSTS", "GeisterState", "GeisterView",
+    "HiddenColours", "LETTERS", "Layout", "MAX_TURNS_LIMIT", "MOVE_ACTIONS", "NUM_ACTIONS", "OBSERVATION_SIZE",
+    "OWN_STEPS", "PLACEMENTS", "PLANES", "RED_SETS", "RED_SET_INDEX", "SIZE", "SQUARES", "TARGET", "board_string",
+    "home_square", "layout", "moves_from_boards", "observation_of", "observation_size", "parse_board_string",
+    "parse_red", "placement_action",
     "position_from_board_string", "positions_of", "red_letters", "to_own", "weighted_sample",
 ]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from boardzoo.games.geister import GAME
-from boardzoo.games.geister.board import ESCAPED, GHOSTS, MOVE_ACTIONS, RED_SETS, SQUARES, TARGET
+from boardzoo.games.geister.board import CLASSIC, ESCAPED, GHOSTS, MOVE_ACTIONS, RED_SETS, SQUARES, TARGET
 from boardzoo.games.model import TERMINAL
 from boardzoo.jit import njit, random_below, random_float, winner_return
 
@@ -32,6 +32,8 @@ FORWARD, RUSHING = (GAME.compiled_rollouts.index(name) for name in ("forward", "
 
 
 def encode(state) -> np.ndarray:
+    if state.shape is not CLASSIC or state.dealt:
+        raise ValueError(GAME.compiled_refuses({**state.shape.parameters(), "placement": "dealt"}))
     header = [state.player, state.plies, state.max_turns, state.winner, state.over, *state.lost[0],
               *state.lost[1], *state.placed]
     return np.array(header + list(state.pos) + [bool(red) for red in state.red] + list(state.board),
@@ -66,6 +68,12 @@ def legal_actions(s, out):
             out[n] = 4 * i + direction
             n += _legal_move(s, seat, g, TARGET_TABLE[seat, square, direction])
     return n
+
+
+@njit(cache=True)
+def chance_outcome(s, u):
+    """A dealt placement (the ``dealt`` variants): every set of reds alike."""
+    return MOVE_ACTIONS + min(int(u * len(RED_SET_TABLE)), len(RED_SET_TABLE) - 1)
 
 
 @njit(cache=True)

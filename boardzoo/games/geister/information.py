@@ -8,13 +8,21 @@ from collections.abc import Callable
 
 import numpy as np
 
-from boardzoo.games.geister.board import GHOSTS, SQUARES, to_own
+from boardzoo.games.geister.board import CLASSIC, Layout
 from boardzoo.games.geister.rules import Capabilities, GeisterPosition, GeisterState
 
-#: A seat's observation: 11 planes of the 36 squares, then 8 counts (the env module's
-#: docstring has the layout).
-PLANES = 11
-OBSERVATION_SIZE = PLANES * SQUARES + 8
+#: A seat's observation: a plane of the squares per own ghost, then planes of its blue
+#: ghosts, its red ones and the opponent's ghosts, then 8 counts (the env module's
+#: docstring has the layout): 11 planes of 36 squares in the classic game.
+COUNTS = 8
+
+
+def observation_size(shape: Layout) -> int:
+    return (shape.ghosts + 3) * shape.squares + COUNTS
+
+
+PLANES = CLASSIC.ghosts + 3
+OBSERVATION_SIZE = observation_size(CLASSIC)
 
 #: ``f(view, unknown ghosts) -> odds of blue for each``: how a player reads the colours
 #: it cannot see (``boardzoo.strategy.geister.beliefs`` has the named ones).
@@ -45,16 +53,17 @@ class GeisterView(GeisterPosition):
     samples full states with :meth:`determinize`.
     """
 
-    __slots__ = ("seat", "pos", "red", "board", "placed", "player", "plies", "max_turns", "over", "winner",
-                 "lost", "advance", "declined", "moved", "offered", "weights")
+    __slots__ = ("shape", "dealt", "seat", "pos", "red", "board", "placed", "player", "plies", "max_turns", "over",
+                 "winner", "lost", "advance", "declined", "moved", "offered", "weights")
     #: A seat's information set: agents that need a full state sample one with :meth:`determinize`.
     capabilities = Capabilities(key=True, hidden_information=True)
     def __init__(self, state: GeisterState, seat: int):
-        self.seat = seat
+        self.shape, self.dealt, self.seat = state.shape, state.dealt, seat
         self.pos, self.board = state.pos[:], state.board[:]
         # Unknown colours are None; an unplaced seat's colours are None too.
-        self.red = [state.red[g] if state.placed[g // GHOSTS] and (g // GHOSTS == seat or state.pos[g] < 0)
-                    else None for g in range(2 * GHOSTS)]
+        ghosts = state.shape.ghosts
+        self.red = [state.red[g] if state.placed[g // ghosts] and (g // ghosts == seat or state.pos[g] < 0)
+                    else None for g in range(2 * ghosts)]
         self.placed = state.placed[:]
         self.player, self.plies, self.max_turns = state.player, state.plies, state.max_turns
         self.over, self.winner = state.over, state.winner
@@ -83,14 +92,16 @@ class GeisterView(GeisterPosition):
 
     def unknown_ghosts(self) -> list[int]:
         """Opponent ghosts on the board whose colour this seat does not know."""
-        base = GHOSTS * (1 - self.seat)
-        return [g for g in range(base, base + GHOSTS) if self.red[g] is None and self.pos[g] >= 0]
+        ghosts = self.shape.ghosts
+        base = ghosts * (1 - self.seat)
+        return [g for g in range(base, base + ghosts) if self.red[g] is None and self.pos[g] >= 0]
 
     def determinize(self, rng: random.Random, belief: Belief | None = None) -> GeisterState:
         """A full state consistent with this view: the opponent's hidden blues drawn with
         ``belief``'s odds (every colouring alike when None). An opponent that has not
         placed yet stays unplaced (its placement is still its own move to make)."""
         state = GeisterState.__new__(GeisterState)
+        state.shape, state.dealt = self.shape, self.dealt
         state.pos, state.board, state.placed = self.pos[:], self.board[:], self.placed[:]
         state.player, state.plies, state.max_turns = self.player, self.plies, self.max_turns
         state.over, state.winner = self.over, self.winner
@@ -101,7 +112,7 @@ class GeisterView(GeisterPosition):
         opponent = 1 - self.seat
         if self.placed[opponent]:
             unknown = self.unknown_ghosts()
-            blues_left = 4 - self.lost[opponent][0]
+            blues_left = self.shape.blue - self.lost[opponent][0]
             weights = self.weights.get(belief)
             if weights is None:
                 weights = self.weights[belief] = belief(self, unknown) if belief else [1.0] * len(unknown)
@@ -119,20 +130,24 @@ def observation_of(game, player: int) -> np.ndarray:
     """The observation array of seat ``player`` (layout in the module docstring), from the
     true state or from that seat's own :class:`GeisterView` alike: it reads only what the
     seat may know (its own colours, public counts)."""
-    out = np.zeros(OBSERVATION_SIZE, dtype=np.int32)
-    base, other = GHOSTS * player, GHOSTS * (1 - player)
-    for i in range(GHOSTS):
+    shape = game.shape
+    ghosts, squares = shape.ghosts, shape.squares
+    out = np.zeros(observation_size(shape), dtype=np.int32)
+    base, other = ghosts * player, ghosts * (1 - player)
+    for i in range(ghosts):
         square = game.pos[base + i]
         if square >= 0:
-            own = to_own(player, square)
-            out[i * SQUARES + own] = 1
+            own = shape.to_own(player, square)
+            out[i * squares + own] = 1
             if game.placed[player]:
-                out[(9 if game.red[base + i] else 8) * SQUARES + own] = 1
+                out[(ghosts + 1 if game.red[base + i] else ghosts) * squares + own] = 1
         square = game.pos[other + i]
         if square >= 0:
-            out[10 * SQUARES + to_own(player, square)] = 1
+            out[(ghosts + 2) * squares + shape.to_own(player, square)] = 1
     opponent = 1 - player
-    out[396:400] = (game.lost[opponent][0], game.lost[opponent][1], game.lost[player][0], game.lost[player][1])
-    out[400], out[401] = game.plies, game.max_turns - game.plies
-    out[402], out[403] = not game.placed[player], game.placed[opponent]
+    counts = (ghosts + 3) * squares
+    out[counts:counts + 4] = (game.lost[opponent][0], game.lost[opponent][1], game.lost[player][0],
+                              game.lost[player][1])
+    out[counts + 4], out[counts + 5] = game.plies, game.max_turns - game.plies
+    out[counts + 6], out[counts + 7] = not game.placed[player], game.placed[opponent]
     return out

@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 
 from boardzoo.games.geister.information import GeisterView
-from boardzoo.games.geister.rules import GHOSTS, SIZE, to_own
 from boardzoo.strategy.geister.learned import belief_learned
 
 
@@ -19,8 +18,8 @@ def belief_uniform(view: GeisterView, unknown: list[int]) -> list[float]:
 def belief_nearest_blue(view: GeisterView, unknown: list[int]) -> list[float]:
     """The Geister study's "decide by nearness": the opponent ghosts nearest our home rows are the
     blue ones (ties at random). Weights 1000 ** row make it a near-certain ordering."""
-    seat = view.seat
-    return [1000.0 ** (to_own(seat, view.pos[g]) // SIZE) for g in unknown]
+    seat, shape = view.seat, view.shape
+    return [1000.0 ** (shape.to_own(seat, view.pos[g]) // shape.cols) for g in unknown]
 
 
 def belief_behaviour(view: GeisterView, unknown: list[int]) -> list[float]:
@@ -49,14 +48,16 @@ def belief_purple(view: GeisterView, unknown: list[int]) -> list[float]:
     worse for us. A ghost one of ours could take is red (taking it would hurt us); of the
     rest, the ones nearest our home rows are blue (they threaten to escape). The study
     found this view too pessimistic, and weak against the rushing player."""
-    seat = view.seat
-    ours = [view.pos[g] for g in range(GHOSTS * seat, GHOSTS * seat + GHOSTS) if view.pos[g] >= 0]
+    seat, shape = view.seat, view.shape
+    ghosts, cols = shape.ghosts, shape.cols
+    ours = [view.pos[g] for g in range(ghosts * seat, ghosts * seat + ghosts) if view.pos[g] >= 0]
 
     def takeable(square: int) -> bool:
-        row, column = divmod(square, SIZE)
-        return any(abs(row - r) + abs(column - c) == 1 for r, c in (divmod(q, SIZE) for q in ours))
+        row, column = divmod(square, cols)
+        return any(abs(row - r) + abs(column - c) == 1 for r, c in (divmod(q, cols) for q in ours))
 
-    return [1e-9 if takeable(view.pos[g]) else 1000.0 ** (to_own(seat, view.pos[g]) // SIZE) for g in unknown]
+    return [1e-9 if takeable(view.pos[g]) else 1000.0 ** (shape.to_own(seat, view.pos[g]) // cols)
+            for g in unknown]
 
 
 #: belief=adaptive's two kinds of opponent: a *bluffer*, whose red ghosts step next to
@@ -99,12 +100,13 @@ def bluffer_probability(view: GeisterView) -> float:
     offer often and ``blues`` that never do; a plain player's offer alike). Reds that
     offered often fit an aggressive plain player about as well as a bluffer; blues tell
     them apart (a rusher's blues offer themselves too; a bluffer's almost never)."""
-    base = GHOSTS * (1 - view.seat)
+    ghosts = view.shape.ghosts
+    base = ghosts * (1 - view.seat)
     red_rate, blue_rate = BLUFFER_RATES
     log_ratio = math.log(BLUFFER_PRIOR / (1 - BLUFFER_PRIOR))
     offers = quiet = 0
     unknown = []
-    for g in range(base, base + GHOSTS):
+    for g in range(base, base + ghosts):
         if view.red[g] is None:
             if view.pos[g] >= 0:
                 unknown.append(g)
@@ -115,7 +117,7 @@ def bluffer_probability(view: GeisterView) -> float:
         o, q = _clipped(view.offered[g], view.moved[g])
         offers, quiet = offers + o, quiet + q
     if unknown:
-        blues = min(GHOSTS // 2 - view.lost[1 - view.seat][0], len(unknown))
+        blues = min(view.shape.blue - view.lost[1 - view.seat][0], len(unknown))
         log_ratio += sum(_offer_log_likelihood(view.offered[g], view.moved[g], red_rate) for g in unknown)
         ratios = [_bluffer_odds(view, g) for g in unknown]
         log_ratio += math.log(max(_elementary_symmetric(ratios, blues)[blues], 1e-300) / math.comb(len(unknown), blues))
