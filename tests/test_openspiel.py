@@ -4,6 +4,7 @@ and OpenSpiel's algorithms (MCTS, exploitability) run on them."""
 
 import pickle
 import random
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -14,11 +15,20 @@ from boardzoo import envs  # noqa: E402
 from boardzoo.games.registry import games  # noqa: E402
 from boardzoo.interop import openspiel as adapter  # noqa: E402
 
-PERFECT = ["boardzoo_tic_tac_toe", "boardzoo_connect_four(rows=4,cols=5)", "boardzoo_connect_four",
-           "boardzoo_nim(n=9,coin=true)", "boardzoo_nim(n=30,k=5)"]
+#: Every game, its default and some of its variants.
+EVERY_GAME = ["boardzoo_tic_tac_toe", "boardzoo_connect_four(rows=4,cols=5)", "boardzoo_connect_four",
+              "boardzoo_nim(n=9,coin=true)", "boardzoo_nim(n=30,k=5)", "boardzoo_cantris",
+              "boardzoo_cantris(rows=10,cols=5,bonus_turn=true)", "boardzoo_cantris(deal=halves,tile_scores=false)",
+              "boardzoo_geister(max_turns=60)", "boardzoo_geister(rows=5,cols=4,blue=2,red=2,max_turns=30)",
+              "boardzoo_geister(rows=3,cols=4,blue=1,red=1,max_turns=8,placement=dealt)",
+              "boardzoo_geister(rows=7,cols=5,blue=3,red=2,exits=1,max_turns=40,placement=dealt)"]
 
 
-@pytest.mark.parametrize("name", PERFECT)
+def test_every_game_is_checked():
+    assert {name.split("(")[0] for name in EVERY_GAME} == {f"boardzoo_{name}" for name in games()}
+
+
+@pytest.mark.parametrize("name", EVERY_GAME)
 def test_openspiels_own_checks_of_a_game_pass(name):
     """OpenSpiel's random-simulation test: the API's consistency over random games,
     serialising and deserialising every state on the way."""
@@ -100,6 +110,29 @@ def test_a_seats_observation_tensor_is_what_the_env_shows_it(env_name, name):
         action = rng.choice(state.legal_actions())
         env.step(action)
         state.apply_action(action)
+
+
+def test_cantris_deals_as_chance_events_as_boardzoo_deals():
+    """The deal drawn tile by tile in OpenSpiel against boardzoo's own deal: the bottom
+    row of a 6x3 board (where a line of three is barred) comes out alike."""
+    from scipy.stats import chi2_contingency
+
+    from boardzoo.games.cantris import deal
+
+    rng = random.Random(7)
+    game = pyspiel.load_game("boardzoo_cantris(rows=6,cols=3)")
+    drawn, dealt = Counter(), Counter()
+    for _ in range(6000):
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            outcomes, odds = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(outcomes, odds)[0])
+        drawn[tuple(state.core.board()[0])] += 1
+        dealt[tuple(column[0] for column in deal(6, 3, rng))] += 1
+    assert all(len(set(row)) > 1 for row in drawn)  # never a line of three
+    cells = sorted(set(drawn) | set(dealt))
+    assert len(cells) == 24
+    assert chi2_contingency([[drawn[c] for c in cells], [dealt[c] for c in cells]]).pvalue > 0.001
 
 
 def test_states_clone_pickle_and_serialise_to_the_same_game():

@@ -125,6 +125,10 @@ class Game:
     hidden_information: bool = False
     #: Whether chance events can occur (with some parameters, as Nim's coin).
     chance: bool = False
+    #: The game's first position with every draw of its deal a chance event (``f(**params)``),
+    #: for libraries that want chance in the tree (OpenSpiel, whole-tree analysis); None
+    #: where ``make_state`` draws nothing.
+    explicit_deal: Callable[..., GameState] | None = None
     #: The most outcomes one chance event has under these parameters (0: none occurs).
     max_chance_outcomes: Callable[[Mapping[str, Any]], int] = lambda params: 0
     players: int = 2

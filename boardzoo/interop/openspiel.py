@@ -60,7 +60,8 @@ def game_type(declared: Game) -> pyspiel.GameType:
         short_name=spiel_name(declared),
         long_name=f"boardzoo {declared.title}",
         dynamics=kinds.Dynamics.SEQUENTIAL,
-        chance_mode=kinds.ChanceMode.EXPLICIT_STOCHASTIC if declared.chance else kinds.ChanceMode.DETERMINISTIC,
+        chance_mode=(kinds.ChanceMode.EXPLICIT_STOCHASTIC if declared.chance or declared.explicit_deal
+                     else kinds.ChanceMode.DETERMINISTIC),
         information=(kinds.Information.IMPERFECT_INFORMATION if declared.hidden_information
                      else kinds.Information.PERFECT_INFORMATION),
         utility=kinds.Utility.ZERO_SUM if declared.zero_sum else kinds.Utility.GENERAL_SUM,
@@ -105,8 +106,9 @@ class BoardzooGame(pyspiel.Game):
         super().__init__(game_type(self.declared), info, dict(self.parameters))
 
     def first_position(self) -> GameState:
-        """boardzoo's core of a new game (nothing drawn: a game with a deal deals it as
-        chance events in OpenSpiel)."""
+        """boardzoo's core of a new game; a game with a deal deals it as chance events."""
+        if self.declared.explicit_deal is not None:
+            return self.declared.explicit_deal(**self.parameters)
         return self.declared.make_state(None, **self.parameters)
 
     def new_initial_state(self) -> BoardzooState:

@@ -325,6 +325,12 @@ def observation_of(state: CantrisState, player: int) -> np.ndarray:
     return np.array(flat, dtype=np.int64)
 
 
+def _dealing():
+    from boardzoo.games.cantris import dealing  # imports this module: loaded when first asked for
+
+    return dealing
+
+
 def _new_cantris(rng, rows: int, cols: int, bonus_turn: bool, tile_scores: bool, deal_kind: str) -> CantrisState:
     check_size(rows, cols)  # even rows: a rule across the parameters
     return CantrisState(deal(rows, cols, rng, deal_kind), rows, bonus_turn, tile_scores)
@@ -370,6 +376,9 @@ GAME = Game(
                   "anchors": ("random", "greedy", "mcts:iterations=1000,engine=compiled"), "eval_games": 40}),
     knowledge="boardzoo.strategy.cantris",
     compiled_core="boardzoo.games.cantris.compiled",
+    explicit_deal=lambda rows, cols, bonus_turn, tile_scores, deal: _dealing().DealtCantris(
+        rows, cols, bonus_turn, tile_scores, deal),
+    max_chance_outcomes=lambda params: len(set(column_values(params["rows"], params["deal"]))),
     variants={"6x3": {"rows": 6, "cols": 3}, "8x4": {}, "10x5-bonus": {"rows": 10, "cols": 5, "bonus_turn": True},
               "8x4-halves-lines-only": {"deal": "halves", "bonus_turn": True, "tile_scores": False}},
     small_envs={"cantris": "cantris_v0:board=6x3"},
