@@ -12,6 +12,11 @@ EXAMPLES = sorted(p for p in (pathlib.Path(__file__).parent.parent / "examples")
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
 def test_example_runs(path, capsys):
+    # An example that needs an extra says so on a line of its own: "# needs: pyspiel, torchrl".
+    for line in path.read_text().splitlines():
+        if line.startswith("# needs:"):
+            for module in line.removeprefix("# needs:").split(","):
+                pytest.importorskip(module.strip(), reason=f"{path.name} needs {module.strip()} (an extra)")
     runpy.run_path(str(path), run_name="__main__")
     assert "game over" in capsys.readouterr().out
 

@@ -179,3 +179,24 @@ def test_openspiels_exploitability_of_a_perfect_player_is_zero():
         greedy.action_probability_array[index, state.core.greedy_action(random.Random(0))] = 1.0
     assert exploitability.exploitability(game, greedy) == pytest.approx(0.0, abs=1e-12)
     assert exploitability.exploitability(game, policy.UniformRandomPolicy(game)) > 0.1
+
+
+def test_an_openspiel_policy_is_measured_alike_by_both_libraries():
+    """OpenSpiel's CFR+ on the smallest Geister: its average strategy carried into
+    boardzoo's tree is exactly as exploitable by boardzoo's measure as by OpenSpiel's."""
+    from open_spiel.python.algorithms import cfr
+    from open_spiel.python.algorithms import exploitability as spiel_exploitability
+
+    from boardzoo.exploitability import build_tree, exploitability
+
+    params = {"rows": 3, "cols": 4, "blue": 1, "red": 1, "max_turns": 4, "placement": "dealt"}
+    game = pyspiel.load_game("boardzoo_geister", params)
+    solver = cfr.CFRPlusSolver(game)
+    for _ in range(5):
+        solver.evaluate_and_update_policy()
+    tree = build_tree("geister", **params)
+    theirs = spiel_exploitability.exploitability(game, solver.average_policy())
+    assert exploitability(tree, adapter.tabular_policy(tree, game, solver.average_policy())) == pytest.approx(
+        theirs, abs=1e-9)
+    with pytest.raises(ValueError, match="cannot play geister"):
+        adapter.tabular_policy(tree, pyspiel.load_game("boardzoo_nim"), solver.average_policy())

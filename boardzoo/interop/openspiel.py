@@ -41,6 +41,8 @@ try:
 except ImportError as missing:  # pragma: no cover - exercised without the extra
     raise ImportError(f"boardzoo.interop.openspiel needs OpenSpiel: {install_hint('openspiel')}") from missing
 
+from boardzoo.exploitability.best_response import TabularPolicy
+from boardzoo.exploitability.tree import GameTree
 from boardzoo.games.model import CHANCE, TERMINAL, GameState
 from boardzoo.games.registry import Game, games
 
@@ -207,6 +209,31 @@ class HiddenObserver:
     def string_from(self, state: BoardzooState, player: int) -> str:
         assert state.seen is not None
         return f"seat {player}: " + (" | ".join(state.seen[player]) if self.perfect_recall else state.seen[player][-1])
+
+
+def tabular_policy(tree: GameTree, game: pyspiel.Game, policy) -> TabularPolicy:
+    """An OpenSpiel ``policy`` of ``game`` (the same boardzoo game as ``tree``) as a
+    strategy over ``tree``'s information sets, for boardzoo's exact best responses and
+    CFR: both trees are walked in step, and each set asks the policy at one history."""
+    if game.get_type().short_name != spiel_name(games()[tree.game]):
+        raise ValueError(f"an OpenSpiel policy of {game.get_type().short_name} cannot play {tree.game}")
+    probabilities = np.zeros(sum(len(actions) for actions in tree.infoset_actions))
+    offsets = np.concatenate([[0], np.cumsum([len(actions) for actions in tree.infoset_actions])]).astype(np.int64)
+    filled = np.zeros(len(tree.infoset_actions), dtype=bool)
+    stack = [(0, game.new_initial_state())]
+    while stack:
+        node, state = stack.pop()
+        count = int(tree.children[node])
+        infoset = int(tree.infoset[node])
+        if infoset >= 0 and not filled[infoset]:
+            chosen = policy.action_probabilities(state, state.current_player())
+            probabilities[offsets[infoset]:offsets[infoset + 1]] = [chosen.get(a, 0.0)
+                                                                    for a in tree.infoset_actions[infoset]]
+            filled[infoset] = True
+        actions = range(count) if state.is_chance_node() else sorted(state.legal_actions())
+        for index, action in enumerate(actions):
+            stack.append((int(tree.first_child[node]) + index, state.child(action)))
+    return TabularPolicy(offsets, probabilities)
 
 
 _CLASSES: dict[str, type[BoardzooGame]] = {}
