@@ -21,7 +21,7 @@ from boardzoo import (
 from boardzoo.agents import make  # noqa: E402
 from boardzoo.errors import SpecError  # noqa: E402
 from boardzoo.fast import rollouts  # noqa: E402
-from boardzoo.fast.core import core_of  # noqa: E402
+from boardzoo.fast.core import core_of, kernels_for  # noqa: E402
 from boardzoo.games import ConnectFourState, NimState  # noqa: E402
 from boardzoo.games.geister.rules import GeisterState  # noqa: E402
 from boardzoo.games.model import CHANCE, TERMINAL  # noqa: E402
@@ -37,19 +37,8 @@ from boardzoo.strategy.knowledge import knowledge_of  # noqa: E402
 
 #: Every variant of every game the compiled engine has, from the game registry.
 VARIANTS = {name: (lambda seed, game=game, key=key: game.variant_state(key, random.Random(seed)))
-            for name, (game, key) in variants().items()
-            if game.compiled_core is not None and game.compiled_refuses(game.variant_params(key)) is None}
-#: The variants a compiled core declares it cannot play.
-REFUSED = {name: (game, key) for name, (game, key) in variants().items()
-           if game.compiled_core is not None and game.compiled_refuses(game.variant_params(key)) is not None}
+            for name, (game, key) in variants().items() if game.compiled_core is not None}
 GAMES = {"geister": 300}  # Geister games are long: fewer of them, ~30,000 moves all told
-
-
-@pytest.mark.parametrize("variant", REFUSED)
-def test_a_compiled_core_refuses_the_variants_it_declares_it_cannot_play(variant):
-    game, key = REFUSED[variant]
-    with pytest.raises(ValueError, match="plays the classic game only"):
-        core_of(game.name).encode(game.variant_state(key, random.Random(1)))
 
 
 # --- the rules, move by move ------------------------------------------------------------------------
@@ -63,7 +52,7 @@ def test_compiled_cores_play_the_same_games(variant):
     checked = 0
     for seed in range(GAMES.get(variant, 1000)):
         state = VARIANTS[variant](seed)
-        core = core_of(state.game_name)
+        core = kernels_for(state).core
         compiled = core.encode(state)
         rng = random.Random(seed)
         while True:

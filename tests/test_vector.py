@@ -22,7 +22,8 @@ COMPILED_SPECS = ["nim_v0:n=5..9,coin=true", "nim_v0:n=7,coin=true", "nim_v0:n=3
                   "connect_four_v0", "connect_four_v0:rows=4,cols=5",
                   "cantris_v0:board=6x3", "cantris_v0:board=10x5", "cantris_v1:deal=halves,tile_scores=false",
                   "cantris_v1:rows=4,cols=24",  # wide: whole deals are rarely stable, the deal goes column by column
-                  "geister_v0:max_turns=30"]
+                  "geister_v0:max_turns=30", "geister_v0:rows=5,cols=4,blue=2,red=2,exits=1,max_turns=30",
+                  "geister_v0:rows=3,cols=4,blue=1,red=1,max_turns=12,placement=dealt"]
 FIELDS = ("current_player", "observation", "legal_action_mask", "rewards", "terminated", "truncated")
 needs_fast = pytest.mark.skipif(not __import__("boardzoo.fast").fast.available(),
                                 reason="the compiled batch needs the fast extra")
@@ -284,7 +285,7 @@ def test_falling_back_to_the_reference_batch_warns_once_naming_the_extra(monkeyp
 
 @needs_fast
 @pytest.mark.parametrize("spec", ["nim_v0:n=5..9,coin=true", "connect_four_v0:rows=4,cols=5", "cantris_v0:board=6x3",
-                                  "geister_v0:max_turns=20"])
+                                  "geister_v0:max_turns=20", "geister_v0:rows=3,cols=4,blue=1,red=1,placement=dealt"])
 def test_stepping_some_games_and_restarting_the_ended_ones_match_too(spec):
     """Without auto-reset: random games left out of each step (``playing``) and the games
     that ended started afresh by ``restart``, compiled against the reference."""

@@ -57,7 +57,17 @@ import time
 from typing import cast
 
 from boardzoo.agents.base import Agent, check_budget
-from boardzoo.games.geister.board import ESCAPED, GHOSTS, MOVE_ACTIONS, OWN_STEPS, RED_SETS, SIZE, TARGET, to_own
+from boardzoo.games.geister.board import (
+    CLASSIC,
+    ESCAPED,
+    GHOSTS,
+    MOVE_ACTIONS,
+    OWN_STEPS,
+    RED_SETS,
+    SIZE,
+    TARGET,
+    to_own,
+)
 from boardzoo.games.geister.information import GeisterView
 from boardzoo.games.model import GameState
 from boardzoo.strategy.engine import choose_engine
@@ -110,6 +120,13 @@ class PurpleAgent(Agent):
         #: How often each position (board_key) followed our move in this game.
         self.visited: dict[tuple[int, int, int], int] = {}
         self.last_ply = -1
+
+    def check(self, model: GameState) -> None:
+        super().check(model)
+        shape, dealt = getattr(model, "shape", CLASSIC), getattr(model, "dealt", False)
+        if shape is not CLASSIC or dealt:
+            raise ValueError(f"purple: the purple search plays the classic Geister only (6x6, 4 blue and 4 red "
+                             f"ghosts, 2 exits, colours chosen), not {shape}" + (" dealt" if dealt else ""))
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)

@@ -194,6 +194,11 @@ class BoardGameEnv(AECEnv, Generic[S]):
         if self.render_mode == "human":
             self.render()
 
+    def starting_position(self) -> GameState:
+        """A new game's first position as :meth:`reset` builds it, before the chance events
+        it draws (for a batch that draws them itself)."""
+        return self._new_game({})
+
     def _resolve_chance(self) -> None:
         game = self._live
         while game.current_player() == CHANCE:

@@ -92,6 +92,8 @@ def deal(states, b, start, rng, observation, mask, players, legal):
         for seat in range(2):
             for i in range(observation.shape[2]):
                 observation[b, seat, i] = fresh_observation[seat, i]
+    while CHANCE_EVENTS and current_player(states[b]) == CHANCE:  # a start drawn by chance
+        apply_observed(states[b], chance_outcome(states[b], rng.random()), observation, b)
     players[b] = write_mask(states[b], mask, b, legal)
 
 

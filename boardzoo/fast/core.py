@@ -67,7 +67,7 @@ from __future__ import annotations
 import functools
 import importlib
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from types import ModuleType
 from typing import Any, NamedTuple
 
@@ -79,7 +79,7 @@ from boardzoo.games.registry import games
 from boardzoo.jit import njit
 
 __all__ = ["CHANCE", "CHANCE_EVENTS", "DRAWS", "TERMINAL", "Kernels", "Start", "compiled_games", "core_of", "kernel",
-           "kernels"]
+           "kernels", "kernels_for", "variant_of"]
 
 #: Names every core defines.
 REQUIRED = ("encode", "current_player", "returns0", "legal_actions", "apply", "observe")
@@ -185,12 +185,57 @@ class Kernels(types.SimpleNamespace):
 
     core: ModuleType
     game: Any
+    chance_events: bool
+
+
+def variant_of(state: Any) -> Hashable | None:
+    """The member of its game's family ``state`` belongs to, where the core has kernels per
+    member (its ``variant``); None for the core's own (and for every game without)."""
+    core = core_of(state.game_name)
+    return core.variant(state) if hasattr(core, "variant") else None
+
+
+def kernels_for(state: Any) -> Kernels:
+    """The kernels of ``state``'s game, and of its member of the family."""
+    return kernels(state.game_name, variant_of(state))
+
+
+def _specialised(core: ModuleType, game_name: str, variant: Hashable) -> types.SimpleNamespace:
+    """A copy of ``core`` for one member of its game's family: every function of the
+    module with the member's constants (the core's ``specialise``) in place of its own,
+    each compiled function compiled anew (cached under the member's name)."""
+    overrides = dict(core.specialise(variant))
+    label = overrides.pop("VARIANT_NAME")
+    namespace: dict[str, Any] = dict(vars(core))
+    namespace.update(overrides)
+    folder = "games/" + core.__name__.split(".")[2]
+    for name, value in vars(core).items():
+        py_func = getattr(value, "py_func", None)
+        function = py_func if py_func is not None else value
+        if not isinstance(function, types.FunctionType) or function.__module__ != core.__name__:
+            continue
+        copy = types.FunctionType(function.__code__, namespace, name, function.__defaults__, function.__closure__)
+        copy.__qualname__ = f"{game_name}[{label}].{name}"
+        if py_func is None:
+            namespace[name] = copy  # a Python helper (encode, scratch_size): the member's constants too
+            continue
+        copy.compiled_reads = ("jit.py", folder)  # type: ignore[attr-defined]
+        options = {key: value.targetoptions[key] for key in ("inline",) if key in value.targetoptions}
+        namespace[name] = njit(cache=True, **options)(copy)
+    specialised = types.SimpleNamespace(**namespace)
+    specialised.VARIANT_NAME = label
+    return specialised
 
 
 @functools.cache
-def kernels(game_name: str) -> Kernels:
-    """Every shared kernel made for ``game_name``'s core (compiled on first call, cached on disk)."""
-    core = core_of(game_name)
+def kernels(game_name: str, variant: Hashable | None = None) -> Kernels:
+    """Every shared kernel made for ``game_name``'s core (compiled on first call, cached on
+    disk); ``variant``: for one member of the game's family (:func:`variant_of`)."""
+    core: Any = core_of(game_name)
+    label = game_name
+    if variant is not None:
+        core = _specialised(core, game_name, variant)
+        label = f"{game_name}[{core.VARIANT_NAME}]"
     modules = [importlib.import_module(name) for name in KERNEL_MODULES]
     game_folder = "games/" + core.__name__.split(".")[2]
     copies: dict[str, Any] = {}
@@ -199,15 +244,16 @@ def kernels(game_name: str) -> Kernels:
         code = template.__code__
         function = types.FunctionType(code, namespaces[template.__module__], name, template.__defaults__,
                                       template.__closure__)
-        function.__qualname__ = f"{game_name}.{name}"  # its own cache files
+        function.__qualname__ = f"{label}.{name}"  # its own cache files
         function.compiled_reads = (*_SHARED_READS, game_folder)  # type: ignore[attr-defined]
         copies[name] = njit(cache=True, inline="always" if name in _inlined else "never")(function)
     bound = {name: getattr(core, name) for name in (*REQUIRED, *LEARNING, *OPTIONAL) if hasattr(core, name)}
     for name, default in OPTIONAL.items():
         bound.setdefault(name, copies[default])
     bound["DRAWS"] = hasattr(core, "restart")
-    bound["CHANCE_EVENTS"] = bool(declared_game(game_name).chance)
+    # A core may know better than its declaration (a member of a family without chance).
+    bound["CHANCE_EVENTS"] = bool(getattr(core, "CHANCE_EVENTS", declared_game(game_name).chance))
     for namespace in namespaces.values():
         namespace.update(copies)
         namespace.update(bound)
-    return Kernels(core=core, game=declared_game(game_name), **copies)
+    return Kernels(core=core, game=declared_game(game_name), chance_events=bound["CHANCE_EVENTS"], **copies)

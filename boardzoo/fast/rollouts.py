@@ -12,10 +12,9 @@ from boardzoo.fast.core import (
     TERMINAL,
     apply,
     chance_outcome,
-    core_of,
     current_player,
     kernel,
-    kernels,
+    kernels_for,
     legal_actions,
     policy_action,
     returns0,
@@ -61,7 +60,7 @@ def rollout_id(game_name: str, policy: str) -> int:
 def check_compiled(agent: str, state, rollout_policy: str) -> None:
     """ValueError unless the compiled engine plays ``state``'s game with ``rollout_policy``."""
     try:
-        core = core_of(state.game_name)
+        core = kernels_for(state).core
     except ValueError:
         raise ValueError(f"{agent}: engine=compiled has no core for {state.game_name}") from None
     policies = game(state.game_name).compiled_rollouts
@@ -73,7 +72,7 @@ def check_compiled(agent: str, state, rollout_policy: str) -> None:
 
 def scratch_size(state) -> int:
     """Room for the legal moves (or chance outcomes) of any position after ``state``."""
-    core = core_of(state.game_name)
+    core = kernels_for(state).core
     return core.scratch_size(state) if hasattr(core, "scratch_size") else state.num_actions
 
 
@@ -82,11 +81,16 @@ def compiled_rollout(game_name: str, policy: str, limit: int, rng, searcher: int
     from ``rng`` (the search's own generator) at every call; ``searcher`` is the player
     whose search it is when the policy steers that player's moves only, -1 when it plays
     both sides (as :func:`rollout`)."""
-    compiled, policy_id = kernels(game_name), rollout_id(game_name, policy)
+    policy_id = rollout_id(game_name, policy)
     scratch: dict[int, np.ndarray] = {}
+    found: list = []  # the kernels of the first position's member of the family: a search's
 
     def leaf(state) -> tuple[float, float]:
-        size = scratch_size(state)
+        if not found:
+            found.append(kernels_for(state))
+        compiled = found[0]
+        core = compiled.core
+        size = core.scratch_size(state) if hasattr(core, "scratch_size") else state.num_actions
         if size not in scratch:
             scratch[size] = np.empty(size, dtype=np.int64)
         value = compiled.rollout(compiled.core.encode(state), policy_id, limit, seed_state(rng.getrandbits(64)),

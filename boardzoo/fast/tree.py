@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 
-from boardzoo.fast.core import kernels
+from boardzoo.fast.core import kernels_for
 from boardzoo.fast.mcts import (
     ACTION,
     CHUNK_SECONDS,
@@ -54,7 +54,7 @@ class CompiledTree:
     """A search tree in arrays, and the compiled search that grows it from ``root_state``."""
 
     def __init__(self, state, settings: np.ndarray, rng: random.Random, capacity: int = 4096):
-        self.kernels = kernels(state.game_name)
+        self.kernels = kernels_for(state)
         self.settings = settings
         self.rng = rng
         self.generator = seed_state(rng.getrandbits(64))

@@ -116,8 +116,6 @@ class Game:
     #: extra; the interface is ``boardzoo.fast.core``'s): its batch, compiled searches and
     #: network input. None for a game with none.
     compiled_core: str | None = None
-    #: Why the compiled core cannot play the game under these parameters (None: it can).
-    compiled_refuses: Callable[[Mapping[str, Any]], str | None] = lambda params: None
     #: The roll-out policies the compiled engine plays this game with (``mcts:rollout=``).
     compiled_rollouts: tuple[str, ...] = ("random",)
     #: Whether a seat's observation leaves out part of the position (the cores are the
@@ -158,11 +156,6 @@ class Game:
         """A new game's first position; ``rng`` deals the games dealt at random (a fresh
         seed when None)."""
         return self.make_state(rng if rng is not None else random.Random(), **self.checked(params))
-
-    def variant_params(self, key: str) -> dict[str, Any]:
-        """Variant ``key``'s parameters, defaults filled in (a drawn one at its low end)."""
-        return self.checked({name: value[0] if isinstance(value, tuple) else value
-                             for name, value in self.variants[key].items()})
 
     def variant_names(self) -> list[str]:
         """``name`` for the plain variant, ``name-KEY`` for the others."""

@@ -12,7 +12,7 @@ import numpy as np
 
 from boardzoo.envs import make as make_env
 from boardzoo.envs.aec import AGENTS
-from boardzoo.fast.core import Start, kernels
+from boardzoo.fast.core import CHANCE, Start, kernels_for
 from boardzoo.values import whole
 from boardzoo.vector.batch import (
     MAX_BATCH,
@@ -51,10 +51,13 @@ class CompiledVectorGame:
         self.template = make_env(env, raw=True, **params)  # the env checks the parameters
         self.name = str(self.template.metadata["name"])
         self.template.reset(seed=0)
-        self.kernels = kernels(self.template.game.game_name)
+        self.kernels = kernels_for(self.template.game)
         core = self.kernels.core
-        self.draws = hasattr(core, "restart") or self.kernels.game.chance
-        fresh = core.encode(self.template.game)  # also refuses boards the compiled core cannot hold
+        self.draws = hasattr(core, "restart") or self.kernels.chance_events
+        # A game whose start is drawn by chance starts before the draws: each game draws its own.
+        first = (self.template.starting_position() if self.template.history and self.template.history[0][0] == CHANCE
+                 else self.template.game)
+        fresh = core.encode(first)  # also refuses boards the compiled core cannot hold
         box = self.template.observation_spaces[AGENTS[0]]["observation"]
         self.num_actions = int(self.template.action_spaces[AGENTS[0]].n)
         self.observation_shape: tuple[int, ...] = tuple(box.shape or ())

@@ -119,3 +119,7 @@ def check_model_options(agent: str, model: GameState, rollout: str, belief: str 
     beliefs = knowledge_of(model).beliefs
     if belief not in beliefs:
         raise ValueError(f"{agent}: {model.game_name} has no belief {belief!r}; beliefs are: {', '.join(beliefs)}")
+    # A belief that reads only some positions of its game says why it cannot read this one.
+    problem = getattr(beliefs[belief], "refuses", lambda model: None)(model)
+    if problem is not None:
+        raise ValueError(f"{agent}: belief={belief}: {problem}")

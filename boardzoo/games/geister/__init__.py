@@ -112,10 +112,6 @@ GAME = Game(
     observation=observation_of,
     knowledge="boardzoo.strategy.geister",
     compiled_core="boardzoo.games.geister.compiled",
-    compiled_refuses=lambda params: (None if (params["rows"], params["cols"], params["blue"], params["red"],
-                                              params["exits"], params["placement"]) == (6, 6, 4, 4, 2, "chosen")
-                                     else "the compiled Geister core plays the classic game only (6x6, 4 blue "
-                                          "and 4 red ghosts, 2 exits, colours chosen)"),
     compiled_rollouts=("random", "forward", "rushing"),
     hidden_information=True,
     chance=True,

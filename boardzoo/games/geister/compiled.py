@@ -3,37 +3,83 @@
 Layout of a position's array ``s`` (the referee's: both sides' colours are in it)::
 
     player, plies, max turns, winner, over, lost (blue 0, red 0, blue 1, red 1),
-    placed 0, placed 1, then 16 ghost squares, 16 colours, 36 board cells
+    placed 0, placed 1, then 2G ghost squares, 2G colours, the board's cells
+
+with G ghosts a side (16 ghost squares, 16 colours and 36 cells in the classic game).
 
 A seat's observation (:func:`observe`) reads its own colours and never the opponent's.
+
+Every member of the family has kernels of its own: the module's constants below are the
+classic game's, and :func:`specialise` gives another member's, which
+:func:`boardzoo.fast.core.kernels` compiles a copy of every function with (``variant``
+names the member a position belongs to).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from boardzoo.games.geister import GAME
-from boardzoo.games.geister.board import CLASSIC, ESCAPED, GHOSTS, MOVE_ACTIONS, RED_SETS, SQUARES, TARGET
-from boardzoo.games.model import TERMINAL
+from boardzoo.games.geister.board import CLASSIC, ESCAPED, Layout, layout
+from boardzoo.games.model import CHANCE, TERMINAL
 from boardzoo.jit import njit, random_below, random_float, winner_return
 
-PLAYER, PLIES, MAX_TURNS, WINNER, OVER, LOST, PLACED, POS, RED, BOARD = (0, 1, 2, 3, 4, 5, 9, 11, 27, 43)
-LENGTH = BOARD + SQUARES
+PLAYER, PLIES, MAX_TURNS, WINNER, OVER, LOST, PLACED, POS = (0, 1, 2, 3, 4, 5, 9, 11)
 #: The move table: TARGET_TABLE[seat, square, direction] is the square reached, ESCAPED
 #: through an exit, OFF_BOARD elsewhere off the board.
 OFF_BOARD = -3
-TARGET_TABLE = np.array([[[OFF_BOARD if t is None else t for t in row] for row in table] for table in TARGET],
-                        dtype=np.int64)
-RED_SET_TABLE = np.array(RED_SETS, dtype=np.int64)
-#: The observation: the plane of own colours starts at plane 8, the opponent's ghosts at plane 10.
-_BLUE_PLANE, _OPPONENTS_PLANE, _COUNTS = 8, 10, 11 * SQUARES
 #: Roll-out policies, numbered as the declaration names them.
 FORWARD, RUSHING = (GAME.compiled_rollouts.index(name) for name in ("forward", "rushing"))
 
 
+def constants(shape: Layout, dealt: bool) -> dict[str, Any]:
+    """The layout-dependent constants of the kernels for one member of the family."""
+    ghosts, squares = shape.ghosts, shape.squares
+    return {
+        "GHOSTS": ghosts, "SQUARES": squares, "COLS": shape.cols, "BLUES": shape.blue, "REDS": shape.red,
+        "EXITS": shape.exits,
+        "MOVE_ACTIONS": shape.move_actions, "DEALT": dealt, "CHANCE_EVENTS": dealt,
+        "RED": POS + 2 * ghosts, "BOARD": POS + 4 * ghosts, "LENGTH": POS + 4 * ghosts + squares,
+        "TARGET_TABLE": np.array([[[OFF_BOARD if t is None else t for t in row] for row in table]
+                                  for table in shape.target], dtype=np.int64),
+        "RED_SET_TABLE": np.array(shape.red_sets, dtype=np.int64),
+        # The observation: a plane per own ghost, own blues, own reds, opponent ghosts, counts.
+        "_BLUE_PLANE": ghosts, "_OPPONENTS_PLANE": ghosts + 2, "_COUNTS": (ghosts + 3) * squares,
+        "SCRATCH": max(2 * shape.move_actions, len(shape.red_sets)),
+    }
+
+
+_CLASSIC = constants(CLASSIC, False)
+#: The classic game's constants (:func:`specialise` gives another member's).
+GHOSTS, SQUARES, COLS, BLUES, REDS, EXITS, MOVE_ACTIONS, DEALT, CHANCE_EVENTS = (
+    _CLASSIC[name] for name in ("GHOSTS", "SQUARES", "COLS", "BLUES", "REDS", "EXITS", "MOVE_ACTIONS", "DEALT",
+                                "CHANCE_EVENTS"))
+RED, BOARD, LENGTH, TARGET_TABLE, RED_SET_TABLE, SCRATCH = (
+    _CLASSIC[name] for name in ("RED", "BOARD", "LENGTH", "TARGET_TABLE", "RED_SET_TABLE", "SCRATCH"))
+_BLUE_PLANE, _OPPONENTS_PLANE, _COUNTS = (_CLASSIC[name] for name in ("_BLUE_PLANE", "_OPPONENTS_PLANE", "_COUNTS"))
+
+
+def variant(state) -> tuple | None:
+    """The member of the family ``state`` belongs to (None: the classic game, the module's
+    own constants)."""
+    if state.shape is CLASSIC and not state.dealt:
+        return None
+    return (*state.shape.parameters().values(), state.dealt)
+
+
+def specialise(key: tuple) -> dict[str, Any]:
+    """The constants of the member ``key`` (a :func:`variant`) and its name in cache files."""
+    *sizes, dealt = key
+    rows, cols, blue, red, exits = sizes
+    return {**constants(layout(rows, cols, blue, red, exits), dealt),
+            "VARIANT_NAME": f"{rows}x{cols}-{blue}b{red}r-{exits}x" + ("-dealt" if dealt else "")}
+
+
 def encode(state) -> np.ndarray:
-    if state.shape is not CLASSIC or state.dealt:
-        raise ValueError(GAME.compiled_refuses({**state.shape.parameters(), "placement": "dealt"}))
+    if state.shape.ghosts != GHOSTS or state.shape.squares != SQUARES:
+        raise ValueError(f"geister: a {state.shape} position needs its own kernels (boardzoo.fast.core.kernels)")
     header = [state.player, state.plies, state.max_turns, state.winner, state.over, *state.lost[0],
               *state.lost[1], *state.placed]
     return np.array(header + list(state.pos) + [bool(red) for red in state.red] + list(state.board),
@@ -42,7 +88,9 @@ def encode(state) -> np.ndarray:
 
 @njit(cache=True)
 def current_player(s):
-    return TERMINAL if s[OVER] else s[PLAYER]
+    if s[OVER]:
+        return TERMINAL
+    return CHANCE if DEALT and not (s[PLACED] and s[PLACED + 1]) else s[PLAYER]
 
 
 @njit(cache=True)
@@ -133,12 +181,12 @@ def apply(s, action):
         other = 1 - seat
         if s[RED + victim]:
             s[LOST + 2 * other + 1] += 1
-            if s[LOST + 2 * other + 1] == 4:
+            if s[LOST + 2 * other + 1] == REDS:
                 s[WINNER], s[OVER] = other, 1
                 return
         else:
             s[LOST + 2 * other] += 1
-            if s[LOST + 2 * other] == 4:
+            if s[LOST + 2 * other] == BLUES:
                 s[WINNER], s[OVER] = seat, 1
                 return
     if s[PLIES] >= s[MAX_TURNS]:
@@ -243,8 +291,8 @@ def write_mask(s, mask, b, legal):
 def exit_distance(seat, square):
     """Steps from ``square`` to the nearer of ``seat``'s exits, plus one to go off."""
     own = square if seat == 0 else SQUARES - 1 - square
-    x, y = own % 6, own // 6
-    return y + min(x, 5 - x) + 1
+    x, y = own % COLS, own // COLS
+    return y + (min(x, COLS - 1 - x) if EXITS == 2 else x) + 1
 
 
 @njit(cache=True)
@@ -279,7 +327,7 @@ def rushing_candidates(s, moves):
         target = move_target(s, seat, moves[i])
         victim = s[BOARD + target]
         if victim >= 0:
-            last_red = s[RED + victim] and s[LOST + 2 * (1 - seat) + 1] == 3
+            last_red = s[RED + victim] and s[LOST + 2 * (1 - seat) + 1] == REDS - 1
             if not last_red and not threatened(s, seat, target, victim):
                 moves[group + captures] = moves[i]
                 captures += 1
@@ -335,4 +383,4 @@ def policy_action(s, policy, rng, moves):
 
 
 def scratch_size(state) -> int:
-    return max(2 * MOVE_ACTIONS, len(RED_SETS))
+    return SCRATCH

@@ -20,7 +20,7 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from boardzoo.games.geister.board import GHOSTS, SIZE, TARGET, to_own
+from boardzoo.games.geister.board import CLASSIC, GHOSTS, SIZE, TARGET, to_own
 
 #: The model's version: the number in the weights' file name.
 VERSION = 1
@@ -114,3 +114,13 @@ def blue_odds(weights, rows: list[list[float]]) -> list[float]:
 def belief_learned(view, unknown: list[int]) -> list[float]:
     """The learned colour model: each unknown ghost weighted by its odds of being blue."""
     return blue_odds(shipped_weights(), ghost_features(view, unknown))
+
+
+def _classic_only(view) -> str | None:
+    """Why the learned model cannot read ``view``: it learned the classic game's positions."""
+    if view.shape is not CLASSIC:
+        return f"the colour model learned the classic 6x6 game with 4 blue and 4 red ghosts, not {view.shape}"
+    return None
+
+
+belief_learned.refuses = _classic_only  # type: ignore[attr-defined]

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import random
 
-from boardzoo.games.geister.board import ESCAPED, GHOSTS, MOVE_ACTIONS, RED_SETS, SIZE, TARGET, to_own
+from boardzoo.games.geister.board import CLASSIC, ESCAPED, Layout
 
 
-def _exit_distance(seat: int, square: int) -> int:
+def _exit_distance(seat: int, square: int, shape: Layout = CLASSIC) -> int:
     """Steps from ``square`` to the nearer of ``seat``'s exits, plus one to go off."""
-    own = to_own(seat, square)
-    x, y = own % SIZE, own // SIZE
-    return y + min(x, SIZE - 1 - x) + 1
+    own = shape.to_own(seat, square)
+    x, y = own % shape.cols, own // shape.cols
+    return y + (min(x, shape.cols - 1 - x) if shape.exits == 2 else x) + 1
 
 
 def rushing_action(state, rng: random.Random) -> int:
@@ -25,19 +25,20 @@ def rushing_action(state, rng: random.Random) -> int:
     advance the blue ghost nearest an exit toward it (a random blue when blocked), avoiding
     squares next to opponent ghosts when it can.
     """
+    shape = state.shape
     if state.placing:
-        return MOVE_ACTIONS + int(rng.random() * len(RED_SETS))
-    seat = state.player
+        return shape.move_actions + int(rng.random() * len(shape.red_sets))
+    seat, ghosts = state.player, shape.ghosts
     actions = state.legal_actions()
-    base = GHOSTS * seat
+    base = ghosts * seat
     pos, board, red = state.pos, state.board, state.red
-    targets = TARGET[seat]
+    targets = shape.target[seat]
 
     def threatened(square: int, mover: int) -> bool:
         for neighbour in targets[square]:
             if neighbour is not None and neighbour >= 0:
                 g = board[neighbour]
-                if g >= 0 and g // GHOSTS != seat and g != mover:
+                if g >= 0 and g // ghosts != seat and g != mover:
                     return True
         return False
 
@@ -50,12 +51,12 @@ def rushing_action(state, rng: random.Random) -> int:
             continue
         victim = board[target]
         if victim >= 0:
-            last_red = red[victim] is True and state.lost[1 - seat][1] == 3
+            last_red = red[victim] is True and state.lost[1 - seat][1] == shape.red - 1
             if not last_red and not threatened(target, victim):
                 captures.append(action)
         elif not red[g]:
-            gain = _exit_distance(seat, pos[g]) - _exit_distance(seat, target)
-            advances.append((gain, -_exit_distance(seat, target), not threatened(target, -1), action))
+            gain = _exit_distance(seat, pos[g], shape) - _exit_distance(seat, target, shape)
+            advances.append((gain, -_exit_distance(seat, target, shape), not threatened(target, -1), action))
     for group in (escapes, captures):
         if group:
             return group[int(rng.random() * len(group))]
@@ -72,7 +73,7 @@ def forward_policy(state, rng: random.Random, bias: float = 0.5) -> int:
     move (when there is one), else any random move."""
     actions = state.legal_actions()
     if not state.placing and rng.random() < bias:
-        ahead = [a for a in actions if a < MOVE_ACTIONS and not a & 3]
+        ahead = [a for a in actions if a < state.shape.move_actions and not a & 3]
         if ahead:
             actions = ahead
     return actions[int(rng.random() * len(actions))]
@@ -89,20 +90,21 @@ def baiting_action(state, rng: random.Random) -> int:
     possible. Strong Geister players bluff this way, and the colour model must see it in
     its training games to read it.
     """
+    shape = state.shape
     if state.placing:
-        return MOVE_ACTIONS + int(rng.random() * len(RED_SETS))
-    seat = state.player
+        return shape.move_actions + int(rng.random() * len(shape.red_sets))
+    seat, ghosts, cols = state.player, shape.ghosts, shape.cols
     actions = state.legal_actions()
-    base = GHOSTS * seat
+    base = ghosts * seat
     pos, board, red = state.pos, state.board, state.red
-    targets = TARGET[seat]
-    theirs = [pos[g] for g in range(GHOSTS * (1 - seat), GHOSTS * (2 - seat)) if pos[g] >= 0]
+    targets = shape.target[seat]
+    theirs = [pos[g] for g in range(ghosts * (1 - seat), ghosts * (2 - seat)) if pos[g] >= 0]
 
     def next_to_theirs(square: int) -> bool:
-        return any(n is not None and n >= 0 and board[n] >= 0 and board[n] // GHOSTS != seat for n in targets[square])
+        return any(n is not None and n >= 0 and board[n] >= 0 and board[n] // ghosts != seat for n in targets[square])
 
     def distance_to_theirs(square: int) -> int:
-        return min((abs(square % SIZE - q % SIZE) + abs(square // SIZE - q // SIZE) for q in theirs), default=0)
+        return min((abs(square % cols - q % cols) + abs(square // cols - q // cols) for q in theirs), default=0)
 
     guards, runs, offers, approaches = [], [], [], []
     for action in actions:
@@ -111,10 +113,10 @@ def baiting_action(state, rng: random.Random) -> int:
         if target == ESCAPED:
             return action
         victim = board[target]
-        if victim >= 0 and to_own(seat, target) // SIZE == SIZE - 1 and to_own(seat, target) % (SIZE - 1) == 0:
+        if victim >= 0 and target in shape.exit_squares[1 - seat]:
             guards.append(action)
         elif victim < 0 and not red[g]:
-            if _exit_distance(seat, target) < _exit_distance(seat, pos[g]) and not next_to_theirs(target):
+            if _exit_distance(seat, target, shape) < _exit_distance(seat, pos[g], shape) and not next_to_theirs(target):
                 runs.append(action)
         elif victim < 0 and red[g]:
             if next_to_theirs(target):
