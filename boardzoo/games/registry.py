@@ -121,6 +121,9 @@ class Game:
     #: Whether a seat's observation leaves out part of the position (the cores are the
     #: referee's full state; the seat's information set is its own class).
     hidden_information: bool = False
+    #: What a seat's agent is handed of a full state (``f(state, seat)``): its information
+    #: set where information is hidden, as the env's ``model(agent)``; None: a copy.
+    seat_view: Callable[[GameState, int], GameState] | None = None
     #: Whether chance events can occur (with some parameters, as Nim's coin).
     chance: bool = False
     #: The game's first position with every draw of its deal a chance event (``f(**params)``),
@@ -174,6 +177,10 @@ class Game:
             learned = [name for name, game in games().items() if game.network_input is not None]
             raise ValueError(f"no network input for {self.name}; networks learn {', '.join(learned)}")
         return tuple(self.network_input(state, largest_pile).shape)
+
+    def model_for(self, state: GameState, seat: int) -> GameState:
+        """What ``seat``'s agent searches: its view of ``state`` (see ``seat_view``)."""
+        return self.seat_view(state, seat) if self.seat_view is not None else state.clone()
 
     def newest_env(self) -> str:
         return max(self.envs, key=lambda name: int(name.rsplit("_v", 1)[1]))

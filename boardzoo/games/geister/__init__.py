@@ -114,6 +114,7 @@ GAME = Game(
     compiled_core="boardzoo.games.geister.compiled",
     compiled_rollouts=("random", "forward", "rushing"),
     hidden_information=True,
+    seat_view=GeisterView,
     chance=True,
     max_chance_outcomes=lambda params: (comb(params["blue"] + params["red"], params["red"])
                                         if params["placement"] == "dealt" else 0),
