@@ -123,7 +123,7 @@ class Game:
     hidden_information: bool = False
     #: What a seat's agent is handed of a full state (``f(state, seat)``): its information
     #: set where information is hidden, as the env's ``model(agent)``; None: a copy.
-    seat_view: Callable[[GameState, int], GameState] | None = None
+    seat_view: Callable[[Any, int], GameState] | None = None
     #: Whether chance events can occur (with some parameters, as Nim's coin).
     chance: bool = False
     #: The game's first position with every draw of its deal a chance event (``f(**params)``),
