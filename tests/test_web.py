@@ -175,6 +175,21 @@ def test_a_geister_player_sees_only_their_own_colours_and_no_search_until_the_en
     assert state["search"] is None and "A" in {m["ghost"] for m in state["moves"]}
 
 
+def test_a_smaller_geister_is_played_in_its_own_frame(client):
+    """A member of the Geister family over the API: two reds to place, moves in the
+    seat's own frame of a 4-column board, the drawing of that board."""
+    spec = "geister_v0:rows=5,cols=4,blue=2,red=2,max_turns=30"
+    game = client.post("/api/play", json={"env": spec, "opponent": "mcts:iterations=30", "seat": "player_0",
+                                          "seed": 4}).json()
+    placements = [m for m in game["moves"] if "reds" in m]
+    assert len(placements) == 6 and all(len(m["reds"]) == 2 for m in placements)
+    state = client.post(f"/api/play/{game['id']}/move", json={"action": placements[0]["action"]}).json()
+    moves = [m for m in state["moves"] if "ghost" in m]
+    assert moves and {m["ghost"] for m in moves} <= set("ABCD")
+    assert all(0 <= m["from"][0] < 4 and 0 <= m["from"][1] < 5 for m in moves)
+    assert state["frames"][-1]["svg"].count('class="square"') == 20
+
+
 def test_replaying_a_results_file_shows_every_position(client, tmp_path):
     (tmp_path / "runs").mkdir()
     arena.run("nim_v0:n=12", "greedy", "random", 2, seed=5, out=str(tmp_path / "runs" / "nim.jsonl"))
@@ -293,6 +308,21 @@ def _column_one_wins(seed: int, pool) -> bool:
             return False
         session.move(0)
     return session.result() == "player_0 (you) wins"
+
+
+def test_a_smaller_geisters_placement_asks_for_its_own_number_of_reds(page):
+    page.select_option("#play-env", "geister_v0")
+    page.fill("#play-env-options", "rows=5,cols=4,blue=2,red=2,max_turns=30")
+    page.fill("#play-opponent", "random")
+    page.fill("#play-seed", "1")
+    page.click("#play-start")
+    page.wait_for_selector("#play-placement:not([hidden])")
+    for letter in "ABC":
+        page.click(f"#play-board [data-ghost='{letter}']")
+    assert page.locator("#play-board .ghost.chosen-red").count() == 2
+    assert "2 ghosts are red already" in page.inner_text("#play-message")
+    page.click("#play-place")
+    page.wait_for_function("document.querySelector('#play-log').textContent.includes('chooses red AB')")
 
 
 def test_geister_placement_by_clicking_and_a_move_by_dragging(page, tmp_path):

@@ -26,7 +26,7 @@ from boardzoo import arena, envs, values
 from boardzoo.agents import expand
 from boardzoo.envs import BoardGameEnv
 from boardzoo.errors import BoardzooError, MoveTimeLimitError, SpecError
-from boardzoo.games.geister import GHOSTS, LETTERS, MOVE_ACTIONS, OWN_STEPS, RED_SETS, SIZE, TARGET, red_letters, to_own
+from boardzoo.games.geister import OWN_STEPS, red_letters
 from boardzoo.spec import split_spec
 from boardzoo.values import whole
 from boardzoo.web.searches import Cancelled, HostedAgent, SearchPool
@@ -143,15 +143,17 @@ def move_choices(env: BoardGameEnv, seat: str) -> list[dict]:
 
 
 def _geister_click(game, seat: int, action: int) -> dict:
-    if action >= MOVE_ACTIONS:
-        return {"reds": red_letters(RED_SETS[action - MOVE_ACTIONS])}
+    shape = game.shape
+    if action >= shape.move_actions:
+        return {"reds": red_letters(shape.red_sets[action - shape.move_actions])}
     ghost, direction = action // 4, action % 4
-    square = game.pos[GHOSTS * seat + ghost]
-    x, y = to_own(seat, square) % SIZE, to_own(seat, square) // SIZE
+    square = game.pos[shape.ghosts * seat + ghost]
+    own = shape.to_own(seat, square)
+    x, y = own % shape.cols, own // shape.cols
     # One step in the seat's own frame: on the board, or beyond the corner for an escape.
     dx, dy = OWN_STEPS[direction]
-    assert TARGET[seat][square][direction] is not None  # a legal move stays on the board or escapes
-    return {"ghost": LETTERS[ghost], "from": [x, y], "to": [x + dx, y + dy]}
+    assert shape.target[seat][square][direction] is not None  # a legal move stays on the board or escapes
+    return {"ghost": shape.letters[ghost], "from": [x, y], "to": [x + dx, y + dy]}
 
 
 class Stopped(Exception):

@@ -221,14 +221,16 @@ function geisterClick(target) {
   const placing = state.moves[0] && state.moves[0].reds !== undefined;
   if (target.dataset.ghost && placing) {
     const letter = target.dataset.ghost;
+    const reds = state.moves[0].reds.length;  // as many as a placement names (4 in the classic game)
     if (play.reds.has(letter)) play.reds.delete(letter);
-    else if (play.reds.size < 4) play.reds.add(letter);
+    else if (play.reds.size < reds) play.reds.add(letter);
     else {
-      $("play-message").textContent = "Four ghosts are red already: click one of them to make it blue again.";
+      $("play-message").textContent = `${reds} ghost${reds === 1 ? " is" : "s are"} red already: ` +
+        "click one of them to make it blue again.";
       return;
     }
     target.classList.toggle("chosen-red", play.reds.has(letter));
-    $("play-place").disabled = play.reds.size !== 4;
+    $("play-place").disabled = play.reds.size !== reds;
     $("play-message").textContent = "";
     return;
   }
