@@ -33,7 +33,8 @@ Declared capabilities (``capabilities``, one :class:`Capabilities` per core clas
 Agents check the capabilities they need when they meet a game (``Agent.check``), so a
 missing one is a clear error before the first move, not a failure deep in a search.
 
-Also used when present: ``ordered_legal_actions()`` (alpha-beta's move order),
+Also used when present: ``how_it_ended()`` (why a finished game ended, in words: the
+analysis of a whole game tree counts its endings), ``ordered_legal_actions()`` (alpha-beta's move order),
 ``action_label(a)`` / ``parse_action(text)`` (how people write moves) and
 ``explain_illegal(a)`` (error messages). What a *player* knows about a game — greedy
 rule, roll-out policies, evaluators, beliefs — is registered apart from the rules, in

@@ -308,6 +308,18 @@ class GeisterState(GeisterPosition):
         if self.plies >= self.max_turns:
             self.over = True
 
+    def how_it_ended(self) -> str:
+        """Why the game is over: ``"escape"`` (a blue left through an exit), ``"blues
+        taken"`` (the winner took every blue of the loser), ``"reds taken"`` (the loser took
+        every red of the winner) or ``"turn limit"`` (a draw); ``""`` before the end."""
+        if not self.over:
+            return ""
+        if self.winner < 0:
+            return "turn limit"
+        if ESCAPED in self.pos[self.shape.ghosts * self.winner:self.shape.ghosts * (self.winner + 1)]:
+            return "escape"
+        return "reds taken" if self.lost[self.winner][1] == self.shape.red else "blues taken"
+
     def playout(self, rng: random.Random, limit: int = 0, forward: float = 0.0,
                 tactics: bool = False) -> tuple[float, float]:
         """Random play to the end in place (see :func:`playout`)."""
