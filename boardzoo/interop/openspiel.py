@@ -217,9 +217,9 @@ def tabular_policy(tree: GameTree, game: pyspiel.Game, policy) -> TabularPolicy:
     CFR: both trees are walked in step, and each set asks the policy at one history."""
     if game.get_type().short_name != spiel_name(games()[tree.game]):
         raise ValueError(f"an OpenSpiel policy of {game.get_type().short_name} cannot play {tree.game}")
-    probabilities = np.zeros(sum(len(actions) for actions in tree.infoset_actions))
-    offsets = np.concatenate([[0], np.cumsum([len(actions) for actions in tree.infoset_actions])]).astype(np.int64)
-    filled = np.zeros(len(tree.infoset_actions), dtype=bool)
+    offsets = tree.action_offsets.copy()
+    probabilities = np.zeros(offsets[-1])
+    filled = np.zeros(len(tree.infoset_seat), dtype=bool)
     stack = [(0, game.new_initial_state())]
     while stack:
         node, state = stack.pop()
@@ -228,7 +228,7 @@ def tabular_policy(tree: GameTree, game: pyspiel.Game, policy) -> TabularPolicy:
         if infoset >= 0 and not filled[infoset]:
             chosen = policy.action_probabilities(state, state.current_player())
             probabilities[offsets[infoset]:offsets[infoset + 1]] = [chosen.get(a, 0.0)
-                                                                    for a in tree.infoset_actions[infoset]]
+                                                                    for a in tree.actions_of(infoset)]
             filled[infoset] = True
         actions = range(count) if state.is_chance_node() else sorted(state.legal_actions())
         for index, action in enumerate(actions):
