@@ -53,6 +53,12 @@ Optional, with the default used where a core leaves it out::
                                      (default: a copy of ``fresh``; a core with it draws)
     scratch_size(state) -> int       room for the legal moves of any later position (Python;
                                      default: the state's action count)
+    write_view(s, seat, out)         what ``seat`` knows of ``s``, written into ``out`` (as long as
+                                     ``s``): a hidden-information game's position with the
+                                     colours the seat cannot see made -1 (default: a copy)
+    ending(s) -> int                 why a finished game ended, a number into the core's
+                                     ``ENDINGS`` (its names, as the Python core's
+                                     ``how_it_ended``); default -1, untold
 
 Required where the game declares a ``network_input`` (the Gumbel search and training)::
 
@@ -86,11 +92,12 @@ REQUIRED = ("encode", "current_player", "returns0", "legal_actions", "apply", "o
 #: Names a core may define; the kernels use the default kernel named beside each otherwise.
 OPTIONAL = {"chance_outcome": "no_chance_outcome", "policy_action": "random_policy_action",
             "apply_observed": "apply_then_observe", "write_mask": "mask_from_legal_actions",
-            "restart": "restart_as_copy"}
+            "restart": "restart_as_copy", "write_view": "view_as_copy", "ending": "no_ending"}
 #: Names a learnable game's core defines.
 LEARNING = ("write_input", "input_fits", "remaining_moves")
 #: The modules of shared kernels (imported before a game's copies are made).
-KERNEL_MODULES = ("boardzoo.fast.batch", "boardzoo.fast.rollouts", "boardzoo.fast.mcts", "boardzoo.fast.gumbel")
+KERNEL_MODULES = ("boardzoo.fast.batch", "boardzoo.fast.rollouts", "boardzoo.fast.mcts", "boardzoo.fast.gumbel",
+                  "boardzoo.fast.whole_tree")
 #: The compiled-engine sources every shared kernel may read (its cache stamp adds the game's folder).
 _SHARED_READS = ("jit.py", "fast")
 
@@ -136,6 +143,8 @@ apply_observed = _interface("apply_observed")
 write_mask = _interface("write_mask")
 restart = _interface("restart")
 write_input = _interface("write_input")
+write_view = _interface("write_view")
+ending = _interface("ending")
 #: Whether the game's start draws (its core has ``restart``): a constant of each game's
 #: kernels (numba drops the branch it closes).
 DRAWS = False

@@ -382,5 +382,34 @@ def policy_action(s, policy, rng, moves):
     return moves[random_below(rng, legal_actions(s, moves))]
 
 
+@njit(cache=True)
+def write_view(s, seat, out):
+    """What ``seat`` knows of ``s``: the position with the colours of the opponent's ghosts
+    still on the board made -1 (a captured ghost's colour is public)."""
+    out[:] = s
+    other = 1 - seat
+    for i in range(GHOSTS):
+        g = GHOSTS * other + i
+        if s[POS + g] >= 0:
+            out[RED + g] = -1
+
+
+#: Why a game ended, numbered as :func:`ending` tells it (the Python core's ``how_it_ended``).
+ENDINGS = ("escape", "blues taken", "reds taken", "turn limit")
+
+
+@njit(cache=True)
+def ending(s):
+    if not s[OVER]:
+        return -1
+    winner = s[WINNER]
+    if winner < 0:
+        return 3
+    for i in range(GHOSTS):
+        if s[POS + GHOSTS * winner + i] == ESCAPED:
+            return 0
+    return 2 if s[LOST + 2 * winner + 1] == REDS else 1
+
+
 def scratch_size(state) -> int:
     return SCRATCH
