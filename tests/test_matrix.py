@@ -58,6 +58,12 @@ def model_of(game: str):
     return env.unwrapped.model(env.agent_selection)
 
 
+def beliefs_of(model) -> list[str]:
+    """The game's beliefs that read ``model`` (a belief may refuse a member of a family)."""
+    beliefs = knowledge_of(model).beliefs
+    return [name for name in beliefs if getattr(beliefs[name], "refuses", lambda model: None)(model) is None]
+
+
 def mcts_options(game: str) -> dict[str, list]:
     """Every MCTS option and the values that apply to ``game``."""
     model = model_of(game)
@@ -73,7 +79,7 @@ def mcts_options(game: str) -> dict[str, list]:
         "leaf": leaves,
         "reuse": ["reuse=false", "reuse=true"] if capabilities.key else ["reuse=false"],
         "solver": ["solver=false"] if capabilities.hidden_information else ["solver=false", "solver=true"],
-        "belief": ([f"belief={name}" for name in knowledge.beliefs] if capabilities.hidden_information else [""]),
+        "belief": ([f"belief={name}" for name in beliefs_of(model)] if capabilities.hidden_information else [""]),
     }
 
 
@@ -82,7 +88,7 @@ def agent_specs(game: str) -> list[str]:
     model = model_of(game)
     knowledge, capabilities = knowledge_of(model), model.capabilities
     specs = ["random"] + (["greedy"] if knowledge.greedy else [])
-    beliefs = [f",belief={name}" for name in knowledge.beliefs] or [""]
+    beliefs = [f",belief={name}" for name in beliefs_of(model)] or [""]
     for rollout, belief in itertools.product(knowledge.rollout_names(), beliefs):
         specs.append(f"flatmc:playouts=2,rollout={rollout},max_rollout=20{belief}")
     for name, evaluator in itertools.product(("minimax", "alphabeta"), ["simple", *knowledge.evaluators]):

@@ -120,7 +120,8 @@ GAME = Game(
                                         if params["placement"] == "dealt" else 0),
     variants={"": {"max_turns": (10, 200)}, "small": {"rows": 5, "cols": 4, "blue": 2, "red": 2, "max_turns": 40},
               "tiny-dealt": {"rows": 3, "cols": 4, "blue": 1, "red": 1, "max_turns": 12, "placement": "dealt"}},
-    small_envs={"geister": "geister_v0:max_turns=12"},
+    small_envs={"geister": "geister_v0:max_turns=12",
+                "geister-small": "geister_v0:rows=5,cols=4,blue=2,red=2,exits=1,max_turns=12,placement=dealt"},
 )
 
 __all__ = [
