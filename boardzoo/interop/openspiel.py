@@ -42,7 +42,7 @@ except ImportError as missing:  # pragma: no cover - exercised without the extra
     raise ImportError(f"boardzoo.interop.openspiel needs OpenSpiel: {install_hint('openspiel')}") from missing
 
 from boardzoo.exploitability.best_response import TabularPolicy
-from boardzoo.exploitability.tree import GameTree
+from boardzoo.exploitability.game_tree import GameTree
 from boardzoo.games.model import CHANCE, TERMINAL, GameState
 from boardzoo.games.registry import Game, games
 
