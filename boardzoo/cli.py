@@ -166,6 +166,17 @@ def _train(args: argparse.Namespace) -> int:
     return train(args)
 
 
+def _exploit(args: argparse.Namespace) -> int:
+    try:
+        from boardzoo.training.exploiter import exploit
+    except ImportError as error:
+        raise SpecError(f"exploit needs PyTorch and sb3-contrib: {install_hint('rl')} ({error})") from None
+    out = args.out or f"runs/exploit-{args.agent.replace(':', '-').replace(',', '-').replace('=', '')}"
+    exploit(args.agent, args.env, out, args.hours, batch=args.batch, seed=args.seed, eval_games=args.eval_games)
+    print(f"{out}/report.md")
+    return 0
+
+
 def _serve(args: argparse.Namespace) -> int:
     try:
         from boardzoo.web.app import serve
@@ -196,6 +207,7 @@ examples:
   boardzoo experiment list                               the studies of the source documents
   boardzoo experiment run nim-mcts --workers 2 --out runs/nim
   boardzoo train connect_four --hours 2 --workers 2     self-play training, resumable (rl, fast)
+  boardzoo exploit geister-expert --hours 6              a learner against one agent, resumable (rl)
 
 Each command has its own help: boardzoo COMMAND --help. Exit status 0 on success, 2 on a
 bad input (with a one-line message), 130 when interrupted (Ctrl-C), 143 when terminated
@@ -343,6 +355,21 @@ def parser() -> argparse.ArgumentParser:
                        help="start --run as a copy of the run in DIR where it is now, with --set's settings changed "
                             "(an ablation from the same network; DIR is only read); once made, resumed as any run")
     train.set_defaults(run=_train)
+
+    exploiter = commands.add_parser(
+        "exploit", help="train a learner against one agent: a lower bound of its exploitability (rl extra)",
+        description="Trains a policy by reinforcement learning (MaskablePPO) against the frozen AGENT, then plays it "
+                    "against the agent: its mean payoff, over both seats, is a lower bound of the agent's "
+                    "exploitability. Run the same command again to resume; --hours is the run's budget over all "
+                    "its calls.")
+    exploiter.add_argument("agent", help="the agent exploited (a spec, e.g. geister-expert or mcts:iterations=200)")
+    exploiter.add_argument("--env", default="geister_v0", help="the env (default geister_v0)")
+    exploiter.add_argument("--hours", type=float, required=True, help="the run's training budget, in hours")
+    exploiter.add_argument("--out", help="run directory (default runs/exploit-AGENT)")
+    exploiter.add_argument("--batch", type=int, default=32, help="games learned from at once (default 32)")
+    exploiter.add_argument("--eval-games", type=int, default=400, help="games of the evaluation (default 400)")
+    exploiter.add_argument("--seed", type=int, default=0)
+    exploiter.set_defaults(run=_exploit)
 
     web = commands.add_parser(
         "serve", help="the browser UI: play, watch arena runs, replay results files, look inside the search",
