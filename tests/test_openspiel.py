@@ -200,3 +200,48 @@ def test_an_openspiel_policy_is_measured_alike_by_both_libraries():
         theirs, abs=1e-9)
     with pytest.raises(ValueError, match="cannot play geister"):
         adapter.tabular_policy(tree, pyspiel.load_game("boardzoo_nim"), solver.average_policy())
+
+
+def test_a_geister_seats_information_state_is_its_own_observations_and_views_only():
+    """Perfect recall: a seat's information state tensor is its env observations, a row a
+    position, and its string its views; two games that differ only in the opponent's
+    hidden colours give the seat the same information state, and its own colours differ."""
+    params = {"rows": 5, "cols": 4, "blue": 2, "red": 2, "max_turns": 10}
+    game = pyspiel.load_game("boardzoo_geister", params)
+    size = game.observation_tensor_size()
+    assert game.information_state_tensor_shape() == [game.max_game_length() + 1, size]
+    rng = random.Random(2)
+    placements = [game.new_initial_state().legal_actions()[k] for k in (0, 5)]
+    moves = []
+    state = game.new_initial_state()
+    state.apply_action(placements[0])
+    state.apply_action(placements[0])
+    def lands_on_an_empty_square(core, action):
+        shape = core.shape
+        square = core.pos[shape.ghosts * core.player + action // 4]
+        target = shape.target[core.player][square][action % 4]
+        return target is not None and target >= 0 and core.board[target] < 0
+
+    for _ in range(6):  # no capture: a capture makes the taken ghost's colour public
+        quiet = [a for a in state.legal_actions() if lands_on_an_empty_square(state.core, a)]
+        if state.is_terminal() or not quiet:
+            break
+        moves.append(rng.choice(quiet))
+        state.apply_action(moves[-1])
+    assert len(moves) >= 4
+
+    def played(second_placement):
+        other = game.new_initial_state()
+        for action in [placements[0], second_placement, *moves]:
+            other.apply_action(action)
+        return other
+
+    same, recoloured = played(placements[0]), played(placements[1])
+    rows = np.array(same.information_state_tensor(0)).reshape(-1, size)
+    seen = len(same.history()) + 1
+    assert not rows[seen:].any() and rows[:seen].any(axis=1).all()
+    assert np.array_equal(rows[seen - 1], same.observation_tensor(0))
+    assert same.information_state_tensor(0) == recoloured.information_state_tensor(0)
+    assert same.information_state_string(0) == recoloured.information_state_string(0)
+    assert same.observation_string(0) == recoloured.observation_string(0)
+    assert same.information_state_string(1) != recoloured.information_state_string(1)

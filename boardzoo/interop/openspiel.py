@@ -37,7 +37,6 @@ from boardzoo.errors import install_hint
 
 try:
     import pyspiel
-    from open_spiel.python.observation import IIGObserverForPublicInfoGame
 except ImportError as missing:  # pragma: no cover - exercised without the extra
     raise ImportError(f"boardzoo.interop.openspiel needs OpenSpiel: {install_hint('openspiel')}") from missing
 
@@ -71,7 +70,7 @@ def game_type(declared: Game) -> pyspiel.GameType:
         max_num_players=declared.players,
         min_num_players=declared.players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification={name: param.default for name, param in declared.parameters.items()})
@@ -119,12 +118,9 @@ class BoardzooGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
             raise ValueError(f"{spiel_name(self.declared)}: observation parameters are not supported, got {params}")
-        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        if self.declared.hidden_information:
-            return HiddenObserver(self.declared, self._observation_shape, perfect_recall)
-        if iig_obs_type is None or (iig_obs_type.public_info and not perfect_recall):
-            return SeatObserver(self.declared, self._observation_shape)
-        return IIGObserverForPublicInfoGame(iig_obs_type, params)
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            return RecallObserver(self.declared, self._observation_shape, self.max_game_length())
+        return SeatObserver(self.declared, self._observation_shape)
 
 
 class BoardzooState(pyspiel.State):
@@ -135,10 +131,12 @@ class BoardzooState(pyspiel.State):
         super().__init__(game)
         self.core = core
         # A hidden-information game: what each seat has seen, position by position (its
-        # information state, with perfect recall).
+        # information state, with perfect recall), as its view and its observation.
         self.seen: list[list[str]] | None = None
+        self.observed: list[list[bytes]] | None = None
         if game.declared.hidden_information:
-            self.seen = [[repr(core.view_key(seat))] for seat in range(game.declared.players)]
+            self.seen, self.observed = [[], []], [[], []]
+            self._see()
 
     def current_player(self) -> int:
         player = self.core.current_player()
@@ -158,8 +156,15 @@ class BoardzooState(pyspiel.State):
             action = sorted(self.core.chance_outcomes())[action][0]
         self.core.apply(int(action))
         if self.seen is not None:
-            for seat, seen in enumerate(self.seen):
-                seen.append(repr(self.core.view_key(seat)))
+            self._see()
+
+    def _see(self) -> None:
+        """Each seat's view and observation of the position now (bytes: clones share them)."""
+        assert self.seen is not None and self.observed is not None
+        observation = games()[self.core.game_name].observation
+        for seat in range(2):
+            self.seen[seat].append(repr(self.core.view_key(seat)))
+            self.observed[seat].append(np.asarray(observation(self.core, seat), np.float32).tobytes())
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -177,8 +182,9 @@ class BoardzooState(pyspiel.State):
 
 
 class SeatObserver:
-    """What one seat observes: boardzoo's observation array (the env's) as OpenSpiel's
-    tensor, and the position as text."""
+    """What one seat observes now: boardzoo's observation array (the env's) as OpenSpiel's
+    tensor; as text, the position, or in a hidden-information game what the seat sees of
+    it (its ``view_key``)."""
 
     def __init__(self, declared: Game, shape: tuple[int, ...]):
         self.declared = declared
@@ -189,26 +195,46 @@ class SeatObserver:
         self.tensor[:] = np.asarray(self.declared.observation(state.core, player), np.float32).ravel()
 
     def string_from(self, state: BoardzooState, player: int) -> str:
+        if state.seen is not None:
+            return f"seat {player}: {state.seen[player][-1]}"
         return state.core.to_text()
 
 
-class HiddenObserver:
-    """What one seat of a hidden-information game knows: boardzoo's observation array as
-    the tensor (it reads the seat's own colours, never the opponent's), and as text what
-    the seat sees of the position now (``view_key``), or, with perfect recall, of every
-    position so far (its information state)."""
+class RecallObserver:
+    """What one seat knows with perfect recall (its information state). In a
+    hidden-information game: what it saw at every position so far, as text its views one
+    after another and as a tensor its observations, a row a position (rows beyond the
+    game's length zero). In a game of perfect information: the history of moves as text
+    (as OpenSpiel's own such games have it) and, as a tensor, the position's observation
+    and the player to move, which decide everything that follows."""
 
-    def __init__(self, declared: Game, shape: tuple[int, ...], perfect_recall: bool):
-        self.declared, self.perfect_recall = declared, perfect_recall
-        self.tensor = np.zeros(math.prod(shape), np.float32)
-        self.dict = {"observation": self.tensor.reshape(shape)}
+    def __init__(self, declared: Game, shape: tuple[int, ...], length: int):
+        self.declared = declared
+        size = math.prod(shape)
+        if declared.hidden_information:
+            self.tensor = np.zeros((length + 1) * size, np.float32)
+            self.dict = {"observations": self.tensor.reshape((length + 1, *shape))}
+        else:
+            self.tensor = np.zeros(size + 2, np.float32)
+            self.dict = {"observation": self.tensor[:size].reshape(shape), "to_move": self.tensor[size:]}
 
     def set_from(self, state: BoardzooState, player: int) -> None:
-        self.tensor[:] = np.asarray(self.declared.observation(state.core, player), np.float32).ravel()
+        self.tensor[:] = 0.0
+        if state.observed is not None:
+            rows = self.tensor.reshape(len(self.dict["observations"]), -1)
+            for row, seen in enumerate(state.observed[player][:len(rows)]):
+                rows[row] = np.frombuffer(seen, np.float32)
+            return
+        size = self.dict["observation"].size
+        self.tensor[:size] = np.asarray(self.declared.observation(state.core, player), np.float32).ravel()
+        mover = state.current_player()
+        if mover >= 0:
+            self.tensor[size + mover] = 1.0
 
     def string_from(self, state: BoardzooState, player: int) -> str:
-        assert state.seen is not None
-        return f"seat {player}: " + (" | ".join(state.seen[player]) if self.perfect_recall else state.seen[player][-1])
+        if state.seen is not None:
+            return f"seat {player}: " + " | ".join(state.seen[player])
+        return state.history_str()
 
 
 def tabular_policy(tree: GameTree, game: pyspiel.Game, policy) -> TabularPolicy:
