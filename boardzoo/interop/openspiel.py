@@ -13,12 +13,16 @@ it. Parameters go through OpenSpiel's game string::
     state.apply_action(3)
 
 Each game keeps its true type: sequential, two players, zero-sum, terminal rewards;
-explicit chance where the game has chance (Nim's coin); perfect or imperfect information.
-A seat's observation tensor is what boardzoo's env shows that seat (the game's
-``observation``); its observation string is the position as text for a game of perfect
-information. The information state of a perfect-information game is its history, as
-OpenSpiel's own such games have it. Every state serialises (OpenSpiel writes its actions
-and replays them), clones and pickles.
+explicit chance where the game has chance (Nim's coin, a dealt Geister's colours, Cantris'
+deal tile by tile: the game's ``explicit_deal``), its outcomes numbered from 0 in the
+core's order; perfect or imperfect information. A seat's observation tensor is what
+boardzoo's env shows that seat (the game's ``observation``); its observation string is
+the position as text, or in Geister what the seat sees of it. The information state
+(:class:`RecallObserver`) of a perfect-information game is its history as text, as
+OpenSpiel's own such games have it; of Geister, every view and observation of the seat
+so far. Every state serialises (OpenSpiel writes its actions and replays them), clones
+and pickles; :func:`tabular_policy` carries an OpenSpiel policy into boardzoo's tree of
+the same game (:mod:`boardzoo.exploitability`).
 
 The rules are boardzoo's own cores, stepped in Python: OpenSpiel's algorithms that walk
 the tree state by state run as fast as a Python game can (OpenSpiel's own note: fine for
