@@ -401,7 +401,7 @@ def test_the_sums_kept_move_by_move_are_the_sums_of_the_pieces(seed, plies, path
 def test_the_race_ring_by_ring_is_the_race_ghost_by_ghost(seed, plies):
     position = random_position(seed, plies)
     for ours_to_move in (True, False):
-        assert PurpleSearch.race(position, ours_to_move) == PurpleSearch.race_plain(position, ours_to_move)
+        assert PurpleSearch().race(position, ours_to_move) == PurpleSearch().race_plain(position, ours_to_move)
     for rings, steps in ((OUR_DISTANCE_RINGS, OUR_DISTANCE),
                          *zip(OUR_EXIT_RINGS + THEIR_EXIT_RINGS, [STEPS[e] for e in OUR_EXITS + THEIR_EXITS])):
         for mask in (position.red, position.blue, position.red | position.blue, position.purple, 0):
@@ -429,26 +429,26 @@ def test_a_free_runner_is_worth_its_race_and_the_side_to_move_wins_a_tied_race()
     # our red on 34 is.
     quiet = Position(red=bit(34), blue=bit(7), purple=bit(21), marked=0, takes=4, hidden_reds=4,
                      our_reds=1, our_blues=1, blue_odds={21: 0.5})
-    assert PurpleSearch.race(quiet, True) == RACE_WIN[3]
-    assert PurpleSearch.race(quiet, False) == RACE_WIN[3]
+    assert PurpleSearch().race(quiet, True) == RACE_WIN[3]
+    assert PurpleSearch().race(quiet, False) == RACE_WIN[3]
     # their ghost on 18 (x 0, y 3) is two steps from its exit 30, which none of ours can
     # reach as soon: three moves to leave, as many as our runner needs
     tied = Position(red=bit(34), blue=bit(7), purple=bit(18, 21), marked=0, takes=4, hidden_reds=4,
                     our_reds=1, our_blues=1, blue_odds={18: 0.5, 21: 0.5})
     cost = 0.5 * UNCOVERED[3]
-    assert PurpleSearch.race(tied, True) == pytest.approx(RACE_WIN[3] - cost)  # we move first: we leave first
-    assert PurpleSearch.race(tied, False) == pytest.approx(0.5 * RACE_WIN[3] - cost)  # it leaves first if blue
+    assert PurpleSearch().race(tied, True) == pytest.approx(RACE_WIN[3] - cost)  # we move first: we leave first
+    assert PurpleSearch().race(tied, False) == pytest.approx(0.5 * RACE_WIN[3] - cost)  # it leaves first if blue
     # known red, it is no runner at all
     marked = Position(red=bit(34), blue=bit(7), purple=bit(18, 21), marked=bit(18), takes=4, hidden_reds=3,
                       our_reds=1, our_blues=1, blue_odds={18: 0.5, 21: 0.5})
-    assert PurpleSearch.race(marked, False) == RACE_WIN[3]
+    assert PurpleSearch().race(marked, False) == RACE_WIN[3]
 
 
 def test_a_blue_with_a_ghost_of_theirs_nearer_its_exit_is_no_free_runner():
     # their ghost on 1 guards our exit 0 better than our blue on 12 can reach it
     guarded = Position(red=bit(34), blue=bit(12), purple=bit(1), marked=0, takes=4, hidden_reds=4,
                        our_reds=1, our_blues=1, blue_odds={1: 0.5})
-    assert PurpleSearch.race(guarded, True) <= 0.0
+    assert PurpleSearch().race(guarded, True) <= 0.0
 
 
 def test_the_race_sends_a_runner_out_that_a_shallow_search_cannot_see_escape():
@@ -466,7 +466,7 @@ def test_bait_prices_our_reds_next_to_theirs_by_the_opponents_boldness():
     # our reds on 14 and 20, theirs on 8 (next to 14) and 35 (next to neither)
     position = Position(red=bit(14, 20), blue=bit(2), purple=bit(8, 35), marked=0, takes=4, hidden_reds=4,
                         our_reds=2, our_blues=1, blue_odds={8: 0.5, 35: 0.5})
-    assert PurpleSearch.offered_reds(position) == 1
+    assert PurpleSearch().offered_reds(position) == 1
     plain, baiting = PurpleSearch(), PurpleSearch(bait=100.0)
     baiting.boldness = 0.6
     assert baiting.evaluate(position) - plain.evaluate(position) == pytest.approx(100.0 * 0.6 * 1)
@@ -500,3 +500,29 @@ def test_red_pull_prices_each_step_of_our_reds_from_our_exits():
                         our_reds=1, our_blues=1, blue_odds={35: 0.5})
     idle, pulled = PurpleSearch(red_pull=0.0), PurpleSearch(red_pull=0.5)
     assert idle.evaluate(position) - pulled.evaluate(position) == pytest.approx(10.0 * 0.5 * 7)
+
+
+# --- the Geister family ------------------------------------------------------------------------------
+def test_the_purple_tables_of_a_smaller_member():
+    from boardzoo.games.geister.board import layout
+    from boardzoo.strategy.geister.purple_position import CLASSIC_BOARD, purple_board
+
+    board = purple_board(layout(5, 4, 2, 2, exits=1))
+    assert board.our_exits == (0,) and board.their_exits == (19,) and board.exit_mask == 1 << 19
+    assert board.our_distance[0] == 1 and board.our_distance[3] == 4 and board.their_distance[19] == 1
+    assert board.neighbours[0] == (1, 4) and len(board.takes_penalty) == 3 and len(board.blues_penalty) == 3
+    assert board.blues_penalty[1] == CLASSIC_BOARD.blues_penalty[1]  # one blue left: as near to losing
+    with pytest.raises(ValueError, match="62 bits"):
+        purple_board(layout(8, 8, 4, 4))
+
+
+@pytest.mark.parametrize("spec", ["purple:time=0.02", "geister-expert:time=0.02"])
+def test_the_purple_search_and_the_expert_play_every_member(spec):
+    from boardzoo import arena
+
+    for env in ("geister_v0:rows=5,cols=4,blue=2,red=2,exits=1,max_turns=30",
+                "geister_v0:rows=3,cols=4,blue=1,red=1,max_turns=10,placement=dealt"):
+        records = arena.run(env, spec, "random", games=4, seed=2)
+        assert len(records) == 4 and all(r["plies"] >= 1 for r in records)
+    with pytest.raises(Exception, match="engine=compiled plays the classic game only"):
+        arena.run("geister_v0:rows=5,cols=4,blue=2,red=2", "purple:time=0.02,engine=compiled", "random", games=1)

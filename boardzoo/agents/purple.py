@@ -54,20 +54,10 @@ speeds, the Geister expert tutorial what the depth is worth).
 from __future__ import annotations
 
 import time
-from typing import cast
+from typing import Any, cast
 
 from boardzoo.agents.base import Agent, check_budget
-from boardzoo.games.geister.board import (
-    CLASSIC,
-    ESCAPED,
-    GHOSTS,
-    MOVE_ACTIONS,
-    OWN_STEPS,
-    RED_SETS,
-    SIZE,
-    TARGET,
-    to_own,
-)
+from boardzoo.games.geister.board import CLASSIC, ESCAPED, OWN_STEPS, Layout
 from boardzoo.games.geister.information import GeisterView
 from boardzoo.games.model import GameState
 from boardzoo.strategy.engine import choose_engine
@@ -80,7 +70,8 @@ from boardzoo.strategy.geister.beliefs import (
     plain_reading,
 )
 from boardzoo.strategy.geister.profile import OpponentProfile
-from boardzoo.strategy.geister.purple_position import board_key, position_of
+from boardzoo.strategy.geister.purple import PurpleSearch
+from boardzoo.strategy.geister.purple_position import board_key, position_of, purple_board
 from boardzoo.values import number
 
 #: The deepest search allowed without a time budget (depth 8 takes minutes a move).
@@ -113,8 +104,12 @@ class PurpleAgent(Agent):
         #: the same order as ``python``, only faster, so ``auto`` (compiled when
         #: installed) changes how deep a timed move looks, never an untimed one.
         self.engine = choose_engine("purple", engine, exact_twin=True)
-        self.search = make_purple_search(self.engine, hunt=float(hunt), repeat=float(repeat), race=float(race),
-                                         red_pull=float(red_pull), bait=float(bait), caution=float(caution))
+        self.requested_compiled = engine == "compiled"
+        self.options: dict[str, Any] = {name: float(value) for name, value in options.items()}
+        self.search = make_purple_search(self.engine, **self.options)
+        #: The Python search of each other member of the Geister family met (the compiled
+        #: one holds the classic game's tables only).
+        self.searches: dict[Layout, PurpleSearch] = {}
         #: belief=profile's model of the opponent; only :meth:`end_of_game` teaches it.
         self.profile = OpponentProfile()
         #: How often each position (board_key) followed our move in this game.
@@ -123,10 +118,21 @@ class PurpleAgent(Agent):
 
     def check(self, model: GameState) -> None:
         super().check(model)
-        shape, dealt = getattr(model, "shape", CLASSIC), getattr(model, "dealt", False)
-        if shape is not CLASSIC or dealt:
-            raise ValueError(f"purple: the purple search plays the classic Geister only (6x6, 4 blue and 4 red "
-                             f"ghosts, 2 exits, colours chosen), not {shape}" + (" dealt" if dealt else ""))
+        shape = getattr(model, "shape", CLASSIC)
+        if shape is not CLASSIC:
+            if self.engine == "compiled" and self.requested_compiled:
+                raise ValueError(f"purple: engine=compiled plays the classic game only, not {shape}; use "
+                                 "engine=auto or python")
+            purple_board(shape)  # refuses a board too large for the search's bits
+
+    def search_for(self, shape: Layout):
+        """The search of ``shape``'s member of the family: the agent's own for the classic
+        game, a Python one with that member's tables for another."""
+        if shape is CLASSIC:
+            return self.search
+        if shape not in self.searches:
+            self.searches[shape] = PurpleSearch(**self.options, board=purple_board(shape))
+        return self.searches[shape]
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -147,11 +153,12 @@ class PurpleAgent(Agent):
     def act(self, observation: dict, model: GameState) -> int:
         start = time.perf_counter()
         view = cast(GeisterView, model)  # check() made sure it is Geister
+        shape = view.shape
         if view.placing:
-            return MOVE_ACTIONS + int(self.rng.random() * len(RED_SETS))
+            return shape.move_actions + int(self.rng.random() * len(shape.red_sets))
         seat = view.player
         unknown = view.unknown_ghosts()
-        blues_left = 4 - view.lost[1 - seat][0]
+        blues_left = shape.blue - view.lost[1 - seat][0]
         threat = None
         boldness = 0.0
         if self.belief == "profile":
@@ -178,16 +185,18 @@ class PurpleAgent(Agent):
         position = position_of(view, marked, blue, threat)
         # time= is the whole move's: the colour readings above are charged to it too
         seconds = None if self.time_budget is None else self.time_budget - (time.perf_counter() - start)
-        (source, target), value = self.search.best_move(position, seconds, self.max_depth, boldness, self.visited)
+        search = self.search_for(shape)
+        (source, target), value = search.best_move(position, seconds, self.max_depth, boldness, self.visited)
         if target >= 0:
-            after = self.search.play_ours(position, source, target)
+            after = search.play_ours(position, source, target)
             if after is not None:
                 key = board_key(after)
                 self.visited[key] = self.visited.get(key, 0) + 1
-        self.stats = {"depth": self.search.depth_done, "nodes": self.search.nodes, "value": value}
-        square = to_own(seat, source)
-        ghost = view.board[square] - GHOSTS * seat
+        self.stats = {"depth": search.depth_done, "nodes": search.nodes, "value": value}
+        square = shape.to_own(seat, source)
+        ghost = view.board[square] - shape.ghosts * seat
         if target < 0:  # an escape: the direction that leaves the board here
-            return next(ghost * 4 + d for d in range(4) if TARGET[seat][square][d] == ESCAPED)
-        sx, sy, tx, ty = source % SIZE, source // SIZE, target % SIZE, target // SIZE
+            return next(ghost * 4 + d for d in range(4) if shape.target[seat][square][d] == ESCAPED)
+        cols = shape.cols
+        sx, sy, tx, ty = source % cols, source // cols, target % cols, target // cols
         return ghost * 4 + OWN_STEPS.index((tx - sx, ty - sy))

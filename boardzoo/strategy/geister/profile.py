@@ -13,7 +13,7 @@ ghosts' moves and offers summed by colour, the revealed ghosts' by their true co
 With Beta priors on the two rates, the likelihood of those sums has a closed form (the
 beta-binomial: the rates integrated out), so colourings that split the ghosts into two
 groups that behave alike, and alike the revealed ones of each colour, weigh the most.
-There are at most C(8, 4) = 70 colourings, and every one is counted. A ghost that stood
+There are at most C(8, 4) = 70 colourings in the classic game, and every one is counted. A ghost that stood
 on our exit and did not escape is red (its weight of blue is multiplied by 1/20 each
 time).
 
@@ -39,8 +39,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from itertools import combinations
-
-from boardzoo.games.geister.board import GHOSTS
 
 #: The weight, a factor on the odds of blue, of each time a ghost stood on our exit at
 #: its owner's turn and did not escape (a blue there would have won): such a ghost is red.
@@ -115,20 +113,27 @@ def default_archetypes() -> list[Archetype]:
 @dataclass
 class OpponentProfile:
     """An opponent's style: the archetypes' priors and weights, and how often each of its
-    starting squares (ghosts A..H) held a red in the games taught so far."""
+    starting squares (ghosts A, B, ...) held a red in the games taught so far."""
 
     archetypes: list[Archetype] = field(default_factory=default_archetypes)
-    slot_reds: list[int] = field(default_factory=lambda: [0] * GHOSTS)
+    slot_reds: list[int] = field(default_factory=list)
     games: int = 0
+
+    def _slots(self, ghosts: int) -> None:
+        """The starting squares of a game of ``ghosts`` a side (a profile of another member
+        of the family starts them afresh)."""
+        if len(self.slot_reds) != ghosts:
+            self.slot_reds, self.games = [0] * ghosts, 0
 
     # --- reading a game ---------------------------------------------------------------------
     def readings(self, view, unknown: list[int], blues: int) -> tuple[list[float], dict[str, float]]:
         """Each ghost of ``unknown``'s probability of blue, ``blues`` of them blue, and the
         posterior of each archetype given this game so far."""
-        owner = 1 - view.seat
+        owner, ghosts = 1 - view.seat, view.shape.ghosts
+        self._slots(ghosts)
         moved, offered = view.moved, view.offered
         red_moves = red_offers = blue_moves = blue_offers = 0
-        for g in range(GHOSTS * owner, GHOSTS * owner + GHOSTS):
+        for g in range(ghosts * owner, ghosts * owner + ghosts):
             if view.red[g] is None:
                 continue
             if view.red[g]:
@@ -138,7 +143,7 @@ class OpponentProfile:
         n = len(unknown)
         if not 0 <= blues <= n:
             raise ValueError(f"{blues} blue ghosts among {n}")
-        slot_log_odds = [self.slot_log_odds_blue(g % GHOSTS) - (0.0 if view.declined[g] == 0 else
+        slot_log_odds = [self.slot_log_odds_blue(g % ghosts) - (0.0 if view.declined[g] == 0 else
                          -math.log(DECLINED_BLUE) * min(view.declined[g], 3)) for g in unknown]
         total_moves = sum(moved[g] for g in unknown)
         total_offers = sum(offered[g] for g in unknown)
@@ -173,10 +178,11 @@ class OpponentProfile:
         :class:`~boardzoo.games.geister.rules.GeisterState`, every colour known, with the
         public evidence counters), ``seat`` ours. Each archetype's weight is multiplied by
         how well it predicted this game, then the game's counts join its priors."""
-        owner = 1 - seat
+        owner, ghosts = 1 - seat, final.shape.ghosts
+        self._slots(ghosts)
         red_moves = red_offers = blue_moves = blue_offers = 0
-        for i in range(GHOSTS):
-            g = GHOSTS * owner + i
+        for i in range(ghosts):
+            g = ghosts * owner + i
             if final.red[g]:
                 red_moves, red_offers = red_moves + final.moved[g], red_offers + final.offered[g]
                 self.slot_reds[i] += 1

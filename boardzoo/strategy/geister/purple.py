@@ -40,9 +40,10 @@ each node the previous iteration's best move and the ply's killer moves first. M
 its time goes to leaves, so three sums of the evaluation are kept in the positions move
 by move; the plain versions stay beside them (``ordering=False``,
 :meth:`PurpleSearch.evaluate_reference`), the tests hold the fast ones to them, and
-``bench/bench_purple_search.py`` times both. Positions are bitmasks of the 36 squares in
-the searcher's own frame (row 0 is the far side; our exits are squares 0 and 5, the
-opponent's 30 and 35).
+``bench/bench_purple_search.py`` times both. Positions are bitmasks of the squares in
+the searcher's own frame (row 0 is the far side; in the classic game our exits are squares
+0 and 5, the opponent's 30 and 35); ``board`` holds the tables of the member of the
+Geister family searched (:class:`~boardzoo.strategy.geister.purple_position.PurpleBoard`).
 
 :mod:`boardzoo.strategy.geister.compiled_purple` (the ``fast`` extra) is this search compiled with numba: the
 same nodes in the same order, the same move and value, only faster. The
@@ -58,20 +59,15 @@ import time
 from boardzoo.strategy.geister.purple_evaluation import PurpleEvaluation
 from boardzoo.strategy.geister.purple_position import (
     BEST_MOVES_KEPT,
-    DANGER,
+    CLASSIC_BOARD,
     ESCAPE_PRICE,
-    EXIT_MASK,
     HUNT_SURE,
     LAST_RED_RISK,
-    NEIGHBOUR_MASK,
-    NEIGHBOURS,
-    OUR_DISTANCE,
-    OUR_EXITS,
     REPEAT_CAP,
     SURE_ESCAPE,
-    THEIR_DISTANCE,
     WIN,
     Position,
+    PurpleBoard,
     board_key,
     moved_odds,
     squares_of,
@@ -84,7 +80,9 @@ class PurpleSearch(PurpleEvaluation):
 
     def __init__(self, weights: tuple[float, float] = (10.0, 500.0), hunt: float = 0.0, repeat: float = 0.0,
                  ordering: bool = True, race: float = 0.0, red_pull: float = 0.1, bait: float = 0.0,
-                 caution: float = 1.0):
+                 caution: float = 1.0, board: PurpleBoard = CLASSIC_BOARD):
+        #: The tables of the member of the Geister family searched (set before a search).
+        self.board = board
         # (a step of our blues toward an exit, an expected blue captured)
         self.weights = weights
         #: The price of a step between a likely blue opponent ghost (:data:`HUNT_SURE`)
@@ -136,11 +134,11 @@ class PurpleSearch(PurpleEvaluation):
     # --- evaluation ------------------------------------------------------------------------
 
     def our_moves(self, p: Position) -> list[tuple[int, int]]:
-        mine = p.red | p.blue
+        mine, neighbours = p.red | p.blue, self.board.neighbours
         captures: list[tuple[int, int]] = []
         quiet: list[tuple[int, int]] = []
         for s in squares_of(mine):
-            for t in NEIGHBOURS[s]:
+            for t in neighbours[s]:
                 bit = 1 << t
                 if mine & bit:
                     continue
@@ -150,11 +148,11 @@ class PurpleSearch(PurpleEvaluation):
         return captures + quiet
 
     def their_moves(self, p: Position) -> list[tuple[int, int]]:
-        mine = p.red | p.blue
+        mine, neighbours = p.red | p.blue, self.board.neighbours
         captures: list[tuple[int, int]] = []
         quiet: list[tuple[int, int]] = []
         for s in squares_of(p.purple):
-            for t in NEIGHBOURS[s]:
+            for t in neighbours[s]:
                 bit = 1 << t
                 if p.purple & bit:
                     continue
@@ -165,18 +163,20 @@ class PurpleSearch(PurpleEvaluation):
     def play_ours(self, p: Position, s: int, t: int) -> Position | None:
         """Our move s -> t; None when it loses on the spot (the pessimistic fourth red)."""
         sb, tb = 1 << s, 1 << t
+        board = self.board
+        our_distance = board.our_distance
         red, blue = p.red, p.blue
         blue_steps, red_steps, danger = p.blue_steps, p.red_steps, p.danger
         if red & sb:
             red = red ^ sb | tb
-            red_steps += OUR_DISTANCE[t] - OUR_DISTANCE[s]
+            red_steps += our_distance[t] - our_distance[s]
         else:
             blue = blue ^ sb | tb
-            blue_steps += OUR_DISTANCE[t] - OUR_DISTANCE[s]
+            blue_steps += our_distance[t] - our_distance[s]
         purple, marked, takes, hidden_reds, gain = p.purple, p.marked, p.takes, p.hidden_reds, p.gain
         if purple & tb:
             if not marked & tb:
-                danger -= p.threat_odds.get(t, 0.5) * DANGER[THEIR_DISTANCE[t]]
+                danger -= p.threat_odds.get(t, 0.5) * board.danger[board.their_distance[t]]
             if marked & tb:  # a known red
                 takes -= 1
             elif hidden_reds and takes == 1:
@@ -202,13 +202,15 @@ class PurpleSearch(PurpleEvaluation):
     def play_theirs(self, p: Position, s: int, t: int) -> Position | None:
         """Their move s -> t; None when it loses for them."""
         sb, tb = 1 << s, 1 << t
+        board = self.board
         purple = p.purple ^ sb | tb
         blue_steps, red_steps, danger = p.blue_steps, p.red_steps, p.danger
         if p.marked & sb:
             marked = p.marked ^ sb | tb
         else:
             marked = p.marked
-            danger += p.threat_odds.get(s, 0.5) * (DANGER[THEIR_DISTANCE[t]] - DANGER[THEIR_DISTANCE[s]])
+            prices, their_distance = board.danger, board.their_distance
+            danger += p.threat_odds.get(s, 0.5) * (prices[their_distance[t]] - prices[their_distance[s]])
         red, blue, our_reds, our_blues = p.red, p.blue, p.our_reds, p.our_blues
         if (red | blue) & tb:
             if red & tb and our_reds <= 1:
@@ -216,11 +218,11 @@ class PurpleSearch(PurpleEvaluation):
             if red & tb:
                 red &= ~tb
                 our_reds -= 1
-                red_steps -= OUR_DISTANCE[t]
+                red_steps -= board.our_distance[t]
             else:
                 blue &= ~tb
                 our_blues -= 1
-                blue_steps -= OUR_DISTANCE[t]
+                blue_steps -= board.our_distance[t]
         odds = moved_odds(p.blue_odds, s, t)
         threat = odds if p.threat_odds is p.blue_odds else moved_odds(p.threat_odds, s, t)
         return Position(red, blue, purple, marked, p.takes, p.hidden_reds, our_reds, our_blues, p.gain, odds, threat,
@@ -228,7 +230,7 @@ class PurpleSearch(PurpleEvaluation):
 
     # --- search ----------------------------------------------------------------------------
     def our_turn(self, p: Position, depth: int, alpha: float, beta: float, ply: int) -> float:
-        if p.blue & ((1 << OUR_EXITS[0]) | (1 << OUR_EXITS[1])):
+        if p.blue & self.board.our_exit_mask:
             return WIN - ply
         if p.our_blues == 0:
             return -WIN + ply
@@ -256,7 +258,7 @@ class PurpleSearch(PurpleEvaluation):
 
     def their_turn(self, p: Position, depth: int, alpha: float, beta: float, ply: int) -> float:
         self.tick()
-        on_exit = p.purple & ~p.marked & EXIT_MASK
+        on_exit = p.purple & ~p.marked & self.board.exit_mask
         risk = 0.0
         if on_exit:
             # a ghost on our exit at its owner's turn escapes if it is blue
@@ -346,10 +348,10 @@ class PurpleSearch(PurpleEvaluation):
                 cautious = min(cautious, value)
         return self.boldness * min(bold, cautious) + (1.0 - self.boldness) * cautious
 
-    @staticmethod
-    def can_capture(p: Position) -> bool:
+    def can_capture(self, p: Position) -> bool:
         """Does an opponent ghost stand next to one of ours?"""
-        return any(p.purple & NEIGHBOUR_MASK[s] for s in squares_of(p.red | p.blue))
+        neighbour_mask = self.board.neighbour_mask
+        return any(p.purple & neighbour_mask[s] for s in squares_of(p.red | p.blue))
 
     def best_move(self, p: Position, seconds: float | None, max_depth: int = 40,
                   boldness: float = 0.0, visited: dict[tuple[int, int, int], int] | None = None
@@ -368,7 +370,7 @@ class PurpleSearch(PurpleEvaluation):
         self.killers.clear()
         self.hunting = bool(self.hunt) and any(q >= HUNT_SURE for q in p.blue_odds.values())
         for s in squares_of(p.blue):
-            if s in OUR_EXITS:
+            if s in self.board.our_exits:
                 self.depth_done = 0
                 return (s, -1), WIN
         moves = self.our_moves(p)

@@ -7,24 +7,12 @@ tests hold the fast ones to."""
 from __future__ import annotations
 
 from boardzoo.strategy.geister.purple_position import (
-    BLUES_LOST_PENALTY,
-    DANGER,
     HUNT_SURE,
-    NEIGHBOUR_MASK,
-    OUR_DISTANCE,
-    OUR_DISTANCE_RINGS,
-    OUR_EXIT_RINGS,
-    OUR_EXITS,
     RACE_WIN,
-    STEPS,
-    TAKES_PENALTY,
-    THEIR_DISTANCE,
-    THEIR_EXIT_RINGS,
-    THEIR_EXIT_WITHIN,
-    THEIR_EXITS,
     UNCOVERED,
     UNCOVERED_REACH,
     Position,
+    PurpleBoard,
     nearest_plain,
     nearest_ring,
     squares_of,
@@ -33,8 +21,10 @@ from boardzoo.strategy.geister.purple_position import (
 
 class PurpleEvaluation:
     """Scores :class:`~boardzoo.strategy.geister.purple_position.Position` leaves with the
-    weights and prices the search sets in its constructor."""
+    weights and prices the search sets in its constructor, by the tables of its
+    ``board`` (the member of the Geister family searched)."""
 
+    board: PurpleBoard
     weights: tuple[float, float]
     hunt: float
     race_weight: float
@@ -47,10 +37,11 @@ class PurpleEvaluation:
 
     def evaluate(self, p: Position, ours_to_move: bool = True) -> float:
         w_ours, w_gain = self.weights
-        score = (w_gain * p.gain - BLUES_LOST_PENALTY[4 - p.our_blues] - self.caution * TAKES_PENALTY[p.takes]
+        board = self.board
+        score = (w_gain * p.gain - board.blues_penalty[p.our_blues] - self.caution * board.takes_penalty[p.takes]
                  - p.danger)
         if p.blue:
-            score -= w_ours * (nearest_ring(OUR_DISTANCE_RINGS, p.blue) + 0.25 * p.blue_steps)
+            score -= w_ours * (nearest_ring(board.our_distance_rings, p.blue) + 0.25 * p.blue_steps)
         score -= w_ours * self.red_pull * p.red_steps
         if self.hunting and p.red:
             score -= self.hunt * self.hunt_steps(p)
@@ -60,13 +51,12 @@ class PurpleEvaluation:
             score += self.bait * self.boldness * self.offered_reds(p)
         return score
 
-    @staticmethod
-    def offered_reds(p: Position) -> int:
+    def offered_reds(self, p: Position) -> int:
         """How many of our reds stand next to an opponent ghost."""
-        return sum(1 for s in squares_of(p.red) if NEIGHBOUR_MASK[s] & p.purple)
+        neighbour_mask = self.board.neighbour_mask
+        return sum(1 for s in squares_of(p.red) if neighbour_mask[s] & p.purple)
 
-    @staticmethod
-    def race(p: Position, ours_to_move: bool) -> float:
+    def race(self, p: Position, ours_to_move: bool) -> float:
         """Who wins the race to the exits, beyond the horizon. A *free runner* is a ghost
         nearer to one of its exits than every ghost of the other side is: nothing can
         reach that corner before it. Our fastest free blue, ``n`` moves from leaving, is
@@ -80,10 +70,11 @@ class PurpleEvaluation:
         opponent's ghosts within the reach of :data:`UNCOVERED` and nearer their exits
         than our guards are looked at one by one (:meth:`race_plain`, the plain version,
         walks over every ghost for each exit)."""
+        board = self.board
         ours, theirs = p.red | p.blue, p.purple & ~p.marked
         runner = 99
         purple, blue = p.purple, p.blue
-        for rings in OUR_EXIT_RINGS:
+        for rings in board.our_exit_rings:
             for d, ring in enumerate(rings):  # outward from the exit: a guard, or a runner?
                 if ring & purple or d + 1 >= runner:
                     break
@@ -92,19 +83,21 @@ class PurpleEvaluation:
                     break
         # an opponent runner leaves first if it needs fewer moves (or as many, moving first)
         first = runner - 1 if ours_to_move else runner
-        guards = [nearest_ring(rings, ours) for rings in THEIR_EXIT_RINGS]
+        guards = [nearest_ring(rings, ours) for rings in board.their_exit_rings]
         # a ghost d steps from an exit, nearer than our guard, needs d + 1 moves
-        near = theirs & (THEIR_EXIT_WITHIN[0][min(guards[0], UNCOVERED_REACH)]
-                         | THEIR_EXIT_WITHIN[1][min(guards[1], UNCOVERED_REACH)])
-        threat = p.threat_odds
+        reach = 0
+        for k, within in enumerate(board.their_exit_within):
+            reach |= within[min(guards[k], UNCOVERED_REACH)]
+        near = theirs & reach
+        threat, steps, exits = p.threat_odds, board.steps, board.their_exits
         cost, none_first = 0.0, 1.0
         while near:
             low = near & -near
             s = low.bit_length() - 1
             near ^= low
             moves = 99
-            for k in (0, 1):
-                d = STEPS[s][THEIR_EXITS[k]]
+            for k in range(len(exits)):
+                d = steps[s][exits[k]]
                 if d < guards[k] and d + 1 < moves:
                     moves = d + 1
             q = threat.get(s, 0.5)
@@ -114,21 +107,22 @@ class PurpleEvaluation:
         win = RACE_WIN[runner] * none_first if runner < len(RACE_WIN) else 0.0
         return win - cost
 
-    @staticmethod
-    def race_plain(p: Position, ours_to_move: bool) -> float:
+    def race_plain(self, p: Position, ours_to_move: bool) -> float:
         """:meth:`race` ghost by ghost: the plain version the tests hold it to."""
+        board = self.board
+        steps, our_exits, their_exits = board.steps, board.our_exits, board.their_exits
         ours, theirs = p.red | p.blue, p.purple & ~p.marked
         # the nearest ghost of each side to each exit of the other: who can guard it
-        their_guard = [nearest_plain(STEPS[e], p.purple) for e in OUR_EXITS]
-        our_guard = [nearest_plain(STEPS[e], ours) for e in THEIR_EXITS]
+        their_guard = [nearest_plain(steps[e], p.purple) for e in our_exits]
+        our_guard = [nearest_plain(steps[e], ours) for e in their_exits]
         runner = 99
         blue = p.blue
         while blue:
             low = blue & -blue
             s = low.bit_length() - 1
             blue ^= low
-            for k in (0, 1):
-                d = STEPS[s][OUR_EXITS[k]]
+            for k in range(len(our_exits)):
+                d = steps[s][our_exits[k]]
                 if d < their_guard[k] and d + 1 < runner:
                     runner = d + 1
         # an opponent runner leaves first if it needs fewer moves (or as many, moving first)
@@ -140,8 +134,8 @@ class PurpleEvaluation:
             s = low.bit_length() - 1
             theirs ^= low
             moves = 99
-            for k in (0, 1):
-                d = STEPS[s][THEIR_EXITS[k]]
+            for k in range(len(their_exits)):
+                d = steps[s][their_exits[k]]
                 if d < our_guard[k] and d + 1 < moves:
                     moves = d + 1
             if moves < len(UNCOVERED):
@@ -157,36 +151,38 @@ class PurpleEvaluation:
         and the two nearest of our reds, each times its odds of blue."""
         reds = None
         total = 0.0
-        odds = p.blue_odds
+        odds, steps = p.blue_odds, self.board.steps
         for s in squares_of(p.purple & ~p.marked):  # square by square: the compiled search's order of sums
             q = odds.get(s, 0.0)
             if q >= HUNT_SURE:
                 if reds is None:
                     reds = list(squares_of(p.red))
-                total += q * self.hunters_distance(STEPS[s], reds)
+                total += q * self.hunters_distance(steps[s], reds)
         return total
 
     def evaluate_reference(self, p: Position, ours_to_move: bool = True) -> float:
         """:meth:`evaluate` summed from scratch, term by term: the plain version the
         tests hold the kept-up-to-date sums against."""
         w_ours, w_gain = self.weights
-        score = -BLUES_LOST_PENALTY[4 - p.our_blues] + w_gain * p.gain
+        board = self.board
+        ours_distance = board.our_distance
+        score = -board.blues_penalty[p.our_blues] + w_gain * p.gain
         if p.blue:
-            score -= w_ours * min(OUR_DISTANCE[s] for s in squares_of(p.blue))
-            score -= w_ours * 0.25 * sum(OUR_DISTANCE[s] for s in squares_of(p.blue))
-        score -= w_ours * self.red_pull * sum(OUR_DISTANCE[s] for s in squares_of(p.red))
+            score -= w_ours * min(ours_distance[s] for s in squares_of(p.blue))
+            score -= w_ours * 0.25 * sum(ours_distance[s] for s in squares_of(p.blue))
+        score -= w_ours * self.red_pull * sum(ours_distance[s] for s in squares_of(p.red))
         odds, capture_odds = p.threat_odds, p.blue_odds
         reds = list(squares_of(p.red)) if self.hunt else ()
         hunt = 0.0
         for s in squares_of(p.purple & ~p.marked):
-            score -= odds.get(s, 0.5) * DANGER[THEIR_DISTANCE[s]]
+            score -= odds.get(s, 0.5) * board.danger[board.their_distance[s]]
             if reds:
                 q = capture_odds.get(s, 0.0)
                 if q >= HUNT_SURE:
-                    hunt += q * self.hunters_distance(STEPS[s], reds)
+                    hunt += q * self.hunters_distance(board.steps[s], reds)
         score += self.race_weight * self.race_plain(p, ours_to_move) if self.race_weight else 0.0
         score += self.bait * self.boldness * self.offered_reds(p) if self.bait else 0.0
-        return score - self.hunt * hunt - self.caution * TAKES_PENALTY[p.takes]
+        return score - self.hunt * hunt - self.caution * board.takes_penalty[p.takes]
 
     @staticmethod
     def hunters_distance(steps: list[int], reds: list[int]) -> int:

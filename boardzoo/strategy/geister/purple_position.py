@@ -1,12 +1,13 @@
-"""The purple abstraction's position (:class:`Position`: bitmasks of the 36 squares in
-the searcher's own frame) and its tables: the prices of the evaluation, the squares'
-neighbours and distances to the exits, and a seat's view turned into a position
-(:func:`position_of`). The purple search (:mod:`.purple`) and its compiled twin
-(:mod:`.compiled_purple`) both read them."""
+"""The purple abstraction's position (:class:`Position`: bitmasks of the squares in the
+searcher's own frame) and its tables (:class:`PurpleBoard`, one per member of the
+Geister family): the prices of the evaluation, the squares' neighbours and distances to
+the exits, and a seat's view turned into a position (:func:`position_of`). The purple
+search (:mod:`.purple`) reads a board's tables; its compiled twin
+(:mod:`.compiled_purple`) reads the classic game's, this module's constants."""
 
 from __future__ import annotations
 
-from boardzoo.games.geister.board import GHOSTS, OWN_STEPS, SIZE, SQUARES, to_own
+from boardzoo.games.geister.board import CLASSIC, OWN_STEPS, Layout
 
 #: A score beyond every evaluation: a decided game.
 WIN = 1_000_000.0
@@ -19,9 +20,6 @@ TAKES_PENALTY = (0.0, 1300.0, 700.0, 300.0, 0.0)
 DANGER = (0.0, 1500.0, 700.0, 300.0, 120.0, 40.0, 10.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 #: The price of having lost ``k`` blue ghosts: the same curve, since four of either lose.
 BLUES_LOST_PENALTY = (0.0, 300.0, 700.0, 1300.0, 1300.0)
-OUR_EXITS = (0, SIZE - 1)
-THEIR_EXITS = (SQUARES - SIZE, SQUARES - 1)
-EXIT_MASK = (1 << THEIR_EXITS[0]) | (1 << THEIR_EXITS[1])
 #: A ghost this likely blue on our exit at its owner's turn is taken to escape.
 SURE_ESCAPE = 0.3
 #: The price, per unit of probability, of a ghost of uncertain colour on our exit at its
@@ -50,39 +48,74 @@ BEST_MOVES_KEPT = 1 << 17
 REPEAT_CAP = 4
 
 
-def _neighbours() -> list[tuple[int, ...]]:
-    table = []
-    for square in range(SQUARES):
-        x, y = square % SIZE, square // SIZE
-        table.append(tuple((y + dy) * SIZE + x + dx for dx, dy in OWN_STEPS
-                           if 0 <= x + dx < SIZE and 0 <= y + dy < SIZE))
-    return table
+class PurpleBoard:
+    """The purple search's tables for one member of the Geister family (:func:`purple_board`),
+    squares in the searcher's own frame: row 0 the far side, where our exits are (the
+    opponent's on the last row, turned about)."""
+
+    __slots__ = ("squares", "our_exits", "their_exits", "exit_mask", "our_exit_mask", "neighbours",
+                 "neighbour_mask", "our_distance", "their_distance", "steps", "our_distance_rings",
+                 "our_exit_rings", "their_exit_rings", "their_exit_within", "danger", "takes_penalty",
+                 "blues_penalty")
+
+    def __init__(self, shape: Layout):
+        rows, cols = shape.rows, shape.cols
+        squares = self.squares = shape.squares
+        if squares > 62:
+            raise ValueError(f"the purple search keeps a board in 62 bits; {shape} has {squares} squares")
+        two = shape.exits == 2
+        self.our_exits: tuple[int, ...] = (0, cols - 1) if two else (0,)
+        self.their_exits: tuple[int, ...] = (squares - cols, squares - 1) if two else (squares - 1,)
+        self.exit_mask = sum(1 << e for e in self.their_exits)
+        self.our_exit_mask = sum(1 << e for e in self.our_exits)
+        self.neighbours = [tuple((y + dy) * cols + x + dx for dx, dy in OWN_STEPS if 0 <= x + dx < cols
+                                 and 0 <= y + dy < rows) for x, y in (divmod(s, cols)[::-1] for s in range(squares))]
+        self.neighbour_mask = [sum(1 << t for t in targets) for targets in self.neighbours]
+        #: Steps between two squares (the Manhattan distance).
+        self.steps = [[abs(a % cols - b % cols) + abs(a // cols - b // cols) for b in range(squares)]
+                      for a in range(squares)]
+        #: Steps from a square to the nearer of our exits, and of theirs, plus one to go off.
+        self.our_distance = [min(self.steps[s][e] for e in self.our_exits) + 1 for s in range(squares)]
+        self.their_distance = [min(self.steps[s][e] for e in self.their_exits) + 1 for s in range(squares)]
+        #: The rings of the distances and of the steps to each exit, for :func:`nearest_ring`.
+        self.our_distance_rings = self._rings(self.our_distance)
+        self.our_exit_rings = tuple(self._rings(self.steps[e]) for e in self.our_exits)
+        self.their_exit_rings = tuple(self._rings(self.steps[e]) for e in self.their_exits)
+        #: The squares fewer than ``d`` steps from each of their exits (``d`` up to the reach).
+        self.their_exit_within: tuple[tuple[int, ...], ...] = tuple(
+            tuple(sum(rings[:d]) for d in range(UNCOVERED_REACH + 1)) for rings in self.their_exit_rings)
+        self.danger = DANGER + (0.0,) * max(0, max(self.their_distance) + 1 - len(DANGER))
+        #: By the opponent's reds left (the pessimistic count), and by our blues left: the
+        #: classic game's curves, counted from the end (a side with one left is as near to
+        #: losing whatever it started with).
+        self.takes_penalty = tuple(TAKES_PENALTY[k] if k < len(TAKES_PENALTY) else 0.0 for k in range(shape.red + 1))
+        self.blues_penalty = tuple(BLUES_LOST_PENALTY[max(0, 4 - left)] for left in range(shape.blue + 1))
+
+    def _rings(self, steps: list[int]) -> tuple[int, ...]:
+        """The squares at each distance of ``steps``, as masks: ring ``d`` holds every
+        square ``d`` steps away."""
+        return tuple(sum(1 << s for s in range(self.squares) if steps[s] == d) for d in range(max(steps) + 1))
 
 
-NEIGHBOURS = _neighbours()
-NEIGHBOUR_MASK = [sum(1 << t for t in targets) for targets in NEIGHBOURS]
-#: Steps from a square to the nearer of our exits, and of theirs, plus one to go off.
-OUR_DISTANCE = [square // SIZE + min(square % SIZE, SIZE - 1 - square % SIZE) + 1 for square in range(SQUARES)]
-THEIR_DISTANCE = [SIZE - 1 - square // SIZE + min(square % SIZE, SIZE - 1 - square % SIZE) + 1
-                  for square in range(SQUARES)]
-#: Steps between two squares (the Manhattan distance).
-STEPS = [[abs(a % SIZE - b % SIZE) + abs(a // SIZE - b // SIZE) for b in range(SQUARES)] for a in range(SQUARES)]
-
-
-def _rings(steps: list[int]) -> tuple[int, ...]:
-    """The squares at each distance of ``steps``, as masks: ring ``d`` holds every square
-    ``d`` steps away."""
-    return tuple(sum(1 << s for s in range(SQUARES) if steps[s] == d) for d in range(max(steps) + 1))
-
-
-#: The rings of :data:`OUR_DISTANCE` and of the steps to each exit, for :func:`nearest_ring`.
-OUR_DISTANCE_RINGS = _rings(OUR_DISTANCE)
-OUR_EXIT_RINGS = tuple(_rings(STEPS[e]) for e in OUR_EXITS)
-THEIR_EXIT_RINGS = tuple(_rings(STEPS[e]) for e in THEIR_EXITS)
 #: The farthest an opponent runner can be and still cost something (:data:`UNCOVERED`).
 UNCOVERED_REACH = len(UNCOVERED) - 1
-#: The squares fewer than ``d`` steps from each of their exits (``d`` up to the reach).
-THEIR_EXIT_WITHIN = tuple(tuple(sum(rings[:d]) for d in range(UNCOVERED_REACH + 1)) for rings in THEIR_EXIT_RINGS)
+_BOARDS: dict[Layout, PurpleBoard] = {}
+
+
+def purple_board(shape: Layout) -> PurpleBoard:
+    """The tables of ``shape`` (one shared object each)."""
+    if shape not in _BOARDS:
+        _BOARDS[shape] = PurpleBoard(shape)
+    return _BOARDS[shape]
+
+
+CLASSIC_BOARD = purple_board(CLASSIC)
+#: The classic game's tables, by name (the compiled search's constants).
+OUR_EXITS, THEIR_EXITS, EXIT_MASK = CLASSIC_BOARD.our_exits, CLASSIC_BOARD.their_exits, CLASSIC_BOARD.exit_mask
+NEIGHBOURS, NEIGHBOUR_MASK = CLASSIC_BOARD.neighbours, CLASSIC_BOARD.neighbour_mask
+OUR_DISTANCE, THEIR_DISTANCE, STEPS = CLASSIC_BOARD.our_distance, CLASSIC_BOARD.their_distance, CLASSIC_BOARD.steps
+OUR_DISTANCE_RINGS, OUR_EXIT_RINGS = CLASSIC_BOARD.our_distance_rings, CLASSIC_BOARD.our_exit_rings
+THEIR_EXIT_RINGS, THEIR_EXIT_WITHIN = CLASSIC_BOARD.their_exit_rings, CLASSIC_BOARD.their_exit_within
 
 
 def squares_of(mask: int):
@@ -126,12 +159,11 @@ class Position:
         self.threat_odds = self.blue_odds if threat_odds is None else threat_odds
         self.blue_steps, self.red_steps, self.danger = self.sums() if sums is None else sums
 
-    def sums(self) -> tuple[int, int, float]:
-        """(blue_steps, red_steps, danger) summed afresh from the pieces."""
-        threat = self.threat_odds
-        return (sum(OUR_DISTANCE[s] for s in squares_of(self.blue)),
-                sum(OUR_DISTANCE[s] for s in squares_of(self.red)),
-                sum(threat.get(s, 0.5) * DANGER[THEIR_DISTANCE[s]] for s in squares_of(self.purple & ~self.marked)))
+    def sums(self, board: PurpleBoard = CLASSIC_BOARD) -> tuple[int, int, float]:
+        """(blue_steps, red_steps, danger) summed afresh from the pieces, by ``board``'s tables."""
+        threat, ours, theirs, danger = self.threat_odds, board.our_distance, board.their_distance, board.danger
+        return (sum(ours[s] for s in squares_of(self.blue)), sum(ours[s] for s in squares_of(self.red)),
+                sum(threat.get(s, 0.5) * danger[theirs[s]] for s in squares_of(self.purple & ~self.marked)))
 
 
 def nearest_ring(rings: tuple[int, ...], mask: int) -> int:
@@ -181,15 +213,16 @@ def position_of(view, marked_red: frozenset[int] | set[int] = frozenset(),
     ``blue_odds``: ghost -> probability it is blue (what a capture is worth);
     ``threat_odds``: ghost -> probability it is blue when its escape is weighed (the
     blue odds when not given)."""
-    seat = view.seat
+    seat, shape = view.seat, view.shape
+    ghosts, to_own = shape.ghosts, shape.to_own
     red = blue = purple = marked = 0
     odds, threat = {}, {}
-    for g in range(2 * GHOSTS):
+    for g in range(2 * ghosts):
         square = view.pos[g]
         if square < 0:
             continue
         bit = 1 << to_own(seat, square)
-        if g // GHOSTS == seat:
+        if g // ghosts == seat:
             if view.red[g]:
                 red |= bit
             else:
@@ -203,8 +236,10 @@ def position_of(view, marked_red: frozenset[int] | set[int] = frozenset(),
             if threat_odds and g in threat_odds:
                 threat[to_own(seat, square)] = threat_odds[g]
     opponent = 1 - seat
-    takes = 4 - view.lost[opponent][1]
+    takes = shape.red - view.lost[opponent][1]
     hidden_reds = max(0, takes - bin(marked).count("1"))
-    our_reds, our_blues = 4 - view.lost[seat][1], 4 - view.lost[seat][0]
-    return Position(red, blue, purple, marked, takes, hidden_reds, our_reds, our_blues, 0.0, odds,
-                    threat if threat_odds is not None else None)
+    our_reds, our_blues = shape.red - view.lost[seat][1], shape.blue - view.lost[seat][0]
+    position = Position(red, blue, purple, marked, takes, hidden_reds, our_reds, our_blues, 0.0, odds,
+                        threat if threat_odds is not None else None, (0, 0, 0.0))
+    position.blue_steps, position.red_steps, position.danger = position.sums(purple_board(shape))
+    return position
