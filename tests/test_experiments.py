@@ -351,7 +351,7 @@ def test_a_resumed_run_gives_the_same_report(tmp_path):
     with pytest.raises(ExperimentError, match="add --resume"):
         run(experiment, str(parts), games=1, log=quiet, progress=False)
     with pytest.raises(ExperimentError, match="different run"):
-        run(experiment, str(parts), games=2, resume=True, log=quiet, progress=False)
+        run(get("nim-mcts"), str(parts), games=1, resume=True, log=quiet, progress=False)
     messages = []
     run(experiment, str(parts), games=1, resume=True, log=messages.append, progress=False)
     assert "dropped an unfinished record" in messages[0]
@@ -366,6 +366,25 @@ def test_a_resumed_run_gives_the_same_report(tmp_path):
         assert [session["played"] for session in config["sessions"]] == sessions
         assert report.count("games played on") == len(sessions) and "report written by " in report
         assert all(session["code"].startswith(("commit ", "boardzoo ")) for session in config["sessions"])
+
+
+def test_a_run_grown_to_more_games_keeps_its_games_and_plays_the_rest(tmp_path):
+    """A larger design of the same jobs (the full Geister design after its pilot) resumes
+    a run: the games played stay, the same seeds give the rest; a smaller one is refused."""
+    experiment = get("cantris-mcts")
+    run(experiment, str(tmp_path / "grown"), games=1, log=quiet, progress=False)
+    first = (tmp_path / "grown" / "games.jsonl").read_text().splitlines()
+    messages = []
+    run(experiment, str(tmp_path / "grown"), games=2, resume=True, log=messages.append, progress=False)
+    assert any("play more games now" in message for message in messages)
+    grown = (tmp_path / "grown" / "games.jsonl").read_text().splitlines()
+    assert grown[:len(first)] == first and len(grown) == 2 * len(first)
+    run(experiment, str(tmp_path / "whole"), games=2, log=quiet, progress=False)
+    whole = (tmp_path / "whole" / "games.jsonl").read_text().splitlines()
+    strip = lambda line: {k: v for k, v in json.loads(line).items() if k not in ("decision_seconds", "probes")}  # noqa: E731
+    assert sorted(map(json.dumps, map(strip, grown))) == sorted(map(json.dumps, map(strip, whole)))
+    with pytest.raises(ExperimentError, match="different run"):
+        run(experiment, str(tmp_path / "grown"), games=1, resume=True, log=quiet, progress=False)
 
 
 def test_a_runs_record_of_sessions_is_read_with_care(tmp_path):

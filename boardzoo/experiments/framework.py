@@ -256,6 +256,15 @@ def _read_config(path: str) -> dict:
     return config
 
 
+def _grown_into(old: Any, new: dict[str, Any]) -> bool:
+    """Whether job ``old`` (a run's description of it) is ``new``, or ``new`` with fewer games."""
+    if old == new:
+        return True
+    if not isinstance(old, dict) or set(old) != set(new) or not isinstance(old.get("games"), int):
+        return False
+    return all(old[key] == new[key] for key in new if key != "games") and old["games"] <= new["games"]
+
+
 def open_ledger(path: str, jobs: list[Job]) -> Ledger:
     """The experiment's ``games.jsonl``, opened for appending: every record in it must be
     a game of one of ``jobs`` (same env, agents and seed), or the run is refused."""
@@ -312,13 +321,18 @@ def run(experiment: Experiment, out: str, games: int | None = None, full: bool =
     if os.path.exists(config_path):
         previous = _read_config(config_path)
         kept = _moved(previous.get("jobs"))
-        # A run whose experiment has since gained jobs (a deviation measured, a table added)
-        # resumes: its games stay, only the new jobs are played. Any job changed is another run.
+        # A run whose experiment has since gained jobs (a deviation measured, a table added),
+        # or whose jobs play more games (a larger design: the same games first, the same
+        # seeds), resumes: its games stay, only the new ones are played. Any job changed
+        # otherwise, or made smaller, is another run.
         if (previous.get("experiment") != config["experiment"] or not isinstance(kept, list)
-                or any(job not in described for job in kept)):
+                or any(not any(_grown_into(job, new) for new in described) for job in kept)):
             raise ExperimentError(f"{out} holds a different run ({previous.get('experiment')}, other jobs or "
                                   "sizes): resume it with the same options, or choose another --out")
         added = len(described) - len(kept)
+        grown = sum(job not in described for job in kept)
+        if grown:
+            log(f"note: {grown} job(s) of this run play more games now; the games played stay, the rest are played")
         sessions = previous.get("sessions")
         config["sessions"] = [s for s in sessions if isinstance(s, dict)] if isinstance(sessions, list) else []
     with open_ledger(games_path, jobs) as ledger:
