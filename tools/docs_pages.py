@@ -130,7 +130,7 @@ def experiments_page(docs_dir: Path) -> str:
              "protocol.", ""]
     for name, experiment in EXPERIMENTS.items():
         reports = [f"[{label}]({name}/{folder}report.md)" for label, folder in (("default run", ""),
-                                                                               ("published sizes", "full/"))
+                                                                               ("full design", "full/"))
                    if (docs_dir / "experiments" / name / folder / "report.md").exists()]
         lines += [f"## `{name}`", "", f"*{experiment.source}*", "", f"Compares {experiment.compares}.", "",
                   f"- default run: {experiment.default_size} ({experiment.expected_time})",
