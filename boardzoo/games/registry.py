@@ -178,6 +178,14 @@ class Game:
             raise ValueError(f"no network input for {self.name}; networks learn {', '.join(learned)}")
         return tuple(self.network_input(state, largest_pile).shape)
 
+    def explicit_first_position(self, **params) -> GameState:
+        """A new game's first position with every draw of its deal left to chance events
+        (``explicit_deal`` where the game has one): the root of a whole game tree."""
+        params = self.checked(params)
+        if self.explicit_deal is not None:
+            return self.explicit_deal(**params)
+        return self.make_state(None, **params)
+
     def model_for(self, state: GameState, seat: int) -> GameState:
         """What ``seat``'s agent searches: its view of ``state`` (see ``seat_view``)."""
         return self.seat_view(state, seat) if self.seat_view is not None else state.clone()

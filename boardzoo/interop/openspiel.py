@@ -112,9 +112,7 @@ class BoardzooGame(pyspiel.Game):
 
     def first_position(self) -> GameState:
         """boardzoo's core of a new game; a game with a deal deals it as chance events."""
-        if self.declared.explicit_deal is not None:
-            return self.declared.explicit_deal(**self.parameters)
-        return self.declared.make_state(None, **self.parameters)
+        return self.declared.explicit_first_position(**self.parameters)
 
     def new_initial_state(self) -> BoardzooState:
         return BoardzooState(self, self.first_position())
