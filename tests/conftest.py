@@ -1,5 +1,6 @@
 """Shared test settings: hypothesis runs without deadlines (CI machines vary in speed);
-``load_example`` loads a script of ``examples/`` as a module, so its ``main`` can run.
+``load_example`` loads a script of ``examples/`` as a module, so its ``main`` can run;
+``terminated_run`` starts a command and stops it with SIGTERM partway through its file.
 
 The tiers: a test that is slow by nature carries the marker of its kind (``training``,
 ``end_to_end``, ``statistical``, ``matrix``, ``compile``; a test that drives the browser
@@ -8,7 +9,10 @@ is ``browser`` by its fixture), and every such test is ``slow`` too, which the q
 
 import importlib.util
 import pathlib
+import signal
+import subprocess
 import sys
+import time
 
 import pytest
 from hypothesis import settings
@@ -39,3 +43,20 @@ def load_example():
         return module
 
     return load
+
+
+@pytest.fixture
+def terminated_run():
+    """``run(command, lines, path)``: start ``command``, send it SIGTERM once ``path`` has
+    ``lines`` lines (or two minutes have passed), and return its exit status and stderr."""
+
+    def run(command: list[str], lines: int, path: pathlib.Path) -> tuple[int, str]:
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        while not (path.exists() and path.read_text().count("\n") >= lines) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=60)
+        return process.returncode, err
+
+    return run

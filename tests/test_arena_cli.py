@@ -73,25 +73,18 @@ def test_interrupted_run_resumes_to_the_same_result(tmp_path):
     assert without_timing(records) == read_lines(whole)
 
 
-def test_a_terminated_parallel_run_stops_its_workers_and_resumes_to_the_same_result(tmp_path):
+def test_a_terminated_parallel_run_stops_its_workers_and_resumes_to_the_same_result(tmp_path, terminated_run):
     """SIGTERM (kill's default, a batch queue's stop) unwinds as Ctrl-C does: the workers
     stop, the command says so and exits 143, and the same command finishes the file."""
     import signal
     import subprocess
     import sys
-    import time
 
     command = [sys.executable, "-m", "boardzoo", "arena", "connect_four_v0", "mcts:iterations=400", "random",
                "--games", "24", "--seed", "4", "--workers", "2"]
     cut = tmp_path / "cut.jsonl"
-    process = subprocess.Popen([*command, "--out", str(cut)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
-    deadline = time.monotonic() + 120
-    while not (cut.exists() and cut.read_text().count("\n") >= 2) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    process.send_signal(signal.SIGTERM)
-    _, err = process.communicate(timeout=60)
-    assert process.returncode == 128 + signal.SIGTERM, err
+    status, err = terminated_run([*command, "--out", str(cut)], 2, cut)
+    assert status == 128 + signal.SIGTERM, err
     assert "boardzoo arena: terminated" in err
     assert "Traceback" not in err and "leaked" not in err
     assert 2 <= len(read_lines(cut)) < 24

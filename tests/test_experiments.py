@@ -403,22 +403,15 @@ def test_a_runs_record_of_sessions_is_read_with_care(tmp_path):
     assert "no record of the sessions" in (tmp_path / "report.md").read_text()
 
 
-def test_a_terminated_run_writes_its_sessions_count_of_games(tmp_path):
+def test_a_terminated_run_writes_its_sessions_count_of_games(tmp_path, terminated_run):
     """SIGTERM (a batch queue's stop, a session's end) unwinds the run: the session's
     record says how many games it wrote, so that the report can count them."""
     import signal
-    import subprocess
-    import time
 
     games = tmp_path / "games.jsonl"
-    process = subprocess.Popen([sys.executable, "-m", "boardzoo", "experiment", "run", "geister-mcts", "--games", "6",
-                                "--out", str(tmp_path)], stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120
-    while not (games.exists() and games.read_text().count("\n") >= 2) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    process.send_signal(signal.SIGTERM)
-    _, err = process.communicate(timeout=60)
-    assert process.returncode == 128 + signal.SIGTERM, err
+    status, err = terminated_run([sys.executable, "-m", "boardzoo", "experiment", "run", "geister-mcts", "--games",
+                                  "6", "--out", str(tmp_path)], 2, games)
+    assert status == 128 + signal.SIGTERM, err
     written = games.read_text().count("\n")
     assert 2 <= written < 48
     assert [session["played"] for session in json.loads((tmp_path / "run.json").read_text())["sessions"]] == [written]
