@@ -65,6 +65,7 @@ from boardzoo.games.geister.information import (
     OBSERVATION_SIZE,
     PLANES,
     GeisterView,
+    network_input,
     observation_of,
     observation_size,
     weighted_sample,
@@ -110,6 +111,7 @@ GAME = Game(
     envs={"geister_v0": "Geister, 6x6 with hidden ghost colours; red placement as actions; the family's "
                         "smaller boards and ghost counts as parameters"},
     observation=observation_of,
+    network_input=network_input,
     knowledge="boardzoo.strategy.geister",
     compiled_core="boardzoo.games.geister.compiled",
     compiled_rollouts=("random", "forward", "rushing"),

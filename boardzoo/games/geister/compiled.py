@@ -3,9 +3,12 @@
 Layout of a position's array ``s`` (the referee's: both sides' colours are in it)::
 
     player, plies, max turns, winner, over, lost (blue 0, red 0, blue 1, red 1),
-    placed 0, placed 1, then 2G ghost squares, 2G colours, the board's cells
+    placed 0, placed 1, then 2G ghost squares, 2G colours, the board's cells,
+    then the public record of each ghost: 2G each of advance, declined, moved, offered
 
 with G ghosts a side (16 ghost squares, 16 colours and 36 cells in the classic game).
+The public record is the Python core's (``GeisterState.advance`` and the rest: what
+both seats saw each ghost do), which a seat's learned network reads.
 
 A seat's observation (:func:`observe`) reads its own colours and never the opponent's.
 
@@ -23,6 +26,16 @@ import numpy as np
 
 from boardzoo.games.geister import GAME
 from boardzoo.games.geister.board import CLASSIC, ESCAPED, Layout, layout
+from boardzoo.games.geister.information import (
+    ADVANCE_CAP,
+    COUNT_PLANES,
+    DECLINED_CAP,
+    MOVES_CAP,
+    OFFERED_CAP,
+    PLIES_LEFT_CAP,
+    RECORD_PLANES,
+    input_planes,
+)
 from boardzoo.games.model import CHANCE, TERMINAL
 from boardzoo.jit import njit, random_below, random_float, winner_return
 
@@ -41,13 +54,17 @@ def constants(shape: Layout, dealt: bool) -> dict[str, Any]:
         "GHOSTS": ghosts, "SQUARES": squares, "COLS": shape.cols, "BLUES": shape.blue, "REDS": shape.red,
         "EXITS": shape.exits,
         "MOVE_ACTIONS": shape.move_actions, "DEALT": dealt, "CHANCE_EVENTS": dealt,
-        "RED": POS + 2 * ghosts, "BOARD": POS + 4 * ghosts, "LENGTH": POS + 4 * ghosts + squares,
+        "RED": POS + 2 * ghosts, "BOARD": POS + 4 * ghosts, "ADVANCE": POS + 4 * ghosts + squares,
+        "DECLINED": POS + 6 * ghosts + squares, "MOVED": POS + 8 * ghosts + squares,
+        "OFFERED": POS + 10 * ghosts + squares, "LENGTH": POS + 12 * ghosts + squares,
+        "EXIT_TABLE": np.array(shape.exit_squares, dtype=np.int64),
         "TARGET_TABLE": np.array([[[OFF_BOARD if t is None else t for t in row] for row in table]
                                   for table in shape.target], dtype=np.int64),
         "RED_SET_TABLE": np.array(shape.red_sets, dtype=np.int64),
         # The observation: a plane per own ghost, own blues, own reds, opponent ghosts, counts.
         "_BLUE_PLANE": ghosts, "_OPPONENTS_PLANE": ghosts + 2, "_COUNTS": (ghosts + 3) * squares,
         "SCRATCH": max(2 * shape.move_actions, len(shape.red_sets)),
+        "INPUT_SIZE": input_planes(shape) * squares,
     }
 
 
@@ -58,6 +75,8 @@ GHOSTS, SQUARES, COLS, BLUES, REDS, EXITS, MOVE_ACTIONS, DEALT, CHANCE_EVENTS = 
                                 "CHANCE_EVENTS"))
 RED, BOARD, LENGTH, TARGET_TABLE, RED_SET_TABLE, SCRATCH = (
     _CLASSIC[name] for name in ("RED", "BOARD", "LENGTH", "TARGET_TABLE", "RED_SET_TABLE", "SCRATCH"))
+ADVANCE, DECLINED, MOVED, OFFERED, EXIT_TABLE, INPUT_SIZE = (
+    _CLASSIC[name] for name in ("ADVANCE", "DECLINED", "MOVED", "OFFERED", "EXIT_TABLE", "INPUT_SIZE"))
 _BLUE_PLANE, _OPPONENTS_PLANE, _COUNTS = (_CLASSIC[name] for name in ("_BLUE_PLANE", "_OPPONENTS_PLANE", "_COUNTS"))
 
 
@@ -82,7 +101,8 @@ def encode(state) -> np.ndarray:
         raise ValueError(f"geister: a {state.shape} position needs its own kernels (boardzoo.fast.core.kernels)")
     header = [state.player, state.plies, state.max_turns, state.winner, state.over, *state.lost[0],
               *state.lost[1], *state.placed]
-    return np.array(header + list(state.pos) + [bool(red) for red in state.red] + list(state.board),
+    return np.array(header + list(state.pos) + [bool(red) for red in state.red] + list(state.board)
+                    + list(state.advance) + list(state.declined) + list(state.moved) + list(state.offered),
                     dtype=np.int64)
 
 
@@ -165,17 +185,32 @@ def apply(s, action):
         return
     g = GHOSTS * seat + (action >> 2)
     square = s[POS + g]
-    target = TARGET_TABLE[seat, square, action & 3]
+    direction = action & 3
+    target = TARGET_TABLE[seat, square, direction]
+    for exit_square in EXIT_TABLE[seat]:  # an own ghost on an exit that does not escape
+        ghost = s[BOARD + exit_square]
+        if ghost >= 0 and ghost // GHOSTS == seat and (ghost != g or target != ESCAPED):
+            s[DECLINED + ghost] += 1
     s[BOARD + square] = -1
     s[PLIES] += 1
+    s[MOVED + g] += 1
     if target == ESCAPED:
         s[POS + g] = ESCAPED
         s[WINNER], s[OVER] = seat, 1
         return
+    if direction == 0:
+        s[ADVANCE + g] += 1
+    elif direction == 2:
+        s[ADVANCE + g] -= 1
     victim = s[BOARD + target]
     s[BOARD + target] = g
     s[POS + g] = target
     s[PLAYER] = 1 - seat
+    for d in range(4):  # stepped next to an opponent ghost: offered itself to be taken
+        neighbour = TARGET_TABLE[seat, target, d]
+        if neighbour >= 0 and s[BOARD + neighbour] >= 0 and s[BOARD + neighbour] // GHOSTS != seat:
+            s[OFFERED + g] += 1
+            break
     if victim >= 0:
         s[POS + victim] = -1  # captured
         other = 1 - seat
@@ -413,3 +448,58 @@ def ending(s):
 
 def scratch_size(state) -> int:
     return SCRATCH
+
+
+@njit(cache=True)
+def _capped(count, cap):
+    return min(count, cap) / cap
+
+
+@njit(cache=True)
+def write_input(s, out):
+    """The network input of the seat to move (its information state), flat: the compiled
+    twin of :func:`boardzoo.games.geister.information.network_input`, which has the
+    layout. It reads the mover's colours and the public record, never the opponent's
+    colours."""
+    out[:] = 0.0
+    seat = s[PLAYER]
+    other = 1 - seat
+    opponents, record = (GHOSTS + 2) * SQUARES, (GHOSTS + 3) * SQUARES
+    for i in range(GHOSTS):
+        g = GHOSTS * seat + i
+        square = s[POS + g]
+        if square >= 0:
+            own = square if seat == 0 else SQUARES - 1 - square
+            out[i * SQUARES + own] = 1.0
+            if s[PLACED + seat]:
+                out[(GHOSTS + 1 if s[RED + g] else GHOSTS) * SQUARES + own] = 1.0
+            out[record + 4 * SQUARES + own] = _capped(s[MOVED + g], MOVES_CAP)
+            out[record + 5 * SQUARES + own] = max(-ADVANCE_CAP, min(s[ADVANCE + g], ADVANCE_CAP)) / ADVANCE_CAP
+            out[record + 6 * SQUARES + own] = _capped(s[OFFERED + g], OFFERED_CAP)
+        h = GHOSTS * other + i
+        square = s[POS + h]
+        if square >= 0:
+            own = square if seat == 0 else SQUARES - 1 - square
+            out[opponents + own] = 1.0
+            out[record + own] = _capped(s[MOVED + h], MOVES_CAP)
+            out[record + SQUARES + own] = max(-ADVANCE_CAP, min(s[ADVANCE + h], ADVANCE_CAP)) / ADVANCE_CAP
+            out[record + 2 * SQUARES + own] = _capped(s[DECLINED + h], DECLINED_CAP)
+            out[record + 3 * SQUARES + own] = _capped(s[OFFERED + h], OFFERED_CAP)
+    counts = record + RECORD_PLANES * SQUARES
+    values = (s[LOST + 2 * other] / BLUES, s[LOST + 2 * other + 1] / REDS, s[LOST + 2 * seat] / BLUES,
+              s[LOST + 2 * seat + 1] / REDS, s[PLIES] / s[MAX_TURNS],
+              _capped(s[MAX_TURNS] - s[PLIES], PLIES_LEFT_CAP), 0.0 if s[PLACED + seat] else 1.0,
+              1.0 if s[PLACED + other] else 0.0)
+    for k in range(COUNT_PLANES):
+        for square in range(SQUARES):
+            out[counts + k * SQUARES + square] = values[k]
+
+
+def input_fits(states: np.ndarray, size: int) -> bool:
+    return size == INPUT_SIZE and states.shape[1] == LENGTH
+
+
+def remaining_moves(states: np.ndarray) -> np.ndarray:
+    """The most moves left in each row: the plies to the turn limit, and the placements
+    still to make."""
+    return states[:, MAX_TURNS] - states[:, PLIES] + 2 - states[:, PLACED] - states[:, PLACED + 1]

@@ -126,6 +126,63 @@ class GeisterView(GeisterPosition):
         return f"GeisterView(seat={self.seat}, plies={self.plies})\n{self.to_text(self.seat)}"
 
 
+#: What a learned network sees (:func:`network_input`): a plane per own ghost, its blues,
+#: its reds, the opponent's ghosts, four planes of the public record of the opponent's
+#: ghosts on their squares and three of its own, then eight planes each filled with one
+#: of the counts.
+RECORD_PLANES, COUNT_PLANES = 7, 8
+#: Where the public record's counts saturate: a network reads ``min(count, cap) / cap``
+#: (advance: clipped to +-cap).
+MOVES_CAP, ADVANCE_CAP, DECLINED_CAP, OFFERED_CAP = 8, 4, 2, 8
+#: Plies left before the draw that the count plane tells apart (more reads as this many).
+PLIES_LEFT_CAP = 20
+
+
+def input_planes(shape: Layout) -> int:
+    return shape.ghosts + 3 + RECORD_PLANES + COUNT_PLANES
+
+
+def network_input(game, largest_pile: int = 0) -> np.ndarray:
+    """What a learned network sees at the turn of the seat to move, from its side:
+    ``(planes, rows, cols)`` float32 (see :data:`RECORD_PLANES`), from the true state or
+    from that seat's own :class:`GeisterView` alike. It reads what the seat may know and
+    nothing else: its own ghosts and colours, where the opponent's ghosts stand, what
+    every ghost was publicly seen to do (moves, net advance, stops on an exit without
+    escaping, steps next to an opposing ghost) and the public counts; never a hidden
+    colour. The plain twin of the compiled writer (``compiled.write_input``)."""
+    shape = game.shape
+    ghosts, squares = shape.ghosts, shape.squares
+    seat = game.player
+    other = 1 - seat
+    planes = np.zeros((input_planes(shape), squares), dtype=np.float32)
+    opponents, record = ghosts + 2, ghosts + 3
+    for i in range(ghosts):
+        g = ghosts * seat + i
+        if game.pos[g] >= 0:
+            own = shape.to_own(seat, game.pos[g])
+            planes[i, own] = 1.0
+            if game.placed[seat]:
+                planes[ghosts + 1 if game.red[g] else ghosts, own] = 1.0
+            planes[record + 4, own] = min(game.moved[g], MOVES_CAP) / MOVES_CAP
+            planes[record + 5, own] = max(-ADVANCE_CAP, min(game.advance[g], ADVANCE_CAP)) / ADVANCE_CAP
+            planes[record + 6, own] = min(game.offered[g], OFFERED_CAP) / OFFERED_CAP
+        h = ghosts * other + i
+        if game.pos[h] >= 0:
+            own = shape.to_own(seat, game.pos[h])
+            planes[opponents, own] = 1.0
+            planes[record, own] = min(game.moved[h], MOVES_CAP) / MOVES_CAP
+            planes[record + 1, own] = max(-ADVANCE_CAP, min(game.advance[h], ADVANCE_CAP)) / ADVANCE_CAP
+            planes[record + 2, own] = min(game.declined[h], DECLINED_CAP) / DECLINED_CAP
+            planes[record + 3, own] = min(game.offered[h], OFFERED_CAP) / OFFERED_CAP
+    counts = record + RECORD_PLANES
+    planes[counts:counts + COUNT_PLANES] = np.array([
+        game.lost[other][0] / shape.blue, game.lost[other][1] / shape.red,
+        game.lost[seat][0] / shape.blue, game.lost[seat][1] / shape.red,
+        game.plies / game.max_turns, min(game.max_turns - game.plies, PLIES_LEFT_CAP) / PLIES_LEFT_CAP,
+        0.0 if game.placed[seat] else 1.0, 1.0 if game.placed[other] else 0.0], dtype=np.float32)[:, None]
+    return planes.reshape(-1, shape.rows, shape.cols)
+
+
 def observation_of(game, player: int) -> np.ndarray:
     """The observation array of seat ``player`` (layout in the module docstring), from the
     true state or from that seat's own :class:`GeisterView` alike: it reads only what the

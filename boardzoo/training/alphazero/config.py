@@ -13,9 +13,12 @@ from typing import Any
 from boardzoo.games.model import CHANCE
 from boardzoo.games.registry import game, games
 
-#: The games a network can be trained for: a network input declared, a compiled core to play them.
+#: The games a network can be trained for by searching self-play: a network input declared,
+#: a compiled core to play them, and no hidden information (the search plays the true
+#: position, which a seat of a hidden-information game does not know).
 LEARNABLE = tuple(name for name, each in games().items()
-                  if each.network_input is not None and each.compiled_core is not None)
+                  if each.network_input is not None and each.compiled_core is not None
+                  and not each.hidden_information)
 
 
 def bounded(default: float, low: float, high: float) -> Any:
