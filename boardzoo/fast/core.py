@@ -66,6 +66,13 @@ Required where the game declares a ``network_input`` (the Gumbel search and trai
                                      the compiled twin of the declaration's ``network_input``
     input_fits(states, size) -> bool whether inputs of ``size`` values hold every row (Python)
     remaining_moves(states) -> array the most moves left in each row (Python)
+
+Required where the game has hidden information and a network learns it (the
+hidden-information trainer, :mod:`boardzoo.training.hidden`)::
+
+    write_secret(s, target, known)   what the mover cannot see, as a training target for a
+                                     belief (never an input): a value per cell of the
+                                     mover's frame, and 1 in ``known`` where it applies
 """
 
 from __future__ import annotations
@@ -95,9 +102,11 @@ OPTIONAL = {"chance_outcome": "no_chance_outcome", "policy_action": "random_poli
             "restart": "restart_as_copy", "write_view": "view_as_copy", "ending": "no_ending"}
 #: Names a learnable game's core defines.
 LEARNING = ("write_input", "input_fits", "remaining_moves")
+#: ... and a learnable game's with hidden information.
+HIDDEN_LEARNING = ("write_secret",)
 #: The modules of shared kernels (imported before a game's copies are made).
 KERNEL_MODULES = ("boardzoo.fast.batch", "boardzoo.fast.rollouts", "boardzoo.fast.mcts", "boardzoo.fast.gumbel",
-                  "boardzoo.fast.whole_tree")
+                  "boardzoo.fast.whole_tree", "boardzoo.fast.learner_inputs")
 #: The compiled-engine sources every shared kernel may read (its cache stamp adds the game's folder).
 _SHARED_READS = ("jit.py", "fast")
 
@@ -144,6 +153,7 @@ write_mask = _interface("write_mask")
 restart = _interface("restart")
 write_input = _interface("write_input")
 write_view = _interface("write_view")
+write_secret = _interface("write_secret")
 ending = _interface("ending")
 #: Whether the game's start draws (its core has ``restart``): a constant of each game's
 #: kernels (numba drops the branch it closes).
@@ -181,7 +191,8 @@ def core_of(game_name: str) -> ModuleType:
         raise ValueError(f"{game_name} has no compiled core (games with one: {', '.join(compiled_games())})")
     core = importlib.import_module(declaration.compiled_core)
     needed = REQUIRED + (("chance_outcome",) if declaration.chance else ()) \
-        + (LEARNING if declaration.network_input is not None else ())
+        + (LEARNING if declaration.network_input is not None else ()) \
+        + (HIDDEN_LEARNING if declaration.network_input is not None and declaration.hidden_information else ())
     missing = [name for name in needed if not hasattr(core, name)]
     if missing:
         raise TypeError(f"{declaration.compiled_core} lacks {', '.join(missing)} (see boardzoo.fast.core)")
@@ -256,7 +267,8 @@ def kernels(game_name: str, variant: Hashable | None = None) -> Kernels:
         function.__qualname__ = f"{label}.{name}"  # its own cache files
         function.compiled_reads = (*_SHARED_READS, game_folder)  # type: ignore[attr-defined]
         copies[name] = njit(cache=True, inline="always" if name in _inlined else "never")(function)
-    bound = {name: getattr(core, name) for name in (*REQUIRED, *LEARNING, *OPTIONAL) if hasattr(core, name)}
+    bound = {name: getattr(core, name) for name in (*REQUIRED, *LEARNING, *HIDDEN_LEARNING, *OPTIONAL)
+             if hasattr(core, name)}
     for name, default in OPTIONAL.items():
         bound.setdefault(name, copies[default])
     bound["DRAWS"] = hasattr(core, "restart")

@@ -495,6 +495,25 @@ def write_input(s, out):
             out[counts + k * SQUARES + square] = values[k]
 
 
+@njit(cache=True)
+def write_secret(s, target, known):
+    """What the mover cannot see, as a training target and never an input: for each
+    square of its own frame, 1 where an opponent ghost of hidden colour stands that is red,
+    0 where it is blue (``known``: 1 on those squares, 0 elsewhere)."""
+    target[:] = 0.0
+    known[:] = 0.0
+    seat = s[PLAYER]
+    if not s[PLACED + 1 - seat]:
+        return
+    for i in range(GHOSTS):
+        h = GHOSTS * (1 - seat) + i
+        square = s[POS + h]
+        if square >= 0:
+            own = square if seat == 0 else SQUARES - 1 - square
+            known[own] = 1.0
+            target[own] = 1.0 if s[RED + h] else 0.0
+
+
 def input_fits(states: np.ndarray, size: int) -> bool:
     return size == INPUT_SIZE and states.shape[1] == LENGTH
 

@@ -5,13 +5,13 @@ resumed run uses it and refuses a different one."""
 from __future__ import annotations
 
 import dataclasses
-import math
 import random
 from dataclasses import dataclass, field
 from typing import Any
 
 from boardzoo.games.model import CHANCE
 from boardzoo.games.registry import game, games
+from boardzoo.training.settings import bounded, check_bounds, from_json, with_settings
 
 #: The games a network can be trained for by searching self-play: a network input declared,
 #: a compiled core to play them, and no hidden information (the search plays the true
@@ -19,12 +19,6 @@ from boardzoo.games.registry import game, games
 LEARNABLE = tuple(name for name, each in games().items()
                   if each.network_input is not None and each.compiled_core is not None
                   and not each.hidden_information)
-
-
-def bounded(default: float, low: float, high: float) -> Any:
-    """A numeric setting with its bounds (a configuration is input like any other): an
-    int setting when both bounds are ints."""
-    return field(default=default, metadata={"bounds": (low, high)})
 
 
 @dataclass(frozen=True)
@@ -95,16 +89,7 @@ class TrainingConfig:
         for name in ("selfplay_precision", "learn_precision"):
             if getattr(self, name) not in PRECISIONS:
                 raise ValueError(f"train: {name} must be {' or '.join(PRECISIONS)}, got {getattr(self, name)!r}")
-        for setting in dataclasses.fields(self):
-            if "bounds" not in setting.metadata:
-                continue
-            name, (low, high) = setting.name, setting.metadata["bounds"]
-            value = getattr(self, name)
-            integer = isinstance(low, int) and isinstance(high, int)
-            if isinstance(value, bool) or not isinstance(value, int if integer else (int, float)) \
-                    or not math.isfinite(value) or not low <= value <= high:
-                kind = "an int" if integer else "a number"
-                raise ValueError(f"train: {name} must be {kind} from {low} to {high}, got {value!r}")
+        check_bounds(self)
         if not isinstance(self.mirror, bool):
             raise ValueError(f"train: mirror must be true or false, got {self.mirror!r}")
         if self.full_search_share < 1 and self.fast_simulations >= self.simulations:
@@ -123,49 +108,12 @@ class TrainingConfig:
 
     @classmethod
     def from_json(cls, data: Any, where: str) -> TrainingConfig:
-        if not isinstance(data, dict):
-            raise ValueError(f"{where}: the configuration must be a JSON object")
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - names)
-        if unknown:
-            raise ValueError(f"{where}: unknown setting {unknown[0]!r}")
-        data = dict(data)
-        for name in ("anchors", "probes"):
-            if name in data:
-                if not isinstance(data[name], list) or not all(isinstance(a, str) for a in data[name]):
-                    raise ValueError(f"{where}: {name} must be a list of names")
-                data[name] = tuple(data[name])
-        try:
-            return cls(**data)
-        except TypeError as error:
-            raise ValueError(f"{where}: {error}") from None
+        return from_json(cls, data, where, tuples=("anchors", "probes"))
 
     def with_settings(self, settings: dict[str, str]) -> TrainingConfig:
         """This configuration with ``settings`` (``name -> text`` from ``--set name=value``)
         converted by each setting's type."""
-        fields = {f.name: f for f in dataclasses.fields(self)}
-        changes: dict[str, Any] = {}
-        for name, text in settings.items():
-            if name not in fields or name in ("env", "game", "params"):
-                settable = ", ".join(n for n in fields if n not in ("env", "game", "params"))
-                raise ValueError(f"train: unknown setting {name!r}; settings are {settable}")
-            current = getattr(self, name)
-            try:
-                if isinstance(current, bool):
-                    if text.lower() not in ("true", "false"):
-                        raise ValueError
-                    changes[name] = text.lower() == "true"
-                elif isinstance(current, tuple):
-                    changes[name] = tuple(part for part in text.split(";") if part)
-                elif isinstance(current, int):
-                    changes[name] = int(text)
-                elif isinstance(current, float):
-                    changes[name] = float(text)
-                else:
-                    changes[name] = text
-            except ValueError:
-                raise ValueError(f"train: {name} must be a {type(current).__name__}, got {text!r}") from None
-        return dataclasses.replace(self, **changes)
+        return with_settings(self, settings)
 
     def learning_rate_at(self, generation: int) -> float:
         """The learning rate of ``generation``: halved every ``lr_halving_generations``
