@@ -158,12 +158,19 @@ def _experiment_run(args: argparse.Namespace) -> int:
 
 
 def _train(args: argparse.Namespace) -> int:
+    learning = games()[args.game].learning if args.game in games() else None
     try:
-        from boardzoo.training.alphazero.cli import train
+        if learning is not None and learning.trainer == "hidden":
+            from boardzoo.training.hidden.cli import train
+        else:
+            from boardzoo.training.alphazero.cli import train
     except ImportError as error:
         raise SpecError(f"training needs PyTorch and the fast extra: {install_hint('rl,fast')} ({error})") \
             from None
-    return train(args)
+    try:
+        return train(args)
+    except ValueError as error:
+        raise SpecError(str(error)) from None
 
 
 def _exploit(args: argparse.Namespace) -> int:
@@ -330,16 +337,24 @@ def parser() -> argparse.ArgumentParser:
     client.set_defaults(run=_geister_client)
 
     train = commands.add_parser(
-        "train", help="AlphaZero-style self-play training of a network for the alphazero agent (rl, fast extras)",
-        description="Trains a policy-value network by self-play (Gumbel AlphaZero on the compiled engine) in a run "
-                    "directory; run the same command again to resume after an interruption. The network is "
-                    "RUN/weights/averaged.npz (the moving average of the generations' networks; the newest alone is "
-                    "RUN/weights/latest.npz), played by alphazero:weights=FILE.")
-    learned = {name: each.learning.generations for name, each in games().items() if each.learning is not None}
-    train.add_argument("game", help=f"{', '.join(learned)} (the preset of that game)")
+        "train", help="self-play training of a network for the alphazero or network agent (rl, fast extras)",
+        description="Trains a policy-value network by self-play in a run directory; run the same command again to "
+                    "resume after an interruption. A game of perfect information learns by Gumbel AlphaZero on the "
+                    "compiled engine: the network is RUN/weights/averaged.npz (the moving average of the "
+                    "generations' networks; the newest alone is RUN/weights/latest.npz), played by "
+                    "alphazero:weights=FILE. A game with hidden information (Geister) learns by a regularised "
+                    "self-play policy gradient over each seat's information state, against a league of itself, its "
+                    "past selves and roll-out policies: the network is RUN/weights/latest.npz, played by "
+                    "network:weights=FILE.")
+    learned = {name: each.learning.generations for name, each in games().items()
+               if each.learning is not None and each.learning.trainer == "alphazero"}
+    hidden = [name for name, each in games().items() if each.learning is not None and each.learning.trainer == "hidden"]
+    train.add_argument("game", help=f"{', '.join([*learned, *hidden])} (the preset of that game; "
+                                    f"{', '.join(hidden)} by the hidden-information trainer)")
     train.add_argument("--run", dest="run_dir", metavar="DIR", help="run directory (default runs/train-GAME)")
     train.add_argument("--generations", type=int,
-                       help="stop when the run has this many generations (default, when no --hours or --run-hours "
+                       help="stop when the run has this many generations (iterations of the hidden-information "
+                            "trainer, which needs a stop said) (default, when no --hours or --run-hours "
                             "is given: the shipped network's, "
                             + ", ".join(f"{n} for {name}" for name, n in sorted(learned.items(), key=lambda x: x[1]))
                             + ")")

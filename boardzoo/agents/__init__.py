@@ -15,6 +15,7 @@ from boardzoo.agents.base import Agent, legal_from_mask
 from boardzoo.agents.flat_monte_carlo import FlatMonteCarloAgent
 from boardzoo.agents.mcts import MCTSAgent
 from boardzoo.agents.minimax import AlphaBetaAgent, MinimaxAgent
+from boardzoo.agents.network import NetworkAgent
 from boardzoo.agents.purple import PurpleAgent
 from boardzoo.agents.sb3 import SB3Agent
 from boardzoo.agents.simple import GreedyAgent, HumanAgent, PolicyAgent, RandomAgent
@@ -25,7 +26,7 @@ from boardzoo.spec import build, describe, split_spec
 #: Registered agents: spec name -> class.
 AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (
     RandomAgent, GreedyAgent, HumanAgent, PolicyAgent, MCTSAgent, FlatMonteCarloAgent, MinimaxAgent, AlphaBetaAgent,
-    SolverAgent, SB3Agent, PurpleAgent, AlphaZeroAgent)}
+    SolverAgent, SB3Agent, PurpleAgent, AlphaZeroAgent, NetworkAgent)}
 
 #: Constructor parameters that a spec string can't meaningfully set (left out of listings).
 SPEC_HIDDEN = ("seed", "stdin", "stdout", "evaluator")

@@ -106,7 +106,7 @@ LEARNING = ("write_input", "input_fits", "remaining_moves")
 HIDDEN_LEARNING = ("write_secret",)
 #: The modules of shared kernels (imported before a game's copies are made).
 KERNEL_MODULES = ("boardzoo.fast.batch", "boardzoo.fast.rollouts", "boardzoo.fast.mcts", "boardzoo.fast.gumbel",
-                  "boardzoo.fast.whole_tree", "boardzoo.fast.learner_inputs")
+                  "boardzoo.fast.whole_tree", "boardzoo.fast.learner_games")
 #: The compiled-engine sources every shared kernel may read (its cache stamp adds the game's folder).
 _SHARED_READS = ("jit.py", "fast")
 

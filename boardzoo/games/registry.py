@@ -83,6 +83,10 @@ class Learning:
     #: The same game mirrored left to right, the actions being columns (a free doubling
     #: of the positions learned, and of the network's answers when averaged).
     mirrored: bool = False
+    #: Who learns it: ``alphazero``, the searching self-play of games of perfect
+    #: information (the ``alphazero`` agent plays the network), or ``hidden``, the
+    #: self-play policy gradient over information states (the ``network`` agent plays it).
+    trainer: str = "alphazero"
 
 
 @dataclass(frozen=True)

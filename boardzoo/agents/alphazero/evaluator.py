@@ -5,6 +5,7 @@ searched by PUCT as well as by the ``alphazero`` agent's Gumbel search."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from functools import lru_cache
 from importlib import resources
@@ -18,8 +19,10 @@ from boardzoo.errors import SpecError
 from boardzoo.games.model import GameState
 from boardzoo.games.registry import game, games
 
-#: Networks shipped with boardzoo: game -> file in this package's ``weights`` folder.
-SHIPPED = {name: game.learning.shipped for name, game in games().items() if game.learning is not None}
+#: Networks shipped with boardzoo for the ``alphazero`` agent: game -> file in this
+#: package's ``weights`` folder (the folder of every shipped network).
+SHIPPED = {name: game.learning.shipped for name, game in games().items()
+           if game.learning is not None and game.learning.trainer == "alphazero"}
 
 
 @lru_cache(maxsize=16)
@@ -37,14 +40,15 @@ def load_network(path: str) -> Network:
     return _load(path, changed)
 
 
-def shipped_path(game_name: str) -> str:
-    """The path of the network shipped for ``game_name``; ValueError when there is none."""
-    if game_name not in SHIPPED:
-        raise ValueError(f"alphazero: no network is shipped for {game_name} (networks are shipped for "
-                         f"{', '.join(SHIPPED)}); train one with boardzoo train and pass weights=FILE")
-    path = str(resources.files("boardzoo.agents.alphazero") / "weights" / SHIPPED[game_name])
+def shipped_path(game_name: str, where: str = "alphazero", shipped: dict[str, str] = SHIPPED) -> str:
+    """The path of the network shipped for ``game_name`` (of the ``shipped`` ones, which
+    agent ``where`` plays); ValueError when there is none."""
+    if game_name not in shipped:
+        raise ValueError(f"{where}: no network is shipped for {game_name} (networks are shipped for "
+                         f"{', '.join(shipped)}); train one with boardzoo train and pass weights=FILE")
+    path = str(resources.files("boardzoo.agents.alphazero") / "weights" / shipped[game_name])
     if not os.path.exists(path):
-        raise ValueError(f"alphazero: the network for {game_name} is not shipped in this version yet; "
+        raise ValueError(f"{where}: the network for {game_name} is not shipped in this version yet; "
                          "train one with boardzoo train and pass weights=FILE")
     return path
 
@@ -60,8 +64,12 @@ def _blas_pools() -> Any:
 def one_blas_thread() -> Any:
     """A context in which NumPy's BLAS runs on one thread: one position at a time, the
     network's matrices are small, and BLAS threads only wait on each other (five times
-    slower on a busy two-core machine)."""
-    return _blas_pools().limit(limits=1, user_api="blas")
+    slower on a busy two-core machine). Without threadpoolctl (the ``fast`` extra's) BLAS
+    is left as it is."""
+    try:
+        return _blas_pools().limit(limits=1, user_api="blas")
+    except ImportError:
+        return contextlib.nullcontext()
 
 
 def check_fits(where: str, network: Network, model: GameState) -> None:

@@ -79,7 +79,7 @@ from boardzoo.games.geister.protocol import (
     positions_of,
 )
 from boardzoo.games.geister.rules import GeisterState
-from boardzoo.games.registry import Game, Param
+from boardzoo.games.registry import Game, Learning, Param
 
 #: The longest game a Geister env or core accepts (plies); games are stopped at max_turns.
 MAX_TURNS_LIMIT = 100_000
@@ -112,6 +112,7 @@ GAME = Game(
                         "smaller boards and ghost counts as parameters"},
     observation=observation_of,
     network_input=network_input,
+    learning=Learning(env="geister_v0", settings={}, shipped="geister.npz", generations=0, trainer="hidden"),
     knowledge="boardzoo.strategy.geister",
     compiled_core="boardzoo.games.geister.compiled",
     compiled_rollouts=("random", "forward", "rushing"),

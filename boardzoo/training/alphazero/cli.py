@@ -14,7 +14,7 @@ from boardzoo.training.alphazero.trainer import AVERAGED, CHECKPOINT, Trainer, b
 from boardzoo.values import number, whole
 
 
-def _commit() -> str:
+def commit() -> str:
     """The commit of the boardzoo source being run, when it is a git checkout."""
     here = os.path.dirname(os.path.abspath(__file__))
     try:
@@ -23,6 +23,11 @@ def _commit() -> str:
     except (OSError, subprocess.SubprocessError):
         return ""
     return done.stdout.strip() if done.returncode == 0 else ""
+
+
+def command_line() -> str:
+    """The command being run, when it is the boardzoo command (for the run's records)."""
+    return shlex.join(["boardzoo", *sys.argv[1:]]) if sys.argv and sys.argv[0].endswith("boardzoo") else ""
 
 
 def train(args: argparse.Namespace) -> int:
@@ -44,16 +49,16 @@ def train(args: argparse.Namespace) -> int:
             settings[name.strip()] = value.strip()
         run_dir = args.run_dir or os.path.join("runs", f"train-{args.game}")
         resuming = os.path.exists(os.path.join(run_dir, CHECKPOINT))
-        command = shlex.join(["boardzoo", *sys.argv[1:]]) if sys.argv and sys.argv[0].endswith("boardzoo") else ""
+        command = command_line()
         if args.branch_from and not resuming:
-            trainer = branch(args.branch_from, run_dir, settings, game=args.game, commit=_commit(), command=command,
+            trainer = branch(args.branch_from, run_dir, settings, game=args.game, commit=commit(), command=command,
                              workers=args.workers, ray=args.ray)
         else:
             # A branch's settings are its source's with --set's changes, not the preset's: the
             # same command run again resumes it if they still hold.
             config = None if resuming and (not settings or args.branch_from) \
                 else PRESETS[args.game].with_settings(settings)
-            trainer = Trainer(run_dir, config, workers=args.workers, ray=args.ray, commit=_commit(), command=command)
+            trainer = Trainer(run_dir, config, workers=args.workers, ray=args.ray, commit=commit(), command=command)
             if args.branch_from and trainer.config.with_settings(settings) != trainer.config:
                 raise ValueError(f"{run_dir} holds a run with other settings; resume it without --set, or branch "
                                  "into another run directory")

@@ -160,7 +160,8 @@ FIXED_IN_A_BRANCH = ("kind", "channels", "blocks", "value_hidden", "largest_pile
 #: each game's declaration (its ``Learning``).
 PRESETS: dict[str, TrainingConfig] = {
     name: TrainingConfig(env=game.learning.env, game=name, **game.learning.settings)
-    for name, game in games().items() if game.learning is not None}
+    for name, game in games().items() if game.learning is not None and game.learning.trainer == "alphazero"}
 #: Where ``boardzoo train GAME`` stops when it is given no ``--generations``, ``--hours`` or
 #: ``--run-hours``: the generations of the run that made the game's shipped network.
-DEFAULT_GENERATIONS = {name: game.learning.generations for name, game in games().items() if game.learning}
+DEFAULT_GENERATIONS = {name: game.learning.generations for name, game in games().items()
+                       if game.learning is not None and game.learning.trainer == "alphazero"}

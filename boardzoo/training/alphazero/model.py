@@ -72,8 +72,15 @@ class PolicyValueNet(nn.Module):
         self.value_fc2 = nn.Linear(hidden, 1)
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.heads(self.trunk(x))
+
+    def trunk(self, x: torch.Tensor) -> torch.Tensor:
+        """The features every head reads: the stem and the residual blocks."""
+        return self.blocks(torch.relu(self.stem(x if self.conv else x.reshape(x.shape[0], -1))))
+
+    def heads(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """The policy's logits and the values, from the trunk's features."""
         n = x.shape[0]
-        x = self.blocks(torch.relu(self.stem(x if self.conv else x.reshape(n, -1))))
         if self.conv:
             logits = self.policy_fc(torch.relu(self.policy_conv(x)).reshape(n, -1))
             value_in = torch.relu(self.value_conv(x)).reshape(n, -1)

@@ -109,15 +109,17 @@ class RunDirectory:
     def write_checkpoint(self, state: dict[str, Any], history: list[dict[str, Any]]) -> None:
         """The checkpoint (``state`` with the format) and the history beside it; the old
         checkpoint stays whole when the new one cannot be written."""
-        self._write(self.file(CHECKPOINT), lambda handle: torch.save({"format": FORMAT, **state}, handle))
-        self._write(self.file(HISTORY), lambda handle: handle.write(
+        self.write_file(self.file(CHECKPOINT), lambda handle: torch.save({"format": FORMAT, **state}, handle))
+        self.write_file(self.file(HISTORY), lambda handle: handle.write(
             "".join(json.dumps(entry) + "\n" for entry in history).encode()))
 
     def write_config(self, config: dict[str, Any]) -> None:
         self.folder("weights")
-        self._write(self.file(CONFIG), lambda handle: handle.write((json.dumps(config, indent=1) + "\n").encode()))
+        self.write_file(self.file(CONFIG), lambda handle: handle.write((json.dumps(config, indent=1) + "\n").encode()))
 
-    def _write(self, path: str, write: Callable[[Any], Any]) -> None:
+    def write_file(self, path: str, write: Callable[[Any], Any]) -> None:
+        """``path`` written whole by ``write`` (a new file renamed into place), or a
+        RunDirectoryError that keeps the old one."""
         try:
             write_atomic_with(path, write)
         except BoardzooError as error:  # the ledger's words for an OSError
@@ -135,8 +137,8 @@ class RunDirectory:
         the newest ``keep`` generations' files stay, and every ``keep_every``-th."""
         self.folder("weights")
         for path in (self.weights_path(generation), self.file("weights", "latest.npz")):
-            self._write(path, network.write)
-        self._write(self.file("weights", AVERAGED), averaged.write)
+            self.write_file(path, network.write)
+        self.write_file(self.file("weights", AVERAGED), averaged.write)
         for old in range(generation - keep, -1, -1):
             if keep_every and old % keep_every == 0:
                 continue
@@ -149,7 +151,7 @@ class RunDirectory:
     def stage(self, generation: int, result: SelfPlayResult) -> None:
         meta = {key: getattr(result, key) for key in ("number", "games", "plies", "first_player_score", "seconds",
                                                        "evaluations", "outcomes")}
-        self._write(os.path.join(self.folder("staging"), f"gen-{generation}-task-{result.number}.npz"),
+        self.write_file(os.path.join(self.folder("staging"), f"gen-{generation}-task-{result.number}.npz"),
                     lambda handle: np.savez(handle, inputs=result.inputs, policies=result.policies,
                                             values=result.values, meta=np.array(json.dumps(meta))))
 

@@ -1,0 +1,75 @@
+"""A player from a network trained by the hidden-information trainer (``boardzoo train
+geister``): its own policy over the seat's information state, each move drawn from it.
+
+    make("network")                                   # the network shipped for the game
+    make("network:weights=runs/train-geister/weights/latest.npz")
+    make("network:temperature=0.5")                   # sharper: nearer the most likely move
+
+No search: one pass of the network a move, in NumPy (no extra needed), on what the seat
+may know (the game's ``network_input`` of its view: never a hidden colour). The move is
+drawn from the policy, with the agent's seeded generator, because a game of hidden
+information asks for a mixed strategy: a player that always makes its likeliest move
+tells the opponent what its ghosts are. ``temperature`` reshapes the policy (its
+probabilities to the power 1/T; 0 plays the likeliest move). ``stats`` holds the
+network's value of the position and the move's probability.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from boardzoo.agents.alphazero.evaluator import check_fits, load_network, one_blas_thread, shipped_path
+from boardzoo.agents.alphazero.network import Network, move_probabilities
+from boardzoo.agents.base import Agent
+from boardzoo.games.model import GameState
+from boardzoo.games.registry import game as declared_game
+from boardzoo.games.registry import games
+from boardzoo.values import number
+
+#: Networks shipped for this agent: game -> file (in the folder of every shipped network).
+SHIPPED = {name: each.learning.shipped for name, each in games().items()
+           if each.learning is not None and each.learning.trainer == "hidden"}
+
+
+class NetworkAgent(Agent):
+    name = "network"
+    summary = ("a network trained by self-play over a seat's information state (boardzoo train geister) playing "
+               "its own policy, each move drawn from it: no search, NumPy only")
+    games = frozenset(SHIPPED)
+    default_notes = {"weights": "the network shipped for the game"}
+
+    def __init__(self, seed: int | None = None, weights: str | None = None, temperature: float = 1.0):
+        super().__init__(seed)
+        self.temperature = number("network: temperature", temperature, 0.0, 100.0)
+        self.weights = weights
+        self.network = None if weights is None else load_network(weights)
+
+    def network_for(self, model: GameState) -> Network:
+        if self.network is not None:
+            return self.network
+        return load_network(shipped_path(model.game_name, "network", SHIPPED))
+
+    def check(self, model: GameState) -> None:
+        super().check(model)
+        check_fits("network", self.network_for(model), model)
+
+    def act(self, observation: dict, model: GameState) -> int:
+        if model.current_player() < 0:
+            raise ValueError("network: asked to move in a finished game or at a chance event")
+        start = time.perf_counter()
+        network = self.network_for(model)
+        inputs = declared_game(model.game_name).network_input(model, 0)[None]
+        with one_blas_thread():
+            logits, values = network(inputs)
+        legal = model.legal_actions()
+        probabilities = move_probabilities(logits[0], legal)
+        if self.temperature == 0:
+            choice = int(np.argmax(probabilities))
+        else:
+            weights = probabilities ** (1.0 / self.temperature)
+            choice = self.rng.choices(range(len(legal)), weights=(weights / weights.sum()).tolist())[0]
+        self.stats = {"value": float(values[0]), "probability": round(float(probabilities[choice]), 4),
+                      "seconds": time.perf_counter() - start}
+        return int(legal[choice])

@@ -1,0 +1,42 @@
+"""``boardzoo train GAME`` for a game with hidden information: start or resume a run of
+the hidden-information trainer from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from boardzoo.training.alphazero.cli import command_line, commit
+from boardzoo.training.hidden.config import PRESETS
+from boardzoo.training.hidden.trainer import HiddenTrainer
+from boardzoo.values import number, whole
+
+
+def train(args: argparse.Namespace) -> int:
+    """Train ``args.game``'s preset (with ``--set``'s changes) in ``--run``, or resume it."""
+    for option, given in (("--workers", args.workers != 1), ("--ray", args.ray), ("--branch-from", args.branch_from)):
+        if given:
+            raise ValueError(f"train: {option} is for games of perfect information; {args.game} trains in one "
+                             "process")
+    if args.generations is not None:
+        whole("train: --generations", args.generations, 1, 10_000_000)
+    for option, value in (("--hours", args.hours), ("--run-hours", args.run_hours)):
+        if value is not None:
+            number(f"train: {option}", value, 1e-6, 10_000)
+    settings = {}
+    for item in args.set:
+        name, eq, value = item.partition("=")
+        if not eq:
+            raise ValueError(f"train: --set takes NAME=VALUE, got {item!r}")
+        settings[name.strip()] = value.strip()
+    run_dir = args.run_dir or os.path.join("runs", f"train-{args.game}")
+    resuming = os.path.exists(os.path.join(run_dir, "checkpoint.pt"))
+    config = None if resuming and not settings else PRESETS[args.game].with_settings(settings)
+    trainer = HiddenTrainer(run_dir, config, commit=commit(), command=command_line())
+    if trainer.config.game != args.game:
+        raise ValueError(f"train: {run_dir} trains {trainer.config.game}, not {args.game}")
+    if args.generations is None and args.hours is None and args.run_hours is None:
+        raise ValueError("train: say when to stop: --generations (iterations), --hours or --run-hours")
+    trainer.train(iterations=args.generations, hours=args.hours, run_hours=args.run_hours)
+    print(os.path.join(run_dir, "weights", "latest.npz"))
+    return 0

@@ -1,0 +1,102 @@
+"""What a hidden-information training run is: every setting of the loop in one checked,
+JSON-able record, with a preset per game (its ``Learning``). A run directory keeps the
+settings it was started with; a resumed run uses them and refuses others."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from boardzoo.games.registry import games
+from boardzoo.training.settings import bounded, check_bounds, from_json, with_settings
+
+#: The games this trainer learns: hidden information, a network input and a compiled core.
+LEARNABLE = tuple(name for name, each in games().items()
+                  if each.hidden_information and each.network_input is not None and each.compiled_core is not None)
+
+
+@dataclass(frozen=True)
+class HiddenConfig:
+    """One run's settings (``docs/tutorials/hidden-information.md`` says what each does)."""
+
+    env: str
+    game: str
+    params: dict[str, Any] = field(default_factory=dict)
+    # the network
+    kind: str = "conv"
+    channels: int = bounded(48, 1, 512)
+    blocks: int = bounded(3, 0, 32)
+    value_hidden: int = bounded(64, 1, 1024)
+    # self-play
+    games_in_flight: int = bounded(256, 2, 65_536)
+    decisions_per_iteration: int = bounded(16_384, 64, 10_000_000)
+    #: Of the games that start, the share played against the learner itself (both seats
+    #: learn), and the share against the roll-out policies (the rest: past selves).
+    self_share: float = bounded(0.5, 0.0, 1.0)
+    fixed_share: float = bounded(0.1, 0.0, 1.0)
+    fixed_opponents: tuple[str, ...] = ("rushing", "random")
+    #: A past self joins the league every this many iterations; the league keeps the newest.
+    snapshot_every: int = bounded(10, 1, 100_000)
+    league_size: int = bounded(16, 1, 1000)
+    # learning
+    epochs: int = bounded(3, 1, 100)
+    minibatch: int = bounded(2048, 16, 1_000_000)
+    learning_rate: float = bounded(3e-4, 1e-7, 1.0)
+    clip: float = bounded(0.2, 0.01, 1.0)
+    gae_lambda: float = bounded(0.95, 0.0, 1.0)
+    value_weight: float = bounded(0.5, 0.0, 100.0)
+    entropy_weight: float = bounded(0.01, 0.0, 10.0)
+    #: The magnet: the policy is pulled toward a slowly moving copy of itself (KL, weighted
+    #: so), which the copy follows by this share each iteration (MMD-style regularisation).
+    magnet_weight: float = bounded(0.05, 0.0, 100.0)
+    magnet_step: float = bounded(0.05, 0.0, 1.0)
+    belief_weight: float = bounded(0.5, 0.0, 100.0)
+    # evaluation
+    eval_every: int = bounded(10, 1, 100_000)
+    eval_games: int = bounded(200, 0, 100_000)
+    eval_opponents: tuple[str, ...] = ("rushing", "random")
+    # files
+    checkpoint_minutes: float = bounded(10.0, 0.01, 10_000.0)
+    seed: int = bounded(0, 0, 2**63 - 1)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.params, dict):
+            raise ValueError(f"train: params must be a mapping of the env's parameters, got {self.params!r}")
+        if self.game not in LEARNABLE:
+            raise ValueError(f"train: the hidden-information trainer learns {', '.join(LEARNABLE)}, not {self.game}")
+        if self.kind not in ("conv", "mlp"):
+            raise ValueError(f"train: kind must be conv or mlp, got {self.kind!r}")
+        check_bounds(self)
+        if self.self_share + self.fixed_share > 1:
+            raise ValueError("train: self_share and fixed_share add up to more than 1")
+        policies = games()[self.game].compiled_rollouts
+        for name in (*self.fixed_opponents, *self.eval_opponents):
+            if name not in policies:
+                raise ValueError(f"train: no roll-out policy {name!r} to play against; {self.game} has "
+                                 f"{', '.join(policies)}")
+        if self.fixed_share > 0 and not self.fixed_opponents:
+            raise ValueError("train: fixed_share is above 0 but fixed_opponents names none")
+
+    def to_json(self) -> dict[str, Any]:
+        import dataclasses
+
+        data = dataclasses.asdict(self)
+        data["fixed_opponents"], data["eval_opponents"] = list(self.fixed_opponents), list(self.eval_opponents)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any, where: str) -> HiddenConfig:
+        return from_json(cls, data, where, tuples=("fixed_opponents", "eval_opponents"))
+
+    def with_settings(self, settings: dict[str, str]) -> HiddenConfig:
+        return with_settings(self, settings)
+
+    def architecture(self, input_shape: tuple[int, ...], actions: int) -> dict[str, Any]:
+        return {"kind": self.kind, "input": list(input_shape), "channels": self.channels, "blocks": self.blocks,
+                "value_hidden": self.value_hidden, "actions": actions}
+
+
+#: What ``boardzoo train GAME`` runs for each game this trainer learns (its declaration's ``Learning``).
+PRESETS: dict[str, HiddenConfig] = {
+    name: HiddenConfig(env=game.learning.env, game=name, **game.learning.settings)
+    for name, game in games().items() if game.learning is not None and game.learning.trainer == "hidden"}
