@@ -1,0 +1,196 @@
+"""The hidden-information trainer (``boardzoo train geister``): its decisions read only
+what a seat may know, its pieces against plain references, and the loop at a tiny size,
+resumed after a kill (the rl and fast extras)."""
+
+import json
+import random
+import sys
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch", reason="the rl extra is not installed (pip install '.[rl]')")
+pytest.importorskip("numba", reason="the fast extra is not installed (pip install '.[fast]')")
+
+import torch  # noqa: E402
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from boardzoo.agents import make  # noqa: E402
+from boardzoo.fast.core import kernels_for  # noqa: E402
+from boardzoo.games.geister import GAME, GeisterView  # noqa: E402
+from boardzoo.training.hidden.config import PRESETS, HiddenConfig  # noqa: E402
+from boardzoo.training.hidden.model import BeliefPolicyValueNet  # noqa: E402
+from boardzoo.training.hidden.selfplay import advantages_of, sample_actions  # noqa: E402
+from boardzoo.training.hidden.trainer import HiddenTrainer  # noqa: E402
+
+TINY = {"rows": 3, "cols": 4, "blue": 1, "red": 1, "max_turns": 8, "placement": "dealt"}
+SMALL = {"rows": 5, "cols": 4, "blue": 2, "red": 2, "exits": 1, "max_turns": 30}
+
+
+def tiny_config(**changes) -> HiddenConfig:
+    settings = {"params": dict(TINY), "games_in_flight": 16, "decisions_per_iteration": 128, "minibatch": 64,
+                "epochs": 1, "eval_every": 2, "eval_games": 8, "snapshot_every": 1, "league_size": 2,
+                "channels": 8, "blocks": 1, "value_hidden": 8, **changes}
+    return HiddenConfig(env="geister_v0", game="geister", **settings)
+
+
+def quiet(line):
+    pass
+
+
+def recoloured(state, rng):
+    """``state`` with the colours of the opponent's ghosts still on the board shuffled
+    (the mover's own colours, and those captures made public, as they were)."""
+    seat, ghosts = state.player, state.shape.ghosts
+    on_board = [g for g in range(ghosts * (1 - seat), ghosts * (2 - seat)) if state.pos[g] >= 0]
+    other = state.clone()
+    colours = [state.red[g] for g in on_board]
+    rng.shuffle(colours)
+    for g, red in zip(on_board, colours):
+        other.red[g] = red
+    return other
+
+
+def positions(params, count, seed):
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = GAME.new_initial_state(rng, **params)
+        while not state.is_terminal():
+            if state.current_player() < 0:
+                state.apply(state.sample_chance(rng))
+                continue
+            if state.placed[1 - state.player]:
+                found.append(state.clone())
+            state.apply(rng.choice(state.legal_actions()))
+    return found[:count]
+
+
+def test_recolouring_the_opponents_ghosts_never_changes_a_decision(tmp_path):
+    """The network agent, handed the same seed, plays the same move whatever colours the
+    opponent's hidden ghosts have; and the compiled input the self-play games write is
+    the same for the true state and for every recolouring of it."""
+    trainer = HiddenTrainer(str(tmp_path / "run"), tiny_config(params=dict(SMALL)), log=quiet)
+    path = tmp_path / "net.npz"
+    trainer.network().save(str(path))
+    agent = make(f"network:weights={path}")
+    rng = random.Random(5)
+    moves_changed = 0
+    for state in positions(SMALL, 150, 2):
+        other = recoloured(state, rng)
+        moves_changed += other.red != state.red
+        decisions = []
+        for full in (state, other):
+            agent.reset(seed=9)
+            decisions.append(agent.act({}, GeisterView(full, full.player)))
+        assert decisions[0] == decisions[1]
+        core = kernels_for(state).core
+        inputs = [np.zeros(int(np.prod(trainer.architecture["input"])), np.float32) for _ in range(2)]
+        for full, out in zip((state, other), inputs):
+            core.write_input(core.encode(full), out)
+        np.testing.assert_array_equal(inputs[0], inputs[1])
+    assert moves_changed > 50  # most recolourings did change the colours
+
+
+def test_the_numpy_agent_plays_the_training_network(tmp_path):
+    """The file the agent loads gives the logits and values of the PyTorch network that
+    trained, and the agent's moves are drawn from that policy."""
+    trainer = HiddenTrainer(str(tmp_path / "run"), tiny_config(params=dict(SMALL)), log=quiet)
+    with torch.no_grad():
+        for parameter in trainer.model.parameters():
+            parameter.normal_(0, 0.3)
+    network = trainer.network()
+    states = positions(SMALL, 64, 3)
+    inputs = np.stack([GAME.network_input(s) for s in states])
+    with torch.no_grad():
+        logits, values = trainer.model(torch.from_numpy(inputs))
+    numpy_logits, numpy_values = network(inputs)
+    np.testing.assert_allclose(numpy_logits, logits.numpy(), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(numpy_values, values.numpy(), rtol=1e-4, atol=1e-5)
+
+
+@given(st.lists(st.floats(-1, 1), min_size=1, max_size=30), st.sampled_from([-1.0, 0.0, 1.0]),
+       st.floats(0, 1))
+def test_advantages_are_the_discounted_sums_of_td_errors(values, result, lam):
+    """GAE against its definition: A_t = sum over l of lambda^l * delta_(t+l), each delta
+    the next value (the result after the last) less this one."""
+    values = np.array(values)
+    advantages, returns = advantages_of(values, result, lam)
+    following = list(values[1:]) + [result]
+    for t in range(len(values)):
+        expected = sum(lam ** (k - t) * (following[k] - values[k]) for k in range(t, len(values)))
+        assert advantages[t] == pytest.approx(expected, abs=1e-9)
+    np.testing.assert_allclose(returns, advantages + values)
+    if lam == 1:
+        np.testing.assert_allclose(returns, result)
+
+
+def test_moves_are_drawn_from_the_policy_over_the_legal_actions():
+    logits = np.array([[2.0, 0.0, 1.0, 5.0]] * 20_000)
+    masks = np.array([[True, True, True, False]] * 20_000)
+    actions, log_probs = sample_actions(logits, masks, np.random.default_rng(0))
+    assert not (actions == 3).any()
+    expected = np.exp([2.0, 0.0, 1.0]) / np.exp([2.0, 0.0, 1.0]).sum()
+    np.testing.assert_allclose(np.bincount(actions, minlength=3) / len(actions), expected, atol=0.015)
+    np.testing.assert_allclose(log_probs, np.log(expected)[actions], rtol=1e-5)
+
+
+def test_the_belief_head_is_left_out_of_the_agents_file(tmp_path):
+    trainer = HiddenTrainer(str(tmp_path / "run"), tiny_config(), log=quiet)
+    assert any(name.startswith("belief") for name in trainer.model.state_dict())
+    assert not any(name.startswith("belief") for name in trainer.network().arrays)
+    assert isinstance(trainer.model, BeliefPolicyValueNet)
+
+
+def test_settings_are_checked():
+    with pytest.raises(ValueError, match="learns geister, not connect_four"):
+        HiddenConfig(env="connect_four_v0", game="connect_four")
+    with pytest.raises(ValueError, match="no roll-out policy 'expert'"):
+        tiny_config(fixed_opponents=("expert",))
+    with pytest.raises(ValueError, match="clip must be a number"):
+        tiny_config(clip=5.0)
+    with pytest.raises(ValueError, match="add up to more than 1"):
+        tiny_config(self_share=0.8, fixed_share=0.5)
+    assert PRESETS["geister"].env == "geister_v0"
+
+
+@pytest.mark.slow
+@pytest.mark.training
+def test_a_tiny_run_learns_checkpoints_and_resumes(tmp_path):
+    run = tmp_path / "run"
+    trainer = HiddenTrainer(str(run), tiny_config(), log=quiet)
+    trainer.train(iterations=3)
+    history = [json.loads(line) for line in (run / "history.jsonl").read_text().splitlines()]
+    assert [entry["iteration"] for entry in history] == [1, 2, 3]
+    assert all(entry["decisions"] >= 128 * entry["iteration"] for entry in history)
+    assert "eval" in history[1] and set(history[1]["eval"]) == {"rushing", "random"}
+    assert (run / "weights" / "iter-00003.npz").exists() and (run / "weights" / "latest.npz").exists()
+    resumed = HiddenTrainer(str(run), log=quiet)
+    assert resumed.iteration == 3 and sorted(resumed.league.snapshots) == [2, 3]
+    resumed.train(iterations=4)
+    assert len((run / "history.jsonl").read_text().splitlines()) == 4
+    with pytest.raises(ValueError, match="other settings"):
+        HiddenTrainer(str(run), tiny_config(clip=0.3), log=quiet)
+
+
+@pytest.mark.slow
+@pytest.mark.training
+def test_a_killed_run_resumes_from_its_checkpoint(tmp_path, terminated_run):
+    """SIGTERM mid-run: the trainer writes its checkpoint on the way out, and the same
+    command carries on from it."""
+    import signal
+    import subprocess
+
+    run = tmp_path / "run"
+    sets = ["--set", "games_in_flight=16", "--set", "decisions_per_iteration=128", "--set", "minibatch=64",
+            "--set", "channels=8", "--set", "blocks=1", "--set", "eval_games=0", "--set", "checkpoint_minutes=0.01"]
+    command = [sys.executable, "-m", "boardzoo", "train", "geister", "--run", str(run), *sets]
+    status, err = terminated_run([*command, "--generations", "100000"], 1, run / "history.jsonl")
+    assert status == 128 + signal.SIGTERM, err
+    done = len((run / "history.jsonl").read_text().splitlines())
+    assert done >= 1
+    finished = subprocess.run([*command, "--generations", str(done + 2)], capture_output=True, text=True, timeout=600)
+    assert finished.returncode == 0, finished.stderr
+    iterations = [json.loads(line)["iteration"] for line in (run / "history.jsonl").read_text().splitlines()]
+    assert iterations == list(range(1, done + 3))
