@@ -118,14 +118,14 @@ def test_bad_requests_get_specific_4xx_json_errors(client, body, status, words):
 
 def test_the_page_offers_each_game_the_agents_that_play_it(page):
     """The opponent suggestions follow the chosen game: alphazero (Connect Four, Nim,
-    Cantris) is offered there and not for Geister."""
+    Cantris) is offered there and not for Geister, the network agent for Geister alone."""
     def offered(prefix: str) -> set[str]:
         return set(page.eval_on_selector_all(f"#{prefix}-agent-list option", "options => options.map(o => o.value)"))
 
     page.select_option("#play-env", "connect_four_v0")
-    assert {"alphazero", "mcts", "random"} <= offered("play")
+    assert {"alphazero", "mcts", "random"} <= offered("play") and "network" not in offered("play")
     page.select_option("#play-env", "geister_v0")
-    assert "alphazero" not in offered("play") and {"mcts", "random"} <= offered("play")
+    assert "alphazero" not in offered("play") and {"mcts", "random", "network"} <= offered("play")
     page.click("[data-tab=watch]")
     page.select_option("#watch-env", "nim_v0")
     assert "alphazero" in offered("watch")

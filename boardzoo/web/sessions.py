@@ -33,8 +33,9 @@ from boardzoo.web.searches import Cancelled, HostedAgent, SearchPool
 
 SEATS = arena.SEATS
 #: Agents a browser may choose: none loads a file (``sb3``, ``mcts:model=``) or needs a terminal
-#: (``alphazero`` plays the network shipped with boardzoo: its ``weights=`` is refused).
-WEB_AGENTS = ("random", "greedy", "policy", "mcts", "flatmc", "minimax", "alphabeta", "solver", "alphazero")
+#: (``alphazero`` and ``network`` play the networks shipped with boardzoo: ``weights=`` is refused).
+WEB_AGENTS = ("random", "greedy", "policy", "mcts", "flatmc", "minimax", "alphabeta", "solver", "alphazero",
+              "network")
 #: The largest budgets a browser may ask for (a move of the server's agent stays within seconds;
 #: ``time`` below the default move limit of 10 s, leaving room for a process's overhead).
 WEB_BUDGETS = {"iterations": 50_000, "playouts": 200_000, "depth": 10, "time": 8.0}
