@@ -60,7 +60,9 @@ class NetworkAgent(Agent):
             raise ValueError("network: asked to move in a finished game or at a chance event")
         start = time.perf_counter()
         network = self.network_for(model)
-        inputs = declared_game(model.game_name).network_input(model, 0)[None]
+        write_input = declared_game(model.game_name).network_input
+        assert write_input is not None  # every game this agent plays declares one
+        inputs = write_input(model, 0)[None]
         with one_blas_thread():
             logits, values = network(inputs)
         legal = model.legal_actions()

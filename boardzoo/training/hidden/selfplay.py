@@ -84,7 +84,8 @@ class _Store:
 
     def __init__(self, shapes: dict[str, tuple[tuple[int, ...], type]]):
         self.shapes = shapes
-        self.arrays = {name: np.empty((1024, *shape), dtype) for name, (shape, dtype) in shapes.items()}
+        self.arrays: dict[str, np.ndarray] = {name: np.empty((1024, *shape), dtype)
+                                              for name, (shape, dtype) in shapes.items()}
         self.size = 0
 
     def append(self, **rows: np.ndarray) -> int:
@@ -183,9 +184,10 @@ class LeagueGames:
                     self.pending[b][players[b]].append(first + k)
             for c in np.unique(movers[movers != LEARNER]):
                 rows = np.flatnonzero(movers == c)
-                if c >= SNAPSHOT:
+                snapshot = self.league.snapshot(int(c)) if c >= SNAPSHOT else None
+                if snapshot is not None:  # (every snapshot still playing is in the league: see above)
                     with torch.no_grad():
-                        logits, _ = self.league.snapshot(int(c)).module(torch.from_numpy(self._inputs(states, rows)))
+                        logits, _ = snapshot.module(torch.from_numpy(self._inputs(states, rows)))
                     actions[rows] = sample_actions(logits.numpy(), masks[rows], self.rng)[0]
                 else:
                     out = np.empty(len(rows), dtype=np.int64)
@@ -213,7 +215,7 @@ class LeagueGames:
                     self.league.record(opponent, score)
                 else:
                     tally.add("itself", 0.5)
-                self._assign(b)
+                self._assign(int(b))
         taken = np.concatenate(ready)
         arrays = self.store.arrays
         decisions = Decisions(inputs=arrays["inputs"][taken], masks=arrays["masks"][taken],
