@@ -48,8 +48,8 @@ class HiddenConfig:
     entropy_weight: float = bounded(0.01, 0.0, 10.0)
     #: The magnet: the policy is pulled toward a slowly moving copy of itself (KL, weighted
     #: so), which the copy follows by this share each iteration (MMD-style regularisation).
-    magnet_weight: float = bounded(0.05, 0.0, 100.0)
-    magnet_step: float = bounded(0.05, 0.0, 1.0)
+    magnet_weight: float = bounded(0.5, 0.0, 100.0)
+    magnet_step: float = bounded(0.01, 0.0, 1.0)
     belief_weight: float = bounded(0.5, 0.0, 100.0)
     # evaluation
     eval_every: int = bounded(10, 1, 100_000)
