@@ -1,5 +1,6 @@
 """``boardzoo train GAME`` for a game with hidden information: start or resume a run of
-the hidden-information trainer from the command line."""
+the hidden-information trainer from the command line. It trains in one process;
+``--workers N`` gives PyTorch N threads for the network's passes."""
 
 from __future__ import annotations
 
@@ -14,10 +15,11 @@ from boardzoo.values import number, whole
 
 def train(args: argparse.Namespace) -> int:
     """Train ``args.game``'s preset (with ``--set``'s changes) in ``--run``, or resume it."""
-    for option, given in (("--workers", args.workers != 1), ("--ray", args.ray), ("--branch-from", args.branch_from)):
+    for option, given in (("--ray", args.ray), ("--branch-from", args.branch_from)):
         if given:
             raise ValueError(f"train: {option} is for games of perfect information; {args.game} trains in one "
                              "process")
+    whole("train: --workers", args.workers, 1, 256)
     if args.generations is not None:
         whole("train: --generations", args.generations, 1, 10_000_000)
     for option, value in (("--hours", args.hours), ("--run-hours", args.run_hours)):
@@ -32,7 +34,7 @@ def train(args: argparse.Namespace) -> int:
     run_dir = args.run_dir or os.path.join("runs", f"train-{args.game}")
     resuming = os.path.exists(os.path.join(run_dir, "checkpoint.pt"))
     config = None if resuming and not settings else PRESETS[args.game].with_settings(settings)
-    trainer = HiddenTrainer(run_dir, config, commit=commit(), command=command_line())
+    trainer = HiddenTrainer(run_dir, config, commit=commit(), command=command_line(), threads=args.workers)
     if trainer.config.game != args.game:
         raise ValueError(f"train: {run_dir} trains {trainer.config.game}, not {args.game}")
     if args.generations is None and args.hours is None and args.run_hours is None:

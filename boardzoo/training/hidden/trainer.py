@@ -101,8 +101,9 @@ class HiddenTrainer:
     (``config`` None, or equal to the one it was started with)."""
 
     def __init__(self, run_dir: str, config: HiddenConfig | None = None, commit: str = "", command: str = "",
-                 log: Callable[[str], None] = print):
+                 log: Callable[[str], None] = print, threads: int = 1):
         self.run = RunDirectory(run_dir, log)
+        self.threads = threads  # PyTorch's, for the network's passes in self-play and learning
         self.log = log
         self.commit, self.command = commit, command
         self.history: list[dict[str, Any]] = []
@@ -179,6 +180,7 @@ class HiddenTrainer:
         if iterations is None and hours is None and run_hours is None:
             raise ValueError("train: say when to stop (iterations, hours or run hours)")
         config = self.config
+        torch.set_num_threads(self.threads)
         with self.run.held():
             self.run.folder("weights")
             games = LeagueGames(config, self.league, config.seed + 7919 * (self.iteration + 1))
