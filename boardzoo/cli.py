@@ -352,6 +352,9 @@ def parser() -> argparse.ArgumentParser:
     train.add_argument("game", help=f"{', '.join([*learned, *hidden])} (the preset of that game; "
                                     f"{', '.join(hidden)} by the hidden-information trainer)")
     train.add_argument("--run", dest="run_dir", metavar="DIR", help="run directory (default runs/train-GAME)")
+    train.add_argument("--env", metavar="SPEC",
+                       help="a game with hidden information: the env and its parameters for a new run (a member of "
+                            "the family, e.g. geister_v0:rows=3,cols=4,blue=1,red=1,max_turns=6,placement=dealt)")
     train.add_argument("--generations", type=int,
                        help="stop when the run has this many generations (iterations of the hidden-information "
                             "trainer, which needs a stop said) (default, when no --hours or --run-hours "

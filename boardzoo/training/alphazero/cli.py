@@ -31,6 +31,8 @@ def command_line() -> str:
 
 
 def train(args: argparse.Namespace) -> int:
+    if getattr(args, "env", None):
+        raise SpecError(f"train: --env is for games with hidden information; {args.game}'s preset fixes its env")
     if args.game not in PRESETS:
         raise SpecError(f"train: no preset for {args.game!r}; presets are {', '.join(PRESETS)}")
     try:

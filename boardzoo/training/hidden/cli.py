@@ -5,12 +5,26 @@ the hidden-information trainer from the command line. It trains in one process;
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 
 from boardzoo.training.alphazero.cli import command_line, commit
-from boardzoo.training.hidden.config import PRESETS
+from boardzoo.training.hidden.config import PRESETS, HiddenConfig
 from boardzoo.training.hidden.trainer import HiddenTrainer
 from boardzoo.values import number, whole
+
+
+def with_env(config: HiddenConfig, spec: str | None) -> HiddenConfig:
+    """``config`` playing env ``spec`` (a name and parameters) instead of its own."""
+    if not spec:
+        return config
+    from boardzoo.envs import SPEC_HIDDEN, env_module, make
+    from boardzoo.spec import build, split_spec
+
+    make(spec, raw=True)  # a bad spec is refused in its own words
+    name, raw = split_spec(spec)
+    params = build(env_module(name).raw_env, name, raw, hidden=SPEC_HIDDEN)
+    return dataclasses.replace(config, env=name, params=params)
 
 
 def train(args: argparse.Namespace) -> int:
@@ -33,7 +47,8 @@ def train(args: argparse.Namespace) -> int:
         settings[name.strip()] = value.strip()
     run_dir = args.run_dir or os.path.join("runs", f"train-{args.game}")
     resuming = os.path.exists(os.path.join(run_dir, "checkpoint.pt"))
-    config = None if resuming and not settings else PRESETS[args.game].with_settings(settings)
+    config = None if resuming and not settings and not args.env \
+        else with_env(PRESETS[args.game], args.env).with_settings(settings)
     trainer = HiddenTrainer(run_dir, config, commit=commit(), command=command_line(), threads=args.workers)
     if trainer.config.game != args.game:
         raise ValueError(f"train: {run_dir} trains {trainer.config.game}, not {args.game}")
