@@ -185,7 +185,8 @@ def test_a_killed_run_resumes_from_its_checkpoint(tmp_path, terminated_run):
     run = tmp_path / "run"
     sets = ["--set", "games_in_flight=16", "--set", "decisions_per_iteration=128", "--set", "minibatch=64",
             "--set", "channels=8", "--set", "blocks=1", "--set", "eval_games=0", "--set", "checkpoint_minutes=0.01"]
-    command = [sys.executable, "-m", "boardzoo", "train", "geister", "--run", str(run), *sets]
+    tiny = "geister_v0:" + ",".join(f"{key}={value}" for key, value in TINY.items())
+    command = [sys.executable, "-m", "boardzoo", "train", "geister", "--run", str(run), "--env", tiny, *sets]
     status, err = terminated_run([*command, "--generations", "100000"], 1, run / "history.jsonl")
     assert status == 128 + signal.SIGTERM, err
     done = len((run / "history.jsonl").read_text().splitlines())
@@ -194,3 +195,4 @@ def test_a_killed_run_resumes_from_its_checkpoint(tmp_path, terminated_run):
     assert finished.returncode == 0, finished.stderr
     iterations = [json.loads(line)["iteration"] for line in (run / "history.jsonl").read_text().splitlines()]
     assert iterations == list(range(1, done + 3))
+    assert json.loads((run / "config.json").read_text())["params"] == TINY
