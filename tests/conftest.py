@@ -47,12 +47,13 @@ def load_example():
 
 @pytest.fixture
 def terminated_run():
-    """``run(command, lines, path)``: start ``command``, send it SIGTERM once ``path`` has
-    ``lines`` lines (or two minutes have passed), and return its exit status and stderr."""
+    """``run(command, lines, path, patience=120)``: start ``command``, send it SIGTERM once
+    ``path`` has ``lines`` lines (or ``patience`` seconds have passed), and return its exit
+    status and stderr."""
 
-    def run(command: list[str], lines: int, path: pathlib.Path) -> tuple[int, str]:
+    def run(command: list[str], lines: int, path: pathlib.Path, patience: float = 120) -> tuple[int, str]:
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + patience
         while not (path.exists() and path.read_text().count("\n") >= lines) and time.monotonic() < deadline:
             time.sleep(0.05)
         process.send_signal(signal.SIGTERM)

@@ -183,11 +183,11 @@ class HiddenTrainer:
         torch.set_num_threads(self.threads)
         with self.run.held():
             self.run.folder("weights")
-            games = LeagueGames(config, self.league, config.seed + 7919 * (self.iteration + 1))
             rng = np.random.default_rng(config.seed + 104_729 * (self.iteration + 1))
             started = last_checkpoint = time.monotonic()
             base = self.seconds
             try:
+                games = LeagueGames(config, self.league, config.seed + 7919 * (self.iteration + 1))
                 while (iterations is None or self.iteration < iterations) \
                         and (hours is None or time.monotonic() - started < hours * 3600) \
                         and (run_hours is None or self.seconds < run_hours * 3600):
