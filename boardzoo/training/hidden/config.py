@@ -57,6 +57,9 @@ class HiddenConfig:
     eval_opponents: tuple[str, ...] = ("rushing", "random")
     # files
     checkpoint_minutes: float = bounded(10.0, 0.01, 10_000.0)
+    #: A snapshot's file stays while it is in the league, and for good when its iteration
+    #: is a multiple of this (the learning curve's points; 0: none stays).
+    keep_every: int = bounded(100, 0, 10_000_000)
     seed: int = bounded(0, 0, 2**63 - 1)
 
     def __post_init__(self) -> None:

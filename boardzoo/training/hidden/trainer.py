@@ -13,8 +13,10 @@ seats could not see. Only the belief reads the secrets, and only as a target.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
+import os
 import time
 from collections.abc import Callable
 from typing import Any
@@ -217,9 +219,7 @@ class HiddenTrainer:
                                  "learn_seconds": round(time.monotonic() - begun - played, 2), "losses": losses,
                                  "scores": tally.rates(), "games": tally.games}
         if self.iteration % config.snapshot_every == 0:
-            network = self.network()
-            self.league.add(self.iteration, network)
-            self.run.write_file(self.run.file("weights", f"iter-{self.iteration:05d}.npz"), network.write)
+            self._snapshot()
             entry["league"] = self.league.scores()
         if config.eval_games and self.iteration % config.eval_every == 0:
             rollouts = declared_game(config.game).compiled_rollouts
@@ -228,6 +228,23 @@ class HiddenTrainer:
                              for name in config.eval_opponents}
         self.history.append(entry)
         self.log(_line(entry))
+
+
+    def _snapshot(self) -> None:
+        """A past self joins the league, its file beside the others'; the file of one the
+        league lets go is removed unless its iteration is one the curve keeps."""
+        network = self.network()
+        before = set(self.league.snapshots)
+        self.league.add(self.iteration, network)
+        self.run.write_file(self.snapshot_path(self.iteration), network.write)
+        keep = self.config.keep_every
+        for gone in before - set(self.league.snapshots):
+            if not (keep and gone % keep == 0):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(self.snapshot_path(gone))
+
+    def snapshot_path(self, iteration: int) -> str:
+        return self.run.file("weights", f"iter-{iteration:05d}.npz")
 
 
 def _line(entry: dict[str, Any]) -> str:
