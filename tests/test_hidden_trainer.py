@@ -199,3 +199,30 @@ def test_a_killed_run_resumes_from_its_checkpoint(tmp_path, terminated_run):
     iterations = [json.loads(line)["iteration"] for line in (run / "history.jsonl").read_text().splitlines()]
     assert iterations == list(range(1, done + 3))
     assert json.loads((run / "config.json").read_text())["params"] == TINY
+
+
+def test_the_league_draws_each_kind_of_opponent_in_its_share():
+    """Half the games the learner plays itself, a tenth a roll-out policy, the rest a past
+    self (itself while it has none), each past self by how hard the learner finds it;
+    and a snapshot the league lets go is no longer drawn."""
+    from boardzoo.agents.alphazero.network import Network, parameter_shapes
+    from boardzoo.training.hidden.league import FIXED_POLICY, LEARNER, SNAPSHOT, League
+
+    league = League(0.5, 0.1, (2, 0), size=2)
+    rng = np.random.default_rng(0)
+    draws = [league.draw(rng) for _ in range(20_000)]
+    assert abs(draws.count(LEARNER) / len(draws) - 0.9) < 0.01
+    assert {d for d in draws if d != LEARNER} == {FIXED_POLICY - 2, FIXED_POLICY}
+    architecture = {"kind": "mlp", "input": [4], "channels": 2, "blocks": 0, "value_hidden": 2, "actions": 3}
+    network = Network(architecture, {name: np.zeros(shape, np.float32)
+                                     for name, shape in parameter_shapes(architecture).items()})
+    for iteration in (10, 20, 30):
+        league.add(iteration, network)
+    assert sorted(league.snapshots) == [20, 30] and league.snapshot(SNAPSHOT + 10) is None
+    league.snapshots[20].score, league.snapshots[30].score = 0.0, 0.9  # weights 1 and 0.02 (the floor)
+    draws = [league.draw(rng) for _ in range(20_000)]
+    past = [d for d in draws if d >= SNAPSHOT]
+    assert abs(len(past) / len(draws) - 0.4) < 0.015
+    assert abs(past.count(SNAPSHOT + 30) / len(past) - 0.02 / 1.02) < 0.01
+    league.record(SNAPSHOT + 30, 0.0)
+    assert league.snapshots[30].score == pytest.approx(0.9 - 0.05 * 0.9)
