@@ -9,8 +9,9 @@ import os
 import numpy as np
 import pytest
 
-pytest.importorskip("numba")
-torch = pytest.importorskip("torch")
+pytest.importorskip("numba", reason="the fast extra is not installed (pip install '.[fast]')")
+torch = pytest.importorskip("torch", reason="the rl extra is not installed (pip install torch==2.13.0 && "
+                                            "pip install '.[rl]')")
 
 from alphazero_fixtures import ARCHITECTURES, SETS_FILE, random_module  # noqa: E402
 

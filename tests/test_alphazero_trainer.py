@@ -11,8 +11,9 @@ import pathlib
 import numpy as np
 import pytest
 
-pytest.importorskip("numba")
-torch = pytest.importorskip("torch")
+pytest.importorskip("numba", reason="the fast extra is not installed (pip install '.[fast]')")
+torch = pytest.importorskip("torch", reason="the rl extra is not installed (pip install torch==2.13.0 && "
+                                            "pip install '.[rl]')")
 
 pytestmark = pytest.mark.training  # every test here trains (a tiny run is still a run)
 

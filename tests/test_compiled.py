@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from purple_positions import random_position
 
-pytest.importorskip("numba")
+pytest.importorskip("numba", reason="the fast extra is not installed (pip install '.[fast]')")
 
 from boardzoo import (
     arena,  # noqa: E402

@@ -267,7 +267,7 @@ def test_a_report_without_matplotlib_links_no_missing_pictures(tmp_path, monkeyp
         write_report(Pictured(), {}, [], str(tmp_path), quiet)
     report = (tmp_path / "report.md").read_text()
     assert "![wins by depth]" not in report and "Plots skipped" in report and not (tmp_path / "wins.png").exists()
-    pytest.importorskip("matplotlib")
+    pytest.importorskip("matplotlib", reason="the plot extra is not installed (pip install '.[plot]')")
     write_report(Pictured(), {}, [], str(tmp_path), quiet)
     assert "![wins by depth](wins.png)" in (tmp_path / "report.md").read_text()
     assert (tmp_path / "wins.png").stat().st_size == 2000

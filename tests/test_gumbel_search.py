@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-pytest.importorskip("numba")
+pytest.importorskip("numba", reason="the fast extra is not installed (pip install '.[fast]')")
 
 from gumbel_reference import gumbel_search, halving_schedule  # noqa: E402
 

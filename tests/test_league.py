@@ -150,7 +150,7 @@ def test_the_plot_needs_its_extra_and_draws_with_it(tmp_path, monkeypatch):
         hidden.setitem(sys.modules, "matplotlib", None)
         with pytest.raises(SpecError, match="plot extra|boardzoo\\[plot\\]"):
             league.plot(result, str(tmp_path / "x.png"))
-    pytest.importorskip("matplotlib")
+    pytest.importorskip("matplotlib", reason="the plot extra is not installed (pip install '.[plot]')")
     league.plot(result, str(tmp_path / "league.png"))
     assert (tmp_path / "league.png").stat().st_size > 5000
 

@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 
-pytest.importorskip("numba")
+pytest.importorskip("numba", reason="the fast extra is not installed (pip install '.[fast]')")
 
 from boardzoo.fast.core import kernels_for  # noqa: E402
 from boardzoo.games.model import CHANCE  # noqa: E402

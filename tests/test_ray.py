@@ -89,8 +89,9 @@ def test_an_address_nothing_answers_on_is_refused_at_once():
 
 @pytest.mark.training
 def test_training_on_ray_learns_what_it_learns_here(tmp_path):
-    pytest.importorskip("torch")
-    pytest.importorskip("numba")
+    pytest.importorskip("torch", reason="the rl extra is not installed (pip install torch==2.13.0 && "
+                                        "pip install '.[rl]')")
+    pytest.importorskip("numba", reason="the fast extra is not installed (pip install '.[fast]')")
     import dataclasses
 
     from boardzoo.agents.alphazero.network import Network

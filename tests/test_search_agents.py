@@ -126,7 +126,7 @@ def test_mcts_score_payoffs_with_c_search_as_win_lose_payoffs_with_2c(engine):
     the children as on win-lose payoffs with 2c: the same seed, the same search (visits
     alike), the values mapped by v -> 2v - 1."""
     if engine == "compiled":
-        pytest.importorskip("numba")
+        pytest.importorskip("numba", reason="the fast extra is not installed (pip install '.[fast]')")
     state = play_sequence(ConnectFourState(), [3, 3, 2])
     score = make(f"mcts:iterations=400,q=score,c=0.7,engine={engine}", seed=4)
     win_lose = make(f"mcts:iterations=400,q=win-lose,c=1.4,engine={engine}", seed=4)

@@ -108,7 +108,7 @@ def test_at_least_answers_as_the_exact_score_does(seed, engine):
     """One null-window search says whether the score reaches a threshold: the same answer
     as the exact score's at every threshold, on both engines, with a table warm or cold."""
     if engine == "compiled":
-        pytest.importorskip("numba")
+        pytest.importorskip("numba", reason="the fast extra is not installed (pip install '.[fast]')")
     state = random_position(seed, 16, 30)
     assume(state is not None)
     solver = make_solver(engine, memory_mb=16)

@@ -174,15 +174,16 @@ def plays_perfectly(spec: str) -> None:
 
 
 def test_the_shipped_network_plays_perfectly():
-    pytest.importorskip("numba")
+    pytest.importorskip("numba", reason="the fast extra is not installed (pip install '.[fast]')")
     plays_perfectly("alphazero")
 
 
 @pytest.mark.training
 def test_training_from_nothing_learns_perfect_play_in_minutes(tmp_path):
     """``boardzoo train tic_tac_toe`` as a user runs it: its preset, from an empty folder."""
-    pytest.importorskip("torch")
-    pytest.importorskip("numba")
+    pytest.importorskip("torch", reason="the rl extra is not installed (pip install torch==2.13.0 && "
+                                        "pip install '.[rl]')")
+    pytest.importorskip("numba", reason="the fast extra is not installed (pip install '.[fast]')")
     run = tmp_path / "run"
     done = subprocess.run([sys.executable, "-m", "boardzoo", "train", "tic_tac_toe", "--run", str(run),
                            "--workers", "1"], capture_output=True, text=True, timeout=1200)

@@ -163,7 +163,7 @@ def test_the_one_call_step_plays_the_games_of_the_generic_driver(env, seat):
     """Against the random opponent the compiled batch steps in one compiled call: from one
     seed it plays exactly the reference driver's games (seats, deals, chance, replies,
     forfeits of illegal moves, final observations), step by step."""
-    pytest.importorskip("numba")
+    pytest.importorskip("numba", reason="the fast extra is not installed (pip install '.[fast]')")
     import warnings
 
     reference = LearnerVectorEnv(env, num_envs=16, opponent="random", seat=seat, engine="python")

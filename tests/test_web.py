@@ -22,7 +22,8 @@ REQUIRED = os.environ.get("BOARDZOO_REQUIRE_BROWSER") == "1"
 
 def _need(module: str):
     try:
-        return pytest.importorskip(module)
+        return pytest.importorskip(module, reason=f"the web extra is not installed (pip install '.[web]'): "
+                                                  f"no {module}")
     except pytest.skip.Exception:
         if REQUIRED:
             pytest.fail(f"{module} is not installed but BOARDZOO_REQUIRE_BROWSER=1")
@@ -134,7 +135,7 @@ def test_the_page_offers_each_game_the_agents_that_play_it(page):
 
 
 def test_the_alphazero_agent_plays_in_the_browser_and_shows_its_tree(client):
-    pytest.importorskip("numba")
+    pytest.importorskip("numba", reason="the fast extra is not installed (pip install '.[fast]')")
     game = client.post("/api/play", json={"env": "nim_v0:n=21", "opponent": "alphazero:iterations=60",
                                           "seat": "player_1", "seed": 0}).json()
     search = game["search"]
