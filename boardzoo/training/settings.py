@@ -34,6 +34,17 @@ def check_bounds(config: Any, where: str = "train") -> None:
             raise ValueError(f"{where}: {name} must be {kind} from {low} to {high}, got {value!r}")
 
 
+def parse_assignments(items: Iterable[str]) -> dict[str, str]:
+    """``--set`` texts (``NAME=VALUE`` each) as ``name -> text``."""
+    settings = {}
+    for item in items:
+        name, eq, value = item.partition("=")
+        if not eq:
+            raise ValueError(f"train: --set takes NAME=VALUE, got {item!r}")
+        settings[name.strip()] = value.strip()
+    return settings
+
+
 def with_settings(config: T, settings: dict[str, str], fixed: Iterable[str] = ("env", "game", "params")) -> T:
     """``config`` with ``settings`` (``name -> text`` from ``--set name=value``) converted by
     each setting's type; the ``fixed`` names cannot be set."""

@@ -11,6 +11,7 @@ import sys
 from boardzoo.errors import SpecError
 from boardzoo.training.alphazero.config import DEFAULT_GENERATIONS, PRESETS
 from boardzoo.training.alphazero.trainer import AVERAGED, CHECKPOINT, Trainer, branch
+from boardzoo.training.settings import parse_assignments
 from boardzoo.values import number, whole
 
 
@@ -43,12 +44,7 @@ def train(args: argparse.Namespace) -> int:
         if args.run_hours is not None:
             number("train: --run-hours", args.run_hours, 1e-6, 10_000)
         whole("train: --workers", args.workers, 1, 1024)
-        settings = {}
-        for item in args.set:
-            name, eq, value = item.partition("=")
-            if not eq:
-                raise ValueError(f"train: --set takes NAME=VALUE, got {item!r}")
-            settings[name.strip()] = value.strip()
+        settings = parse_assignments(args.set)
         run_dir = args.run_dir or os.path.join("runs", f"train-{args.game}")
         resuming = os.path.exists(os.path.join(run_dir, CHECKPOINT))
         command = command_line()

@@ -11,6 +11,7 @@ import os
 from boardzoo.training.alphazero.cli import command_line, commit
 from boardzoo.training.hidden.config import PRESETS, HiddenConfig
 from boardzoo.training.hidden.trainer import HiddenTrainer
+from boardzoo.training.settings import parse_assignments
 from boardzoo.values import number, whole
 
 
@@ -39,12 +40,7 @@ def train(args: argparse.Namespace) -> int:
     for option, value in (("--hours", args.hours), ("--run-hours", args.run_hours)):
         if value is not None:
             number(f"train: {option}", value, 1e-6, 10_000)
-    settings = {}
-    for item in args.set:
-        name, eq, value = item.partition("=")
-        if not eq:
-            raise ValueError(f"train: --set takes NAME=VALUE, got {item!r}")
-        settings[name.strip()] = value.strip()
+    settings = parse_assignments(args.set)
     run_dir = args.run_dir or os.path.join("runs", f"train-{args.game}")
     resuming = os.path.exists(os.path.join(run_dir, "checkpoint.pt"))
     config = None if resuming and not settings and not args.env \
