@@ -628,3 +628,21 @@ def test_the_offer_rates_tool_counts_what_the_boards_show(tmp_path):
     assert skipped == 0 and {k: list(v) for k, v in counts.items()} == expected
     red_offers, red_moves, blue_offers, blue_moves = counts["policy:rollout=baiting"]
     assert red_offers / red_moves > 0.5 > 0.2 > blue_offers / blue_moves
+
+
+def test_a_member_of_the_family_is_one_object_across_copies_and_processes():
+    """The code tells the classic game by identity: a copied or pickled position (a worker's,
+    a vector env's) keeps its member's one shared layout, so that nothing mistakes the
+    classic game for another member (the learned colour model refused it so)."""
+    import copy
+    import pickle
+
+    from boardzoo.games.geister import CLASSIC, GeisterState, GeisterView, layout
+    from boardzoo.strategy.geister.learned import _classic_only
+
+    small = layout(5, 4, 2, 2, 1)
+    for shape in (CLASSIC, small):
+        assert copy.deepcopy(shape) is shape and pickle.loads(pickle.dumps(shape)) is shape
+    state = pickle.loads(pickle.dumps(copy.deepcopy(GeisterState(40))))
+    assert state.shape is CLASSIC
+    assert _classic_only(GeisterView(state, 0)) is None

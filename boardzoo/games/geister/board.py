@@ -92,6 +92,11 @@ class Layout:
     def classic(self) -> bool:
         return self is CLASSIC
 
+    def __reduce__(self):
+        # One object per member of the family, across copies and processes too: the code
+        # tells the classic game by identity (``shape is CLASSIC``).
+        return layout, (self.rows, self.cols, self.blue, self.red, self.exits)
+
     def parameters(self) -> dict[str, int]:
         return {"rows": self.rows, "cols": self.cols, "blue": self.blue, "red": self.red, "exits": self.exits}
 
