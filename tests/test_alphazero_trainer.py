@@ -312,11 +312,12 @@ def test_a_branch_goes_on_from_its_source_with_its_settings_changed(tmp_path):
 
 
 def test_a_branch_whose_directory_fills_meanwhile_is_refused_and_leaves_nothing(tmp_path, monkeypatch):
+    from boardzoo.training.alphazero import run_directory
     from boardzoo.training.alphazero import trainer as trainer_module
 
     source, target = str(tmp_path / "source"), tmp_path / "target"
     Trainer(source, TINY, log=lambda line: None).run(generations=1)
-    copy = trainer_module.shutil.copytree
+    copy = run_directory.shutil.copytree
 
     def copy_while_another_fills_the_target(*args, **kwargs):
         done = copy(*args, **kwargs)
@@ -324,7 +325,7 @@ def test_a_branch_whose_directory_fills_meanwhile_is_refused_and_leaves_nothing(
         (target / "theirs.txt").write_text("another branch's file")
         return done
 
-    monkeypatch.setattr(trainer_module.shutil, "copytree", copy_while_another_fills_the_target)
+    monkeypatch.setattr(run_directory.shutil, "copytree", copy_while_another_fills_the_target)
     with pytest.raises(ValueError, match="was filled while the branch was copied"):
         trainer_module.branch(source, str(target), {}, log=lambda line: None)
     assert sorted(os.listdir(tmp_path)) == ["source", "target"] and os.listdir(target) == ["theirs.txt"]

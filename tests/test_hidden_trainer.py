@@ -17,12 +17,13 @@ from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from boardzoo.agents import make  # noqa: E402
+from boardzoo.agents.alphazero.network import Network  # noqa: E402
 from boardzoo.fast.core import kernels_for  # noqa: E402
 from boardzoo.games.geister import GAME, GeisterView  # noqa: E402
 from boardzoo.training.hidden.config import PRESETS, HiddenConfig  # noqa: E402
 from boardzoo.training.hidden.model import BeliefPolicyValueNet  # noqa: E402
 from boardzoo.training.hidden.selfplay import advantages_of, sample_actions  # noqa: E402
-from boardzoo.training.hidden.trainer import HiddenTrainer  # noqa: E402
+from boardzoo.training.hidden.trainer import HiddenTrainer, branch  # noqa: E402
 
 TINY = {"rows": 3, "cols": 4, "blue": 1, "red": 1, "max_turns": 8, "placement": "dealt"}
 SMALL = {"rows": 5, "cols": 4, "blue": 2, "red": 2, "exits": 1, "max_turns": 30}
@@ -159,7 +160,7 @@ def test_settings_are_checked():
 @pytest.mark.training
 def test_a_tiny_run_learns_checkpoints_and_resumes(tmp_path):
     run = tmp_path / "run"
-    trainer = HiddenTrainer(str(run), tiny_config(), log=quiet)
+    trainer = HiddenTrainer(str(run), tiny_config(), log=quiet, command="first", commit="a" * 40)
     trainer.train(iterations=3)
     history = [json.loads(line) for line in (run / "history.jsonl").read_text().splitlines()]
     assert [entry["iteration"] for entry in history] == [1, 2, 3]
@@ -168,12 +169,50 @@ def test_a_tiny_run_learns_checkpoints_and_resumes(tmp_path):
     # the league keeps 2 snapshots: the first one's file went with it
     assert sorted(path.name for path in (run / "weights").glob("iter-*")) == ["iter-00002.npz", "iter-00003.npz"]
     assert (run / "weights" / "latest.npz").exists()
-    resumed = HiddenTrainer(str(run), log=quiet)
+    resumed = HiddenTrainer(str(run), log=quiet, command="second", commit="b" * 40)
     assert resumed.iteration == 3 and sorted(resumed.league.snapshots) == [2, 3]
     resumed.train(iterations=4)
     assert len((run / "history.jsonl").read_text().splitlines()) == 4
+    # the weights name every command that made them, with its commit
+    about = Network.load(str(run / "weights" / "latest.npz")).about
+    assert about["commands"] == [{"command": "first", "commit": "a" * 40}, {"command": "second", "commit": "b" * 40}]
+    assert about["iteration"] == 4 and about["training_hours"] >= 0
     with pytest.raises(ValueError, match="other settings"):
         HiddenTrainer(str(run), tiny_config(clip=0.3), log=quiet)
+
+
+@pytest.mark.slow
+@pytest.mark.training
+def test_a_branch_goes_on_from_its_source_with_settings_changed(tmp_path):
+    import os
+
+    source = tmp_path / "source"
+    HiddenTrainer(str(source), tiny_config(), log=quiet, command="made").train(iterations=2)
+    before = {path: path.read_bytes() for path in source.rglob("*") if path.is_file() and path.name != ".lock"}
+    lower = branch(str(source), str(tmp_path / "lower"), {"learning_rate": "0.0001"}, game="geister",
+                   command="branched", log=quiet)
+    assert lower.iteration == 2 and lower.config.learning_rate == 0.0001
+    lower.train(iterations=3)
+    resumed = HiddenTrainer(str(tmp_path / "lower"), log=quiet)
+    assert resumed.iteration == 3 and resumed.config.learning_rate == 0.0001
+    assert [entry["iteration"] for entry in resumed.history] == [1, 2, 3]
+    assert resumed.commands[0]["command"] == "made"
+    assert resumed.commands[1]["branched_from"] == f"{os.path.abspath(source)} at iteration 2"
+    assert before == {path: path.read_bytes() for path in source.rglob("*") if path.is_file() and path.name != ".lock"}
+    with pytest.raises(ValueError, match="keeps its source's channels"):
+        branch(str(source), str(tmp_path / "wide"), {"channels": "16"}, log=quiet)
+    with pytest.raises(ValueError, match="is not empty"):
+        branch(str(source), str(tmp_path / "lower"), {}, log=quiet)
+    assert sorted(os.listdir(tmp_path)) == ["lower", "source"]
+    # from the command line: the same command makes the branch, then resumes it
+    from boardzoo.cli import main
+
+    branching = ["train", "geister", "--run", str(tmp_path / "cli"), "--branch-from", str(source), "--generations", "3"]
+    assert main([*branching, "--set", "channels=16"]) == 2 and not (tmp_path / "cli").exists()
+    assert main([*branching, "--set", "entropy_weight=0.02"]) == 0
+    assert main([*branching, "--set", "entropy_weight=0.02", "--generations", "4"]) == 0
+    assert HiddenTrainer(str(tmp_path / "cli"), log=quiet).iteration == 4
+    assert main([*branching, "--set", "entropy_weight=0.03"]) == 2
 
 
 @pytest.mark.slow

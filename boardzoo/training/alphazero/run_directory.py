@@ -25,8 +25,9 @@ import json
 import os
 import re
 import shutil
+import tempfile
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import torch
@@ -49,6 +50,9 @@ LOCK = ".lock"
 #: A staged task's file is read up to this size (packed or unpacked).
 MAX_STAGED_BYTES = 4 << 30
 _STAGED = re.compile(r"gen-(\d+)-task-(\d+)\.npz")
+#: A branch's copy while it is being made, beside where it will be: ``.branch-PID-...``.
+_SCRATCH = re.compile(r"\.branch-(\d+)-")
+Made = TypeVar("Made")
 
 
 class RunDirectory:
@@ -203,3 +207,45 @@ def read_staged(path: str, number: int, input_size: int, actions: int) -> SelfPl
         raise ValueError(f"its positions are {result.inputs.shape[1:]} inputs and {result.policies.shape[1:]} "
                          f"policies, this run's game has ({input_size},) and ({actions},)")
     return result
+
+
+def branch_directory(source: str, run_dir: str, make: Callable[[str], Made], log: Callable[[str], None]) -> Made:
+    """Run directory ``run_dir`` made from a copy of run ``source`` (only read) by
+    ``make(copy)``, which opens the copied run there and changes it (a branch: its
+    settings, its record of commands). ``run_dir`` appears whole or not at all: the copy
+    is made beside it and renamed onto it, and removed if anything fails. ``make``'s
+    answer is returned; its files are now in ``run_dir``, not in the path it was given."""
+    if not os.path.exists(os.path.join(source, CHECKPOINT)):
+        raise ValueError(f"{source} holds no training run (no {CHECKPOINT}) to branch from")
+    if os.path.exists(run_dir) and (not os.path.isdir(run_dir) or os.listdir(run_dir)):
+        raise ValueError(f"{run_dir} is not empty; a branch starts in a new run directory")
+    parent = RunDirectory(os.path.dirname(os.path.abspath(run_dir)), log).folder()
+    _sweep_dead_branches(parent)
+    scratch = tempfile.mkdtemp(prefix=f".branch-{os.getpid()}-", dir=parent)
+    try:
+        shutil.copytree(source, scratch, ignore=shutil.ignore_patterns("staging", LOCK), dirs_exist_ok=True)
+        made = make(scratch)
+        try:
+            os.rename(scratch, run_dir)  # onto nothing or an empty directory: whole or not at all
+        except OSError as error:  # another branch (or anything) filled run_dir meanwhile
+            raise ValueError(f"{run_dir} could not become the branch ({error.strerror}); it was filled "
+                             "while the branch was copied") from None
+    except BaseException:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise
+    return made
+
+
+def _sweep_dead_branches(parent: str) -> None:
+    """Remove the scratch copies of branches whose process died without cleaning up
+    (killed outright); those of living processes are theirs."""
+    for name in os.listdir(parent):
+        match = _SCRATCH.match(name)
+        if not match:
+            continue
+        try:
+            os.kill(int(match.group(1)), 0)
+        except ProcessLookupError:
+            shutil.rmtree(os.path.join(parent, name), ignore_errors=True)
+        except (PermissionError, OverflowError):  # another user's process, or no process number at all
+            continue

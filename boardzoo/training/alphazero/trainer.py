@@ -33,10 +33,7 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
-import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from typing import Any
@@ -53,7 +50,7 @@ from boardzoo.training.alphazero.buffer import ReplayBuffer
 from boardzoo.training.alphazero.config import FIXED_IN_A_BRANCH, TrainingConfig
 from boardzoo.training.alphazero.evaluation import PROBES, Evaluation, seed_of, summary
 from boardzoo.training.alphazero.model import PolicyValueNet
-from boardzoo.training.alphazero.run_directory import AVERAGED, CHECKPOINT, LOCK, RunDirectory
+from boardzoo.training.alphazero.run_directory import AVERAGED, CHECKPOINT, RunDirectory, branch_directory
 from boardzoo.training.alphazero.selfplay import SelfPlayResult, SelfPlayTask, play
 from boardzoo.workers import run_tasks
 
@@ -384,24 +381,6 @@ def bfloat16_in_hardware() -> bool:
     return bool(capabilities.get("avx512_bf16") or capabilities.get("amx_bf16"))
 
 
-_SCRATCH = re.compile(r"\.branch-(\d+)-")
-
-
-def _sweep_dead_branches(parent: str) -> None:
-    """Remove the scratch copies of branches whose process died without cleaning up
-    (killed outright); those of living processes are theirs."""
-    for name in os.listdir(parent):
-        match = _SCRATCH.match(name)
-        if not match:
-            continue
-        try:
-            os.kill(int(match.group(1)), 0)
-        except ProcessLookupError:
-            shutil.rmtree(os.path.join(parent, name), ignore_errors=True)
-        except (PermissionError, OverflowError):  # another user's process, or no process number at all
-            continue
-
-
 def branch(source: str, run_dir: str, settings: dict[str, str], game: str | None = None, commit: str = "",
            command: str = "", workers: int = 1, ray: str | None = None,
            log: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True)) -> Trainer:
@@ -412,15 +391,7 @@ def branch(source: str, run_dir: str, settings: dict[str, str], game: str | None
     the buffer's (:data:`FIXED_IN_A_BRANCH`) are refused, and so is a ``source`` of
     another ``game``. The returned trainer is the branch, ready to run; its networks name the
     commands that made ``source`` and this branch."""
-    if not os.path.exists(os.path.join(source, CHECKPOINT)):
-        raise ValueError(f"{source} holds no training run (no {CHECKPOINT}) to branch from")
-    if os.path.exists(run_dir) and (not os.path.isdir(run_dir) or os.listdir(run_dir)):
-        raise ValueError(f"{run_dir} is not empty; a branch starts in a new run directory")
-    parent = RunDirectory(os.path.dirname(os.path.abspath(run_dir)), log).folder()
-    _sweep_dead_branches(parent)
-    scratch = tempfile.mkdtemp(prefix=f".branch-{os.getpid()}-", dir=parent)
-    try:
-        shutil.copytree(source, scratch, ignore=shutil.ignore_patterns("staging", LOCK), dirs_exist_ok=True)
+    def make(scratch: str) -> Trainer:
         trainer = Trainer(scratch, None, workers=workers, ray=ray, log=lambda line: None, commit=commit,
                           command=command)
         if game is not None and trainer.config.game != game:
@@ -435,14 +406,9 @@ def branch(source: str, run_dir: str, settings: dict[str, str], game: str | None
         trainer.commands[-1]["branched_from"] = f"{os.path.abspath(source)} at generation {trainer.generation}"
         trainer._checkpoint()
         trainer.directory.write_config(config.to_json())
-        try:
-            os.rename(scratch, run_dir)  # onto nothing or an empty directory: whole or not at all
-        except OSError as error:  # another branch (or anything) filled run_dir meanwhile
-            raise ValueError(f"{run_dir} could not become the branch ({error.strerror}); it was filled "
-                             "while the branch was copied") from None
-    except BaseException:
-        shutil.rmtree(scratch, ignore_errors=True)
-        raise
+        return trainer
+
+    trainer = branch_directory(source, run_dir, make, log)
     trainer._attach(run_dir, log)
     log(f"branched {run_dir} from {source} at generation {trainer.generation} "
         f"({', '.join(f'{k}={v}' for k, v in settings.items()) or 'no setting changed'})")

@@ -10,7 +10,7 @@ import os
 
 from boardzoo.training.alphazero.cli import command_line, commit
 from boardzoo.training.hidden.config import PRESETS, HiddenConfig
-from boardzoo.training.hidden.trainer import HiddenTrainer
+from boardzoo.training.hidden.trainer import HiddenTrainer, branch
 from boardzoo.training.settings import parse_assignments
 from boardzoo.values import number, whole
 
@@ -30,10 +30,8 @@ def with_env(config: HiddenConfig, spec: str | None) -> HiddenConfig:
 
 def train(args: argparse.Namespace) -> int:
     """Train ``args.game``'s preset (with ``--set``'s changes) in ``--run``, or resume it."""
-    for option, given in (("--ray", args.ray), ("--branch-from", args.branch_from)):
-        if given:
-            raise ValueError(f"train: {option} is for games of perfect information; {args.game} trains in one "
-                             "process")
+    if args.ray:
+        raise ValueError(f"train: --ray is for games of perfect information; {args.game} trains in one process")
     whole("train: --workers", args.workers, 1, 256)
     if args.generations is not None:
         whole("train: --generations", args.generations, 1, 10_000_000)
@@ -43,9 +41,20 @@ def train(args: argparse.Namespace) -> int:
     settings = parse_assignments(args.set)
     run_dir = args.run_dir or os.path.join("runs", f"train-{args.game}")
     resuming = os.path.exists(os.path.join(run_dir, "checkpoint.pt"))
-    config = None if resuming and not settings and not args.env \
-        else with_env(PRESETS[args.game], args.env).with_settings(settings)
-    trainer = HiddenTrainer(run_dir, config, commit=commit(), command=command_line(), threads=args.workers)
+    if args.branch_from and not resuming:
+        if args.env:
+            raise ValueError("train: a branch plays its source's env; --env is for a new run")
+        trainer = branch(args.branch_from, run_dir, settings, game=args.game, commit=commit(),
+                         command=command_line(), threads=args.workers)
+    else:
+        # A branch's settings are its source's with --set's changes, not the preset's: the
+        # same command run again resumes it if they still hold.
+        config = None if resuming and ((not settings and not args.env) or args.branch_from) \
+            else with_env(PRESETS[args.game], args.env).with_settings(settings)
+        trainer = HiddenTrainer(run_dir, config, commit=commit(), command=command_line(), threads=args.workers)
+        if args.branch_from and trainer.config.with_settings(settings) != trainer.config:
+            raise ValueError(f"{run_dir} holds a run with other settings; resume it without --set, or branch "
+                             "into another run directory")
     if trainer.config.game != args.game:
         raise ValueError(f"train: {run_dir} trains {trainer.config.game}, not {args.game}")
     if args.generations is None and args.hours is None and args.run_hours is None:

@@ -27,7 +27,7 @@ import torch.nn.functional as functional
 
 from boardzoo.agents.alphazero.network import Network
 from boardzoo.games.registry import game as declared_game
-from boardzoo.training.alphazero.run_directory import RunDirectory
+from boardzoo.training.alphazero.run_directory import RunDirectory, branch_directory
 from boardzoo.training.hidden.config import HiddenConfig
 from boardzoo.training.hidden.league import League
 from boardzoo.training.hidden.model import BeliefPolicyValueNet
@@ -40,6 +40,8 @@ KIND = "hidden"
 ILLEGAL = -1e9
 #: The most a minibatch's gradient may be long (PPO's usual clip).
 MAX_GRAD_NORM = 1.0
+#: The settings a branch keeps from its source: those of the game and the network's shape.
+FIXED_IN_A_BRANCH = ("env", "game", "params", "kind", "channels", "blocks", "value_hidden")
 
 
 def learn(model: BeliefPolicyValueNet, magnet: BeliefPolicyValueNet, optimizer: torch.optim.Optimizer,
@@ -107,7 +109,9 @@ class HiddenTrainer:
         self.run = RunDirectory(run_dir, log)
         self.threads = threads  # PyTorch's, for the network's passes in self-play and learning
         self.log = log
-        self.commit, self.command = commit, command
+        #: The commands (with the commit each ran) that made the run so far, in order:
+        #: a run resumed over many sessions may have run on more than one commit.
+        self.commands: list[dict[str, str]] = [{"command": command, "commit": commit}]
         self.history: list[dict[str, Any]] = []
         if self.run.has_checkpoint():
             saved = self.run.read_checkpoint()
@@ -156,12 +160,14 @@ class HiddenTrainer:
             self.league.add(member["iteration"], network)
             self.league.snapshots[member["iteration"]].score = member["score"]
         self.history = [json.loads(line) for line in saved["history"]]
+        self.commands = json.loads(saved.get("commands", "[]")) + self.commands
+        self.log(f"resumed {self.run.path} at iteration {self.iteration} ({self.seconds / 3600:.2f} h trained)")
 
     def network(self) -> Network:
         """The learner's network as the agent plays it (NumPy, no belief head)."""
         return self.model.to_network({"game": self.config.game, "env": self.config.env, "params": self.config.params,
-                                      "trainer": KIND, "iteration": self.iteration, "commit": self.commit,
-                                      "command": self.command})
+                                      "trainer": KIND, "iteration": self.iteration,
+                                      "training_hours": round(self.seconds / 3600, 3), "commands": self.commands})
 
     def checkpoint(self) -> None:
         league = [{"iteration": i, "score": s.score,
@@ -170,7 +176,8 @@ class HiddenTrainer:
         state = {"kind": KIND, "config": json.dumps(self.config.to_json()), "model": self.model.state_dict(),
                  "magnet": self.magnet.state_dict(), "optimizer": self.optimizer.state_dict(),
                  "iteration": self.iteration, "decisions": self.decisions, "seconds": self.seconds,
-                 "league": league, "history": [json.dumps(entry) for entry in self.history]}
+                 "league": league, "history": [json.dumps(entry) for entry in self.history],
+                 "commands": json.dumps(self.commands)}
         self.run.write_file(self.run.file("weights", "latest.npz"), self.network().write)
         self.run.write_checkpoint(state, self.history)
 
@@ -245,6 +252,34 @@ class HiddenTrainer:
 
     def snapshot_path(self, iteration: int) -> str:
         return self.run.file("weights", f"iter-{iteration:05d}.npz")
+
+
+def branch(source: str, run_dir: str, settings: dict[str, str], game: str | None = None, commit: str = "",
+           command: str = "", threads: int = 1, log: Callable[[str], None] = print) -> HiddenTrainer:
+    """A new run in ``run_dir`` that goes on from run ``source`` where that one is now (its
+    network, magnet, optimizer, league and records) with ``settings`` changed: a lower
+    learning rate late in a run, an ablation from one network. ``source`` is only read;
+    ``run_dir`` appears whole or not at all. The settings of the game and the network's
+    shape (:data:`FIXED_IN_A_BRANCH`) are refused, and so is a ``source`` of another ``game``."""
+    def make(scratch: str) -> HiddenTrainer:
+        trainer = HiddenTrainer(scratch, None, commit=commit, command=command, log=lambda line: None, threads=threads)
+        if game is not None and trainer.config.game != game:
+            raise ValueError(f"train: {source} trains {trainer.config.game}, not {game}")
+        config = trainer.config.with_settings(settings)
+        fixed = [name for name in FIXED_IN_A_BRANCH if getattr(config, name) != getattr(trainer.config, name)]
+        if fixed:
+            raise ValueError(f"train: a branch keeps its source's {', '.join(fixed)}; start a new run to change them")
+        trainer.config = config
+        trainer.commands[-1]["branched_from"] = f"{os.path.abspath(source)} at iteration {trainer.iteration}"
+        trainer.checkpoint()
+        trainer.run.write_config(config.to_json())
+        return trainer
+
+    trainer = branch_directory(source, run_dir, make, log)
+    trainer.run, trainer.log = RunDirectory(run_dir, log), log
+    log(f"branched {run_dir} from {source} at iteration {trainer.iteration} "
+        f"({', '.join(f'{k}={v}' for k, v in settings.items()) or 'no setting changed'})")
+    return trainer
 
 
 def _line(entry: dict[str, Any]) -> str:
