@@ -17,6 +17,9 @@ ARCHITECTURES = [
     {"kind": "conv", "input": [3, 6, 7], "channels": 16, "blocks": 2, "value_hidden": 8, "actions": 7},
     {"kind": "conv", "input": [8, 6, 3], "channels": 8, "blocks": 0, "value_hidden": 4, "actions": 3},
     {"kind": "mlp", "input": [61], "channels": 32, "blocks": 2, "value_hidden": 16, "actions": 3},
+    # with a belief head (the hidden-information trainer's networks)
+    {"kind": "conv", "input": [5, 4, 3], "channels": 8, "blocks": 1, "value_hidden": 4, "actions": 9, "belief": 12},
+    {"kind": "mlp", "input": [20], "channels": 16, "blocks": 1, "value_hidden": 4, "actions": 5, "belief": 7},
 ]
 SETS_FILE = os.path.join(os.path.dirname(__file__), "..", "bench", "data", "connect_four_mistake_sets.txt")
 

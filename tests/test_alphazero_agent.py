@@ -33,7 +33,8 @@ from boardzoo.training.alphazero.referee import (  # noqa: E402
 
 
 # --- networks --------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("architecture", ARCHITECTURES, ids=lambda a: f"{a['kind']}-{a['blocks']}")
+@pytest.mark.parametrize("architecture", ARCHITECTURES,
+                         ids=lambda a: f"{a['kind']}-{a['blocks']}" + ("-belief" if a.get("belief") else ""))
 def test_the_numpy_network_computes_what_the_torch_network_does(architecture):
     module = random_module(architecture, 0)
     network = module.to_network()
@@ -46,6 +47,14 @@ def test_the_numpy_network_computes_what_the_torch_network_does(architecture):
     again = PolicyValueNet.from_network(network)
     with torch.no_grad():
         np.testing.assert_array_equal(again(torch.from_numpy(inputs))[0].numpy(), expected_logits.numpy())
+    if architecture.get("belief"):
+        with torch.no_grad():
+            expected_belief = module.with_belief(torch.from_numpy(inputs))[2].numpy()
+        assert expected_belief.shape == (13, architecture["belief"])
+        np.testing.assert_allclose(network.belief(inputs), expected_belief, rtol=1e-4, atol=1e-5)
+    else:
+        with pytest.raises(ValueError, match="no belief head"):
+            network.belief(inputs)
 
 
 def test_the_networks_buffered_pass_computes_what_its_plain_reference_does():
@@ -105,6 +114,10 @@ def test_a_network_file_round_trips_and_bad_files_are_refused(tmp_path):
         Network(network.architecture, arrays)
     with pytest.raises(ValueError, match="channels must be an int"):
         Network({**network.architecture, "channels": -3}, network.arrays)
+    with pytest.raises(ValueError, match="belief must be the number of the belief head's outputs"):
+        Network({**network.architecture, "belief": 5}, network.arrays)  # a conv network's: one a cell
+    with pytest.raises(ValueError, match="parameter belief_conv.bias is missing"):
+        Network({**network.architecture, "belief": 42}, network.arrays)
     with pytest.raises(ValueError, match="cannot read network file"):
         Network.load(str(tmp_path / "missing.npz"))
 

@@ -21,7 +21,6 @@ from boardzoo.agents.alphazero.network import Network  # noqa: E402
 from boardzoo.fast.core import kernels_for  # noqa: E402
 from boardzoo.games.geister import GAME, GeisterView  # noqa: E402
 from boardzoo.training.hidden.config import PRESETS, HiddenConfig  # noqa: E402
-from boardzoo.training.hidden.model import BeliefPolicyValueNet  # noqa: E402
 from boardzoo.training.hidden.selfplay import advantages_of, sample_actions  # noqa: E402
 from boardzoo.training.hidden.trainer import HiddenTrainer, branch  # noqa: E402
 
@@ -95,8 +94,8 @@ def test_recolouring_the_opponents_ghosts_never_changes_a_decision(tmp_path):
 
 
 def test_the_numpy_agent_plays_the_training_network(tmp_path):
-    """The file the agent loads gives the logits and values of the PyTorch network that
-    trained, and the agent's moves are drawn from that policy."""
+    """The file the agent loads gives the logits, values and belief of the PyTorch
+    network that trained (the belief head's too, written and read back)."""
     trainer = HiddenTrainer(str(tmp_path / "run"), tiny_config(params=dict(SMALL)), log=quiet)
     with torch.no_grad():
         for parameter in trainer.model.parameters():
@@ -105,10 +104,15 @@ def test_the_numpy_agent_plays_the_training_network(tmp_path):
     states = positions(SMALL, 64, 3)
     inputs = np.stack([GAME.network_input(s) for s in states])
     with torch.no_grad():
-        logits, values = trainer.model(torch.from_numpy(inputs))
+        logits, values, belief = trainer.model.with_belief(torch.from_numpy(inputs))
+    path = tmp_path / "network.npz"
+    network.save(str(path))
+    network = Network.load(str(path))
     numpy_logits, numpy_values = network(inputs)
     np.testing.assert_allclose(numpy_logits, logits.numpy(), rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(numpy_values, values.numpy(), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(network.belief(inputs), belief.numpy(), rtol=1e-4, atol=1e-4)
+    assert network.belief(inputs).shape == (64, 20)  # a logit a square of the 5x4 board
 
 
 @given(st.lists(st.floats(-1, 1), min_size=1, max_size=30), st.sampled_from([-1.0, 0.0, 1.0]),
@@ -135,13 +139,6 @@ def test_moves_are_drawn_from_the_policy_over_the_legal_actions():
     expected = np.exp([2.0, 0.0, 1.0]) / np.exp([2.0, 0.0, 1.0]).sum()
     np.testing.assert_allclose(np.bincount(actions, minlength=3) / len(actions), expected, atol=0.015)
     np.testing.assert_allclose(log_probs, np.log(expected)[actions], rtol=1e-5)
-
-
-def test_the_belief_head_is_left_out_of_the_agents_file(tmp_path):
-    trainer = HiddenTrainer(str(tmp_path / "run"), tiny_config(), log=quiet)
-    assert any(name.startswith("belief") for name in trainer.model.state_dict())
-    assert not any(name.startswith("belief") for name in trainer.network().arrays)
-    assert isinstance(trainer.model, BeliefPolicyValueNet)
 
 
 def test_settings_are_checked():

@@ -17,6 +17,12 @@ Architectures (``kind``):
   ``blocks`` residual blocks of two linear layers, with the same two heads of linear
   layers.
 
+A network of a game with hidden information may have a third head, ``belief`` (the
+number of its outputs; 0 or absent: none): the logits of what the player to move cannot
+see, learned from what it can (the hidden-information trainer's target; for Geister, the
+odds that the opponent's ghost on each square is blue). On a ``conv`` trunk it is a 1x1
+convolution to one plane, an output per cell; on an ``mlp`` trunk a linear layer.
+
 No normalisation layers: the second layer of every residual block starts at zero (each
 block starts as the identity), which trains these small networks as well and keeps the
 network one set of arrays, the same in both libraries.
@@ -75,6 +81,11 @@ def parameter_shapes(architecture: Mapping[str, Any]) -> dict[str, tuple[int, ..
         value_in = c
     shapes["value_fc1.weight"], shapes["value_fc1.bias"] = (hidden, value_in), (hidden,)
     shapes["value_fc2.weight"], shapes["value_fc2.bias"] = (1, hidden), (1,)
+    belief = architecture.get("belief", 0)
+    if belief and architecture["kind"] == "conv":
+        shapes["belief_conv.weight"], shapes["belief_conv.bias"] = (1, c, 1, 1), (1,)
+    elif belief:
+        shapes["belief_fc.weight"], shapes["belief_fc.bias"] = (belief, c), (belief,)
     return shapes
 
 
@@ -93,6 +104,12 @@ def check_architecture(architecture: Any, where: str) -> dict[str, Any]:
             or int(np.prod(shape)) > LIMITS["input"]:
         raise ValueError(f"{where}: a {architecture['kind']} network's input must be {rank} positive sizes, "
                          f"got {shape!r:.100}")
+    belief = architecture.get("belief", 0)
+    cells = int(np.prod(shape[1:])) if rank == 3 else LIMITS["input"]
+    if not isinstance(belief, int) or isinstance(belief, bool) or not 0 <= belief <= cells \
+            or (rank == 3 and belief not in (0, cells)):
+        raise ValueError(f"{where}: architecture belief must be the number of the belief head's outputs (0: none; "
+                         f"a conv network's has one a cell), got {belief!r:.50}")
     return architecture
 
 
@@ -199,6 +216,33 @@ class Network:
             return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
         return self._planned(x)
 
+    def belief(self, inputs: np.ndarray) -> np.ndarray:
+        """The belief head's logits (n, outputs) of inputs (n, *input shape), for a network
+        that has one (the module docstring)."""
+        if not self.architecture.get("belief"):
+            raise ValueError("this network has no belief head")
+        x = np.asarray(inputs, dtype=np.float32)
+        n = len(x)
+        features = self._features(x)
+        if self.architecture["kind"] == "conv":
+            return self._dense("belief_conv", features.reshape(n, -1, features.shape[-1]))[..., 0]
+        return self._dense("belief_fc", features)
+
+    def _features(self, x: np.ndarray) -> np.ndarray:
+        """The trunk's output, channels last, written plainly (the heads' shared input)."""
+        n = len(x)
+        if self.architecture["kind"] == "mlp":
+            x = self._relu(self._dense("stem", x.reshape(n, -1)))
+            for i in range(self.architecture["blocks"]):
+                y = self._relu(self._dense(f"blocks.{i}.fc1", x))
+                x = self._relu(x + self._dense(f"blocks.{i}.fc2", y))
+            return x
+        x = self._relu(self._conv3(x.transpose(0, 2, 3, 1), "stem"))
+        for i in range(self.architecture["blocks"]):
+            y = self._relu(self._conv3(x, f"blocks.{i}.conv1"))
+            x = self._relu(x + self._conv3(y, f"blocks.{i}.conv2"))
+        return x
+
     def _planned(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         n = len(x)
         plans: OrderedDict[int, _Plan] = self._plans.__dict__.setdefault("by_size", OrderedDict())
@@ -231,22 +275,11 @@ class Network:
         """The forward pass written plainly, every layer a new array."""
         x = np.asarray(inputs, dtype=np.float32)
         n = len(x)
-        if self.architecture["kind"] == "mlp":
-            x = self._relu(self._dense("stem", x.reshape(n, -1)))
-            for i in range(self.architecture["blocks"]):
-                y = self._relu(self._dense(f"blocks.{i}.fc1", x))
-                x = self._relu(x + self._dense(f"blocks.{i}.fc2", y))
-            logits = self._dense("policy_fc", x)
-            value_in = x
-        else:
-            x = self._relu(self._conv3(x.transpose(0, 2, 3, 1), "stem"))
-            for i in range(self.architecture["blocks"]):
-                y = self._relu(self._conv3(x, f"blocks.{i}.conv1"))
-                x = self._relu(x + self._conv3(y, f"blocks.{i}.conv2"))
-            return self._heads(x.reshape(n, -1, x.shape[-1]))
-        hidden = self._relu(self._dense("value_fc1", value_in))
-        values = np.tanh(self._dense("value_fc2", hidden))[:, 0]
-        return logits, values
+        features = self._features(x)
+        if self.architecture["kind"] == "conv":
+            return self._heads(features.reshape(n, -1, features.shape[-1]))
+        hidden = self._relu(self._dense("value_fc1", features))
+        return self._dense("policy_fc", features), np.tanh(self._dense("value_fc2", hidden))[:, 0]
 
     def _dense(self, name: str, x: np.ndarray) -> np.ndarray:
         """A linear layer (or a 1x1 convolution on channels-last planes)."""

@@ -70,6 +70,11 @@ class PolicyValueNet(nn.Module):
             value_in = c
         self.value_fc1 = nn.Linear(value_in, hidden)
         self.value_fc2 = nn.Linear(hidden, 1)
+        belief = self.architecture.get("belief", 0)
+        if belief and self.conv:
+            self.belief_conv = nn.Conv2d(c, 1, 1)
+        elif belief:
+            self.belief_fc = nn.Linear(c, belief)
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         return self.heads(self.trunk(x))
@@ -77,6 +82,15 @@ class PolicyValueNet(nn.Module):
     def trunk(self, x: torch.Tensor) -> torch.Tensor:
         """The features every head reads: the stem and the residual blocks."""
         return self.blocks(torch.relu(self.stem(x if self.conv else x.reshape(x.shape[0], -1))))
+
+    def with_belief(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """The logits, the values and the belief head's logits, in one pass (a network
+        with a belief head)."""
+        features = self.trunk(x)
+        logits, values = self.heads(features)
+        if self.conv:
+            return logits, values, self.belief_conv(features).reshape(features.shape[0], -1)
+        return logits, values, self.belief_fc(features)
 
     def heads(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """The policy's logits and the values, from the trunk's features."""

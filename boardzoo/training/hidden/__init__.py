@@ -4,7 +4,6 @@ self-play policy gradient against a league of itself, its past selves and fixed
 policies, with a belief head that learns the hidden colours as a target only.
 
     config.py    the run's settings and the presets
-    model.py     the network: the policy-value network the agent plays, and the belief head
     league.py    the opponents a game is drawn against
     selfplay.py  the games on the compiled batch, and the evaluation games
     trainer.py   the loop, the loss, the run directory

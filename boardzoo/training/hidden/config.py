@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from boardzoo.games.registry import games
 from boardzoo.training.settings import bounded, check_bounds, from_json, with_settings
 
@@ -95,8 +97,10 @@ class HiddenConfig:
         return with_settings(self, settings)
 
     def architecture(self, input_shape: tuple[int, ...], actions: int) -> dict[str, Any]:
+        """The network's: a belief head with an output a cell of the input (each square's secret)."""
+        cells = int(np.prod(input_shape[1:])) if len(input_shape) == 3 else input_shape[0]
         return {"kind": self.kind, "input": list(input_shape), "channels": self.channels, "blocks": self.blocks,
-                "value_hidden": self.value_hidden, "actions": actions}
+                "value_hidden": self.value_hidden, "actions": actions, "belief": cells}
 
 
 #: What ``boardzoo train GAME`` runs for each game this trainer learns (its declaration's ``Learning``).

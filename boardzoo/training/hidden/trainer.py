@@ -27,10 +27,10 @@ import torch.nn.functional as functional
 
 from boardzoo.agents.alphazero.network import Network
 from boardzoo.games.registry import game as declared_game
+from boardzoo.training.alphazero.model import PolicyValueNet
 from boardzoo.training.alphazero.run_directory import RunDirectory, branch_directory
 from boardzoo.training.hidden.config import HiddenConfig
 from boardzoo.training.hidden.league import League
-from boardzoo.training.hidden.model import BeliefPolicyValueNet
 from boardzoo.training.hidden.selfplay import Decisions, LeagueGames, evaluate
 
 #: The kind of run this directory holds (the searching trainer's directories say another).
@@ -44,7 +44,7 @@ MAX_GRAD_NORM = 1.0
 FIXED_IN_A_BRANCH = ("env", "game", "params", "kind", "channels", "blocks", "value_hidden")
 
 
-def learn(model: BeliefPolicyValueNet, magnet: BeliefPolicyValueNet, optimizer: torch.optim.Optimizer,
+def learn(model: PolicyValueNet, magnet: PolicyValueNet, optimizer: torch.optim.Optimizer,
           decisions: Decisions, config: HiddenConfig, rng: np.random.Generator) -> dict[str, float]:
     """PPO's epochs over ``decisions`` (see the module docstring); the losses' means."""
     n = len(decisions)
@@ -72,7 +72,7 @@ def learn(model: BeliefPolicyValueNet, magnet: BeliefPolicyValueNet, optimizer: 
     return {name: round(total / batches, 5) for name, total in sums.items()}
 
 
-def _losses(model: BeliefPolicyValueNet, magnet: BeliefPolicyValueNet, decisions: Decisions, rows: np.ndarray,
+def _losses(model: PolicyValueNet, magnet: PolicyValueNet, decisions: Decisions, rows: np.ndarray,
             advantages: np.ndarray, config: HiddenConfig) -> dict[str, torch.Tensor]:
     inputs = torch.from_numpy(decisions.inputs[rows])
     legal = torch.from_numpy(decisions.masks[rows])
@@ -142,8 +142,7 @@ class HiddenTrainer:
         env.reset(seed=0)
         shape = declared.input_shape(env.game)
         self.architecture = config.architecture(shape, int(env.action_spaces["player_0"].n))
-        cells = int(np.prod(shape[1:])) if len(shape) == 3 else shape[0]
-        self.model = BeliefPolicyValueNet(self.architecture, cells)
+        self.model = PolicyValueNet(self.architecture)
         self.magnet = copy.deepcopy(self.model)
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=config.learning_rate)
         rollouts = declared.compiled_rollouts
@@ -164,7 +163,8 @@ class HiddenTrainer:
         self.log(f"resumed {self.run.path} at iteration {self.iteration} ({self.seconds / 3600:.2f} h trained)")
 
     def network(self) -> Network:
-        """The learner's network as the agent plays it (NumPy, no belief head)."""
+        """The learner's network as the agent plays it (NumPy; the belief head too, which
+        only a search that samples the hidden colours reads)."""
         return self.model.to_network({"game": self.config.game, "env": self.config.env, "params": self.config.params,
                                       "trainer": KIND, "iteration": self.iteration,
                                       "training_hours": round(self.seconds / 3600, 3), "commands": self.commands})
