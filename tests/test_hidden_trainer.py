@@ -162,7 +162,7 @@ def test_a_tiny_run_learns_checkpoints_and_resumes(tmp_path):
     history = [json.loads(line) for line in (run / "history.jsonl").read_text().splitlines()]
     assert [entry["iteration"] for entry in history] == [1, 2, 3]
     assert all(entry["decisions"] >= 128 * entry["iteration"] for entry in history)
-    assert "eval" in history[1] and set(history[1]["eval"]) == {"rushing", "random"}
+    assert "eval" in history[1] and set(history[1]["eval"]) == {"rushing", "forward", "random"}
     # the league keeps 2 snapshots: the first one's file went with it
     assert sorted(path.name for path in (run / "weights").glob("iter-*")) == ["iter-00002.npz", "iter-00003.npz"]
     assert (run / "weights" / "latest.npz").exists()

@@ -36,7 +36,7 @@ class HiddenConfig:
     #: learn), and the share against the roll-out policies (the rest: past selves).
     self_share: float = bounded(0.5, 0.0, 1.0)
     fixed_share: float = bounded(0.1, 0.0, 1.0)
-    fixed_opponents: tuple[str, ...] = ("rushing", "random")
+    fixed_opponents: tuple[str, ...] = ("rushing", "forward")
     #: A past self joins the league every this many iterations; the league keeps the newest.
     snapshot_every: int = bounded(10, 1, 100_000)
     league_size: int = bounded(16, 1, 1000)
@@ -56,7 +56,7 @@ class HiddenConfig:
     # evaluation
     eval_every: int = bounded(10, 1, 100_000)
     eval_games: int = bounded(200, 0, 100_000)
-    eval_opponents: tuple[str, ...] = ("rushing", "random")
+    eval_opponents: tuple[str, ...] = ("rushing", "forward", "random")
     # files
     checkpoint_minutes: float = bounded(10.0, 0.01, 10_000.0)
     #: A snapshot's file stays while it is in the league, and for good when its iteration
