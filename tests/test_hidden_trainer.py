@@ -39,6 +39,14 @@ def quiet(line):
     pass
 
 
+def GAME_OF_CONNECT_FOUR():
+    from boardzoo.envs import make as make_env
+
+    env = make_env("connect_four_v0", raw=True)
+    env.reset(seed=0)
+    return env.model(env.agent_selection)
+
+
 def recoloured(state, rng):
     """``state`` with the colours of the opponent's ghosts still on the board shuffled
     (the mover's own colours, and those captures made public, as they were)."""
@@ -113,6 +121,47 @@ def test_the_numpy_agent_plays_the_training_network(tmp_path):
     np.testing.assert_allclose(numpy_values, values.numpy(), rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(network.belief(inputs), belief.numpy(), rtol=1e-4, atol=1e-4)
     assert network.belief(inputs).shape == (64, 20)  # a logit a square of the 5x4 board
+
+
+def test_a_search_draws_the_hidden_colours_by_the_networks_belief(tmp_path):
+    """belief=network: each hidden ghost's odds of blue are exp(-logit of red) on its
+    square of the mover's frame, the same for every recolouring; and MCTS searching the
+    network with it plays whole games, seats alternating."""
+    import math
+
+    from boardzoo.agents.network import NetworkBelief
+    from boardzoo.arena import run as run_arena
+
+    trainer = HiddenTrainer(str(tmp_path / "run"), tiny_config(params=dict(SMALL)), log=quiet)
+    with torch.no_grad():
+        for parameter in trainer.model.parameters():
+            parameter.normal_(0, 0.3)
+    path = tmp_path / "net.npz"
+    trainer.network().save(str(path))
+    network = Network.load(str(path))
+    rng = random.Random(3)
+    for state in positions(SMALL, 40, 4):
+        view = GeisterView(state, state.player)
+        belief = NetworkBelief.for_model(view, network)
+        unknown = view.unknown_ghosts()
+        logits = network.belief(GAME.network_input(view)[None])[0].reshape(5, 4)
+        squares = [divmod(state.pos[g] if state.player == 0 else 19 - state.pos[g], 4) for g in unknown]
+        assert belief(view, unknown) == pytest.approx([math.exp(-logits[r, c]) for r, c in squares], rel=1e-5)
+        other = GeisterView(recoloured(state, rng), state.player)
+        assert NetworkBelief.for_model(other, network)(other, unknown) == belief(view, unknown)
+    searcher = f"mcts:policy=puct,model={path},belief=network,iterations=30"
+    records = run_arena(f"geister_v0:{','.join(f'{k}={v}' for k, v in SMALL.items())}", searcher, "random",
+                        games=4, seed=1)
+    assert len(records) == 4 and all(record["moves"] for record in records)
+    # a network without a belief head, a game without hidden information: refused in words
+    from boardzoo.agents.alphazero.network import Network as Plain
+
+    headless = Plain({**network.architecture, "belief": 0},
+                     {k: v for k, v in network.arrays.items() if not k.startswith("belief")}, network.about)
+    with pytest.raises(ValueError, match="the network has no belief head"):
+        NetworkBelief.for_model(GeisterView(state, state.player), headless)
+    with pytest.raises(ValueError, match="belief=network is for games with hidden information"):
+        make("mcts:belief=network").check(GAME_OF_CONNECT_FOUR())
 
 
 @given(st.lists(st.floats(-1, 1), min_size=1, max_size=30), st.sampled_from([-1.0, 0.0, 1.0]),

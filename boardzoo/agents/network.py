@@ -33,6 +33,38 @@ SHIPPED = {name: each.learning.shipped for name, each in games().items()
            if each.learning is not None and each.learning.trainer == "hidden"}
 
 
+class NetworkBelief:
+    """A belief read from a network's belief head, in the form the determinizing searches
+    take (``f(view, unknown) -> odds``; MCTS's ``belief=network``): what the head guesses,
+    from the seat's information state alone, of the pieces the seat cannot see. The head
+    learned the true colours as a training target; its guess reads nothing hidden."""
+
+    def __init__(self, network: Network, game_name: str):
+        odds = declared_game(game_name).learning
+        if odds is None or odds.belief_odds is None:
+            raise ValueError(f"belief=network: {game_name} has no network belief a search can read")
+        if not network.architecture.get("belief"):
+            raise ValueError("belief=network: the network has no belief head (train it with boardzoo train "
+                             f"{game_name})")
+        self.network, self.game_name, self.odds = network, game_name, odds.belief_odds
+
+    @classmethod
+    def for_model(cls, model: GameState, network: Network | None = None) -> NetworkBelief:
+        """The belief of ``network``, or of the network shipped for ``model``'s game; checked
+        against ``model``'s game."""
+        network = network if network is not None \
+            else load_network(shipped_path(model.game_name, "belief=network", SHIPPED))
+        check_fits("belief=network", network, model)
+        return cls(network, model.game_name)
+
+    def __call__(self, view: GameState, unknown: list[int]) -> list[float]:
+        write_input = declared_game(self.game_name).network_input
+        assert write_input is not None  # every game with a network belief declares one
+        with one_blas_thread():
+            logits = self.network.belief(write_input(view, 0)[None])[0]
+        return self.odds(view, unknown, logits)
+
+
 class NetworkAgent(Agent):
     name = "network"
     summary = ("a network trained by self-play over a seat's information state (boardzoo train geister) playing "

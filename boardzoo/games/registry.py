@@ -87,6 +87,11 @@ class Learning:
     #: information (the ``alphazero`` agent plays the network), or ``hidden``, the
     #: self-play policy gradient over information states (the ``network`` agent plays it).
     trainer: str = "alphazero"
+    #: ``f(view, unknown, logits) -> odds``: the network's belief head (logits of what the
+    #: player to move cannot see) read as the game's belief about its ``unknown`` hidden
+    #: pieces, as the determinizing searches draw them (``belief=network``); None: the
+    #: game's network has no belief a search can read.
+    belief_odds: Callable[[Any, list[int], Any], list[float]] | None = None
 
 
 @dataclass(frozen=True)

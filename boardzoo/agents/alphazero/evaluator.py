@@ -94,9 +94,9 @@ def check_position(where: str, network: Network, model: GameState) -> np.ndarray
     """``model``'s compiled array, once it is sure the network fits it (:func:`check_fits`,
     and Nim's pile within the network's largest): the compiled code writes the network's
     input without bounds checks, so nothing reaches it that does not fit."""
-    from boardzoo.fast.core import core_of
+    from boardzoo.fast.core import kernels_for
 
-    state = core_of(model.game_name).encode(model)
+    state = kernels_for(model).core.encode(model)  # the kernels of the family member played
     check_fits(where, network, model)
     if model.game_name == "nim" and state[0] >= network.input_shape[0]:
         # the game's fault, not a bug: the arena and the servers report it in one line
@@ -107,11 +107,11 @@ def check_position(where: str, network: Network, model: GameState) -> np.ndarray
 
 def network_input(where: str, network: Network, model: GameState) -> np.ndarray:
     """The network's input (1, *input shape) for position ``model``."""
-    from boardzoo.fast.core import core_of
+    from boardzoo.fast.core import kernels_for
 
     state = check_position(where, network, model)
     inputs = np.zeros(int(np.prod(network.input_shape)), dtype=np.float32)
-    core_of(model.game_name).write_input(state, inputs)
+    kernels_for(model).core.write_input(state, inputs)
     return inputs.reshape(1, *network.input_shape)
 
 

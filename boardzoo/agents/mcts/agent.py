@@ -13,6 +13,7 @@
     make("mcts:belief=behaviour,rollout=forward")       # Geister: determinized MCTS
     make("mcts:belief=learned,rollout=tactical")        # ... with the learned colour model
     make("mcts:iterations=800,time=0.17,rollout=tactical,max_rollout=80,belief=learned")  # the first Geister expert
+    make("mcts:policy=puct,model=runs/train-geister/weights/latest.npz,belief=network")  # a learned network searched
     make("mcts:policy=puct,model=runs/ppo_connect_four.zip")   # a trained policy and value
     make("mcts:policy=puct,model=runs/train-connect_four/weights/latest.npz")  # ... or network
     make("mcts:policy=puct", evaluator=my_evaluator)    # any evaluate()/prior() object
@@ -28,6 +29,8 @@ final choice; a parameter of a part not chosen is refused):
     backup       q=win-lose | wins | score ([0, 1]: a draw 1/2); solver=true adds MCTS-Solver proofs
     final        final=visits | value (c_final)
     root         the position, or (hidden information) samples under belief=NAME
+                 (belief=network: the belief head of model=, or of the network shipped
+                 for the game: boardzoo train geister)
     chance       chance=tree: each chance outcome its node | open: drawn on the way
                  down and kept in no node, one tree over moves (source 000's coin)
 
@@ -72,7 +75,13 @@ from boardzoo.agents.mcts.evaluation import (
 )
 from boardzoo.agents.mcts.expansion import AllChildren, OneChildPerIteration
 from boardzoo.agents.mcts.final import FINAL
-from boardzoo.agents.mcts.sampling import CHANCE_TREES, check_game_options, check_model_options, root_sampling
+from boardzoo.agents.mcts.sampling import (
+    CHANCE_TREES,
+    NETWORK_BELIEF,
+    check_game_options,
+    check_model_options,
+    root_sampling,
+)
 from boardzoo.agents.mcts.search import Search
 from boardzoo.agents.mcts.selection import SELECTION
 from boardzoo.agents.mcts.statistics import decision_statistics
@@ -141,6 +150,8 @@ class MCTSAgent(Agent):
         self.policy_name, self.q, self.final = policy, q, final
         self.reuse, self.nthr, self.rollout_name, self.max_rollout = reuse, nthr, rollout, max_rollout
         self.value_name, self.solver, self.belief = value, solver, belief
+        #: belief=network's reader, built before play (:meth:`check`).
+        self.belief_reader: Any = None
         self.schedule = schedule
         if chance not in CHANCE_TREES:
             raise ValueError(f"mcts: chance must be one of {', '.join(CHANCE_TREES)}, got {chance!r}")
@@ -193,6 +204,12 @@ class MCTSAgent(Agent):
 
     def check(self, model: GameState) -> None:
         check_model_options("mcts", model, self.rollout_name, self.belief)
+        if self.belief == NETWORK_BELIEF:  # the belief head of model=, else of the network shipped for the game
+            from boardzoo.agents.network import NetworkBelief
+
+            network = getattr(self.evaluator, "network", None)
+            self.belief_reader = NetworkBelief.for_model(
+                model, network if network is not None and network.architecture.get("belief") else None)
         if self.engine == "compiled":
             from boardzoo.fast.rollouts import check_compiled
 
@@ -269,7 +286,7 @@ class MCTSAgent(Agent):
         seat (after :meth:`check`) and kept from move to move, rooted at ``model``."""
         self.check_once(model)
         key = (type(model), model.game_name, model.current_player())
-        sampling = root_sampling(model, self.rng, self.belief, self.chance)
+        sampling = root_sampling(model, self.rng, self.belief_reader or self.belief, self.chance)
         if self._search is None or self._search[0] != key:
             expansion = (AllChildren(self.rng, self.nthr or 1, self._prior()) if self.expands_all
                          else OneChildPerIteration(self.rng))

@@ -25,6 +25,11 @@ from boardzoo.agents.mcts.tree import Node
 from boardzoo.games.model import GameState
 from boardzoo.strategy.knowledge import check_known, knowledge_of
 
+#: A belief: ``f(view, unknown) -> odds`` of the hidden pieces (a game's, or a network's).
+Belief = Callable[[GameState, list[int]], list[float]]
+#: The belief read from a network's belief head (the agent builds it before play).
+NETWORK_BELIEF = "network"
+
 
 class PositionRoot:
     """Perfect information: the position itself. Its nodes answer for themselves (their
@@ -44,15 +49,16 @@ class PositionRoot:
 
 
 class DeterminizedRoot:
-    """Hidden information: a full state drawn under the game's belief named ``belief`` (every
-    consistent state alike when None) for every iteration."""
+    """Hidden information: a full state drawn under ``belief`` (the name of one of the
+    game's beliefs, or a belief itself, such as a network's; every consistent state alike
+    when None) for every iteration."""
 
     shared = True  # one tree shared by many samples: nodes ask each sample what it allows
     open_chance = False
 
-    def __init__(self, model: GameState, rng: random.Random, belief: str | None):
+    def __init__(self, model: GameState, rng: random.Random, belief: str | Belief | None):
         self.model, self.rng = model, rng
-        self.belief = knowledge_of(model).beliefs[belief] if belief is not None else None
+        self.belief = knowledge_of(model).beliefs[belief] if isinstance(belief, str) else belief
         self.seat = model.current_player()
 
     def sample(self) -> GameState:
@@ -88,7 +94,7 @@ class OpenChanceRoot(PositionRoot):
 CHANCE_TREES = ("tree", "open")
 
 
-def root_sampling(model: GameState, rng: random.Random, belief: str | None,
+def root_sampling(model: GameState, rng: random.Random, belief: str | Belief | None,
                   chance: str = "tree") -> PositionRoot | DeterminizedRoot:
     if model.capabilities.hidden_information:
         return DeterminizedRoot(model, rng, belief)
@@ -102,9 +108,10 @@ def sampler(model: GameState, rng: random.Random, belief: str | None) -> Callabl
 
 
 def check_game_options(agent: str, rollout: str, belief: str | None) -> None:
-    """At construction: names that no game has are refused at once."""
+    """At construction: names that no game has are refused at once (``network``, a
+    network's belief, is checked against the game before play)."""
     check_known(agent, "rollout", rollout)
-    if belief is not None:
+    if belief is not None and belief != NETWORK_BELIEF:
         check_known(agent, "belief", belief)
 
 
@@ -116,6 +123,8 @@ def check_model_options(agent: str, model: GameState, rollout: str, belief: str 
     if not model.capabilities.hidden_information:
         raise ValueError(f"{agent}: belief={belief} is for games with hidden information; "
                          f"{model.game_name} has none")
+    if belief == NETWORK_BELIEF:
+        return  # the agent reads the network (NetworkBelief.for_model checks it against the game)
     beliefs = knowledge_of(model).beliefs
     if belief not in beliefs:
         raise ValueError(f"{agent}: {model.game_name} has no belief {belief!r}; beliefs are: {', '.join(beliefs)}")

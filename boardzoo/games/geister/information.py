@@ -3,6 +3,7 @@ full states consistent with it under a belief's weights."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 
@@ -181,6 +182,19 @@ def network_input(game, largest_pile: int = 0) -> np.ndarray:
         game.plies / game.max_turns, min(game.max_turns - game.plies, PLIES_LEFT_CAP) / PLIES_LEFT_CAP,
         0.0 if game.placed[seat] else 1.0, 1.0 if game.placed[other] else 0.0], dtype=np.float32)[:, None]
     return planes.reshape(-1, shape.rows, shape.cols)
+
+
+def blue_odds(view, unknown: list[int], red_logits: np.ndarray) -> list[float]:
+    """A network's belief (its belief head's logit of red on each square of the mover's
+    frame, learned against ``compiled.write_secret``) as Geister's belief: each hidden
+    ghost's odds of blue, the weights a determinization draws the colourings by."""
+    shape, seat = view.shape, view.player
+    return [math.exp(-max(-BELIEF_LOGIT_CAP, min(float(red_logits[shape.to_own(seat, view.pos[g])]),
+                                                   BELIEF_LOGIT_CAP))) for g in unknown]
+
+
+#: Odds are read from logits within this bound: no colour is ever taken as certain.
+BELIEF_LOGIT_CAP = 20.0
 
 
 def observation_of(game, player: int) -> np.ndarray:
