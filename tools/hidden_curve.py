@@ -5,7 +5,12 @@ for its whole tree, each snapshot's exact exploitability; beside the hours the r
 trained when it took the snapshot (from ``history.jsonl``).
 
     python tools/hidden_curve.py runs/train-geister --opponent geister-expert --games 100 --every 50 --workers 2
+    python tools/hidden_curve.py runs/train-geister --opponent geister-expert --every 200 \
+        --player "mcts:policy=puct,model={weights},belief=network,time=0.17"    # each snapshot searched
     python tools/hidden_curve.py runs/train-tiny --exact
+
+``--player`` is the agent that plays each snapshot, ``{weights}`` its file (by default
+the network's own policy, ``network:weights={weights}``).
 
 The games are results files in ``RUN/curve/`` (the arena's: run the command again and it
 goes on where it stopped); the table is written to ``RUN/curve.md``, and with matplotlib
@@ -47,9 +52,14 @@ def main() -> int:
     parser.add_argument("--opponent", action="append", default=[], help="an agent spec played against (repeatable)")
     parser.add_argument("--games", type=int, default=100, help="games against each opponent (seats alternating)")
     parser.add_argument("--every", type=int, default=1, help="only the snapshots of iterations that are multiples")
+    parser.add_argument("--player", default="network:weights={weights}",
+                        help="the agent spec playing each snapshot, {weights} its file")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--exact", action="store_true", help="each snapshot's exact exploitability (small games)")
     args = parser.parse_args()
+    if "{weights}" not in args.player:
+        print("--player must name the snapshot's file as {weights}", file=sys.stderr)
+        return 2
     with open(os.path.join(args.run, "config.json"), encoding="utf-8") as handle:
         config = json.load(handle)
     env = config["env"] + "".join(f"{',' if i else ':'}{k}={v}" for i, (k, v) in enumerate(config["params"].items()))
@@ -70,9 +80,10 @@ def main() -> int:
         row = {"iteration": iteration, "hours": hours.get(iteration)}
         for opponent in args.opponent:
             name = re.sub(r"[^A-Za-z0-9_.=-]+", "_", opponent)[:80]
-            out = os.path.join(args.run, "curve", f"iter-{iteration:05d}-vs-{name}.jsonl")
-            records = arena.run(env, f"network:weights={path}", opponent, games=args.games, seed=iteration,
-                                workers=args.workers, out=out, progress=False)
+            player = re.sub(r"[^A-Za-z0-9_.=-]+", "_", args.player.replace("{weights}", ""))[:60]
+            out = os.path.join(args.run, "curve", f"iter-{iteration:05d}-{player}-vs-{name}.jsonl")
+            records = arena.run(env, args.player.replace("{weights}", path), opponent, games=args.games,
+                                seed=iteration, workers=args.workers, out=out, progress=False)
             wins = sum(r["returns"]["a"] > 0 for r in records)
             draws = sum(r["returns"]["a"] == 0 for r in records)
             row[opponent] = {"wins": wins, "draws": draws, "games": len(records),
