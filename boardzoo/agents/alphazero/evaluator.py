@@ -90,14 +90,22 @@ def check_fits(where: str, network: Network, model: GameState) -> None:
                          f"{expected} and {model.num_actions} actions (another board size or k)")
 
 
-def check_position(where: str, network: Network, model: GameState) -> np.ndarray:
+def check_position(where: str, network: Network, model: GameState, fitted: set | None = None) -> np.ndarray:
     """``model``'s compiled array, once it is sure the network fits it (:func:`check_fits`,
     and Nim's pile within the network's largest): the compiled code writes the network's
-    input without bounds checks, so nothing reaches it that does not fit."""
+    input without bounds checks, so nothing reaches it that does not fit. ``fitted``, kept
+    by a caller that asks about many positions of one game (a search), remembers the
+    games found to fit (by their kernels, actions and chance), so that each is checked
+    once: checking writes a whole input in Python."""
     from boardzoo.fast.core import kernels_for
 
-    state = kernels_for(model).core.encode(model)  # the kernels of the family member played
-    check_fits(where, network, model)
+    kernels = kernels_for(model)  # the kernels of the family member played
+    state = kernels.core.encode(model)
+    known = (id(kernels), model.num_actions, bool(getattr(model, "coin", False)))
+    if fitted is None or known not in fitted:
+        check_fits(where, network, model)
+        if fitted is not None:
+            fitted.add(known)
     if model.game_name == "nim" and state[0] >= network.input_shape[0]:
         # the game's fault, not a bug: the arena and the servers report it in one line
         raise SpecError(f"{where}: the network knows piles up to {network.input_shape[0] - 1}, not {state[0]} "
@@ -105,11 +113,12 @@ def check_position(where: str, network: Network, model: GameState) -> np.ndarray
     return state
 
 
-def network_input(where: str, network: Network, model: GameState) -> np.ndarray:
-    """The network's input (1, *input shape) for position ``model``."""
+def network_input(where: str, network: Network, model: GameState, fitted: set | None = None) -> np.ndarray:
+    """The network's input (1, *input shape) for position ``model`` (``fitted``: as
+    :func:`check_position`'s)."""
     from boardzoo.fast.core import kernels_for
 
-    state = check_position(where, network, model)
+    state = check_position(where, network, model, fitted)
     inputs = np.zeros(int(np.prod(network.input_shape)), dtype=np.float32)
     kernels_for(model).core.write_input(state, inputs)
     return inputs.reshape(1, *network.input_shape)
@@ -123,12 +132,13 @@ class FileNetworkEvaluator(NetworkEvaluator):
     def __init__(self, path: str, cache: int = 50_000):
         super().__init__(cache)
         self.network = load_network(path)
+        self.fitted: set = set()  # the games this network was found to fit (check_position)
 
     def check(self, model: GameState) -> None:
         check_fits("mcts", self.network, model)
 
     def answer(self, state: GameState) -> tuple[float, list[tuple[int, float]]]:
         with one_blas_thread():
-            logits, values = self.network(network_input("mcts", self.network, state))
+            logits, values = self.network(network_input("mcts", self.network, state, self.fitted))
         legal = state.legal_actions()
         return float(values[0]), list(zip(legal, move_probabilities(logits[0], legal).tolist()))
