@@ -74,6 +74,21 @@ def with_settings(config: T, settings: dict[str, str], fixed: Iterable[str] = ("
     return dataclasses.replace(config, **changes)  # type: ignore[type-var]
 
 
+def branched(config: T, settings: dict[str, str], kept: Iterable[str], source: str, game: str | None = None) -> T:
+    """The settings of a branch of run ``source`` (whose settings are ``config``): ``config``
+    with ``settings`` changed, refused when the run trains another ``game`` or when a
+    setting in ``kept`` (what fixes the network's shape, say) would change."""
+    current: Any = config
+    if game is not None and current.game != game:
+        raise ValueError(f"train: {source} trains {current.game}, not {game}")
+    changed: Any = current.with_settings(settings)
+    fixed = [name for name in kept if getattr(changed, name) != getattr(current, name)]
+    if fixed:
+        raise ValueError(f"train: a branch keeps its source's {', '.join(fixed)} (its network and records "
+                         "are taken as they are); start a new run to change them")
+    return changed
+
+
 def from_json(cls: type[T], data: Any, where: str, tuples: Iterable[str] = ()) -> T:
     """The settings recorded as ``data`` (a JSON object; the ``tuples`` names as lists of
     texts); a ValueError naming ``where`` for anything else."""

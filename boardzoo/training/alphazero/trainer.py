@@ -52,6 +52,7 @@ from boardzoo.training.alphazero.evaluation import PROBES, Evaluation, seed_of, 
 from boardzoo.training.alphazero.model import PolicyValueNet
 from boardzoo.training.alphazero.run_directory import AVERAGED, CHECKPOINT, RunDirectory, branch_directory
 from boardzoo.training.alphazero.selfplay import SelfPlayResult, SelfPlayTask, play
+from boardzoo.training.settings import branched
 from boardzoo.workers import run_tasks
 
 __all__ = ["AVERAGED", "CHECKPOINT", "Trainer", "branch"]
@@ -394,13 +395,7 @@ def branch(source: str, run_dir: str, settings: dict[str, str], game: str | None
     def make(scratch: str) -> Trainer:
         trainer = Trainer(scratch, None, workers=workers, ray=ray, log=lambda line: None, commit=commit,
                           command=command)
-        if game is not None and trainer.config.game != game:
-            raise ValueError(f"train: {source} trains {trainer.config.game}, not {game}")
-        config = trainer.config.with_settings(settings)
-        fixed = [name for name in FIXED_IN_A_BRANCH if getattr(config, name) != getattr(trainer.config, name)]
-        if fixed:
-            raise ValueError(f"train: a branch keeps its source's {', '.join(fixed)} (the network and its "
-                             "buffer are taken as they are); start a new run to change them")
+        config = branched(trainer.config, settings, FIXED_IN_A_BRANCH, source, game)
         check_settings(config)
         trainer.config = config
         trainer.commands[-1]["branched_from"] = f"{os.path.abspath(source)} at generation {trainer.generation}"

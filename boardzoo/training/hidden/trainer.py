@@ -32,6 +32,7 @@ from boardzoo.training.alphazero.run_directory import RunDirectory, branch_direc
 from boardzoo.training.hidden.config import HiddenConfig
 from boardzoo.training.hidden.league import League
 from boardzoo.training.hidden.selfplay import Decisions, LeagueGames, evaluate
+from boardzoo.training.settings import branched
 
 #: The kind of run this directory holds (the searching trainer's directories say another).
 KIND = "hidden"
@@ -263,13 +264,7 @@ def branch(source: str, run_dir: str, settings: dict[str, str], game: str | None
     shape (:data:`FIXED_IN_A_BRANCH`) are refused, and so is a ``source`` of another ``game``."""
     def make(scratch: str) -> HiddenTrainer:
         trainer = HiddenTrainer(scratch, None, commit=commit, command=command, log=lambda line: None, threads=threads)
-        if game is not None and trainer.config.game != game:
-            raise ValueError(f"train: {source} trains {trainer.config.game}, not {game}")
-        config = trainer.config.with_settings(settings)
-        fixed = [name for name in FIXED_IN_A_BRANCH if getattr(config, name) != getattr(trainer.config, name)]
-        if fixed:
-            raise ValueError(f"train: a branch keeps its source's {', '.join(fixed)}; start a new run to change them")
-        trainer.config = config
+        config = trainer.config = branched(trainer.config, settings, FIXED_IN_A_BRANCH, source, game)
         trainer.commands[-1]["branched_from"] = f"{os.path.abspath(source)} at iteration {trainer.iteration}"
         trainer.checkpoint()
         trainer.run.write_config(config.to_json())
