@@ -40,13 +40,13 @@ class NetworkBelief:
     learned the true colours as a training target; its guess reads nothing hidden."""
 
     def __init__(self, network: Network, game_name: str):
-        odds = declared_game(game_name).learning
-        if odds is None or odds.belief_odds is None:
+        learning = declared_game(game_name).learning
+        if learning is None or learning.belief_odds is None:
             raise ValueError(f"belief=network: {game_name} has no network belief a search can read")
         if not network.architecture.get("belief"):
             raise ValueError("belief=network: the network has no belief head (train it with boardzoo train "
                              f"{game_name})")
-        self.network, self.game_name, self.odds = network, game_name, odds.belief_odds
+        self.network, self.game_name, self.odds = network, game_name, learning.belief_odds
 
     @classmethod
     def for_model(cls, model: GameState, network: Network | None = None) -> NetworkBelief:
@@ -58,6 +58,8 @@ class NetworkBelief:
         return cls(network, model.game_name)
 
     def __call__(self, view: GameState, unknown: list[int]) -> list[float]:
+        if view.current_player() != getattr(view, "seat", view.current_player()):
+            raise ValueError("belief=network reads a seat's view at its own turn (the network's input is the mover's)")
         write_input = declared_game(self.game_name).network_input
         assert write_input is not None  # every game with a network belief declares one
         with one_blas_thread():
