@@ -4,6 +4,8 @@ trains on Ray and measurably improves against random while frozen copies join th
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -65,10 +67,14 @@ def test_matches_put_main_in_both_seats_against_one_opponent():
 @pytest.mark.slow
 def test_the_self_play_example_improves_against_random_on_ray(load_example):
     example = load_example("train_rllib_self_play")
-    before, after, league = example.main(["--env", "tic_tac_toe_v0", "--iterations", "20", "--threshold", "0.6",
-                                          "--eval-games", "400"])
+    games = 1000
+    before, after, league = example.main(["--env", "tic_tac_toe_v0", "--iterations", "30", "--threshold", "0.6",
+                                          "--eval-games", str(games)])
     # Random against random wins about 0.44 of the games, seats alternating (0.58 first,
-    # 0.29 second); the untrained module's best-rated moves fare about as well or a
-    # little better. 0.08 more out of 400 games each is 2.5 standard errors.
-    assert after >= before + 0.08 and after >= 0.75
+    # 0.29 second); an untrained module's best-rated moves have fared anywhere from that
+    # to 0.67 (its initial weights are not the same on every run of Ray). So the test is
+    # the improvement itself, one-sided at 1 %, with a floor no untrained module reached.
+    pooled = (before + after) / 2
+    z = (after - before) / math.sqrt(pooled * (1 - pooled) * 2 / games)
+    assert z >= 2.33 and after >= 0.72, (before, after, z)
     assert league >= 3  # main passed the threshold: frozen copies joined and were played
