@@ -7,12 +7,16 @@ import os
 import shlex
 import subprocess
 import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from boardzoo.errors import SpecError
 from boardzoo.training.alphazero.config import DEFAULT_GENERATIONS, PRESETS
 from boardzoo.training.alphazero.trainer import AVERAGED, CHECKPOINT, Trainer, branch
 from boardzoo.training.settings import parse_assignments
 from boardzoo.values import number, whole
+
+Run = TypeVar("Run")
 
 
 def commit() -> str:
@@ -29,6 +33,22 @@ def commit() -> str:
 def command_line() -> str:
     """The command being run, when it is the boardzoo command (for the run's records)."""
     return shlex.join(["boardzoo", *sys.argv[1:]]) if sys.argv and sys.argv[0].endswith("boardzoo") else ""
+
+
+def open_run(run_dir: str, resuming: bool, branch_from: str | None, settings: dict[str, str], changed: bool,
+             new_config: Callable[[], Any], open_trainer: Callable[[Any], Run],
+             make_branch: Callable[[], Run]) -> Run:
+    """The trainer of ``run_dir``, either trainer's: a new branch of ``branch_from``, the
+    run there resumed, or a new run of ``new_config()`` (``changed``: the command sets
+    something). A branch's settings are its source's with ``settings`` changed, not the
+    preset's, so the same command run again resumes it if they still hold."""
+    if branch_from and not resuming:
+        return make_branch()
+    trainer = open_trainer(None if resuming and (not changed or branch_from) else new_config())
+    if branch_from and trainer.config.with_settings(settings) != trainer.config:  # type: ignore[attr-defined]
+        raise ValueError(f"{run_dir} holds a run with other settings; resume it without --set, or branch "
+                         "into another run directory")
+    return trainer
 
 
 def train(args: argparse.Namespace) -> int:
@@ -48,18 +68,13 @@ def train(args: argparse.Namespace) -> int:
         run_dir = args.run_dir or os.path.join("runs", f"train-{args.game}")
         resuming = os.path.exists(os.path.join(run_dir, CHECKPOINT))
         command = command_line()
-        if args.branch_from and not resuming:
-            trainer = branch(args.branch_from, run_dir, settings, game=args.game, commit=commit(), command=command,
-                             workers=args.workers, ray=args.ray)
-        else:
-            # A branch's settings are its source's with --set's changes, not the preset's: the
-            # same command run again resumes it if they still hold.
-            config = None if resuming and (not settings or args.branch_from) \
-                else PRESETS[args.game].with_settings(settings)
-            trainer = Trainer(run_dir, config, workers=args.workers, ray=args.ray, commit=commit(), command=command)
-            if args.branch_from and trainer.config.with_settings(settings) != trainer.config:
-                raise ValueError(f"{run_dir} holds a run with other settings; resume it without --set, or branch "
-                                 "into another run directory")
+        trainer = open_run(
+            run_dir, resuming, args.branch_from, settings, bool(settings),
+            new_config=lambda: PRESETS[args.game].with_settings(settings),
+            open_trainer=lambda config: Trainer(run_dir, config, workers=args.workers, ray=args.ray, commit=commit(),
+                                                command=command),
+            make_branch=lambda: branch(args.branch_from, run_dir, settings, game=args.game, commit=commit(),
+                                       command=command, workers=args.workers, ray=args.ray))
         if trainer.config.game != args.game:
             raise ValueError(f"train: {run_dir} trains {trainer.config.game}, not {args.game}")
         generations = args.generations

@@ -8,7 +8,7 @@ import argparse
 import dataclasses
 import os
 
-from boardzoo.training.alphazero.cli import command_line, commit
+from boardzoo.training.alphazero.cli import command_line, commit, open_run
 from boardzoo.training.hidden.config import PRESETS, HiddenConfig
 from boardzoo.training.hidden.trainer import HiddenTrainer, branch
 from boardzoo.training.settings import parse_assignments
@@ -41,20 +41,16 @@ def train(args: argparse.Namespace) -> int:
     settings = parse_assignments(args.set)
     run_dir = args.run_dir or os.path.join("runs", f"train-{args.game}")
     resuming = os.path.exists(os.path.join(run_dir, "checkpoint.pt"))
-    if args.branch_from and not resuming:
-        if args.env:
-            raise ValueError("train: a branch plays its source's env; --env is for a new run")
-        trainer = branch(args.branch_from, run_dir, settings, game=args.game, commit=commit(),
-                         command=command_line(), threads=args.workers)
-    else:
-        # A branch's settings are its source's with --set's changes, not the preset's: the
-        # same command run again resumes it if they still hold.
-        config = None if resuming and ((not settings and not args.env) or args.branch_from) \
-            else with_env(PRESETS[args.game], args.env).with_settings(settings)
-        trainer = HiddenTrainer(run_dir, config, commit=commit(), command=command_line(), threads=args.workers)
-        if args.branch_from and trainer.config.with_settings(settings) != trainer.config:
-            raise ValueError(f"{run_dir} holds a run with other settings; resume it without --set, or branch "
-                             "into another run directory")
+    if args.branch_from and not resuming and args.env:
+        raise ValueError("train: a branch plays its source's env; --env is for a new run")
+    command = command_line()
+    trainer = open_run(
+        run_dir, resuming, args.branch_from, settings, bool(settings or args.env),
+        new_config=lambda: with_env(PRESETS[args.game], args.env).with_settings(settings),
+        open_trainer=lambda config: HiddenTrainer(run_dir, config, commit=commit(), command=command,
+                                                  threads=args.workers),
+        make_branch=lambda: branch(args.branch_from, run_dir, settings, game=args.game, commit=commit(),
+                                   command=command, threads=args.workers))
     if trainer.config.game != args.game:
         raise ValueError(f"train: {run_dir} trains {trainer.config.game}, not {args.game}")
     if args.generations is None and args.hours is None and args.run_hours is None:
