@@ -206,7 +206,7 @@ def test_settings_are_checked():
 @pytest.mark.training
 def test_a_tiny_run_learns_checkpoints_and_resumes(tmp_path):
     run = tmp_path / "run"
-    trainer = HiddenTrainer(str(run), tiny_config(), log=quiet, command="first", commit="a" * 40)
+    trainer = HiddenTrainer(str(run), tiny_config(fixed_share=0.4), log=quiet, command="first", commit="a" * 40)
     trainer.train(iterations=3)
     history = [json.loads(line) for line in (run / "history.jsonl").read_text().splitlines()]
     assert [entry["iteration"] for entry in history] == [1, 2, 3]
@@ -217,6 +217,8 @@ def test_a_tiny_run_learns_checkpoints_and_resumes(tmp_path):
     assert (run / "weights" / "latest.npz").exists()
     resumed = HiddenTrainer(str(run), log=quiet, command="second", commit="b" * 40)
     assert resumed.iteration == 3 and sorted(resumed.league.snapshots) == [2, 3]
+    assert resumed.league.fixed_scores == pytest.approx(trainer.league.fixed_scores, abs=1e-4)
+    assert resumed.league.fixed_scores != dict.fromkeys(trainer.league.fixed, 0.5)  # they were played and kept
     resumed.train(iterations=4)
     assert len((run / "history.jsonl").read_text().splitlines()) == 4
     # the weights name every command that made them, with its commit
@@ -288,8 +290,8 @@ def test_a_killed_run_resumes_from_its_checkpoint(tmp_path, terminated_run):
 
 def test_the_league_draws_each_kind_of_opponent_in_its_share():
     """Half the games the learner plays itself, a tenth a roll-out policy, the rest a past
-    self (itself while it has none), each past self by how hard the learner finds it;
-    and a snapshot the league lets go is no longer drawn."""
+    self (itself while it has none), each past self and each roll-out policy by how hard
+    the learner finds it; and a snapshot the league lets go is no longer drawn."""
     from boardzoo.agents.alphazero.network import Network, parameter_shapes
     from boardzoo.training.hidden.league import FIXED_POLICY, LEARNER, SNAPSHOT, League
 
@@ -311,3 +313,13 @@ def test_the_league_draws_each_kind_of_opponent_in_its_share():
     assert abs(past.count(SNAPSHOT + 30) / len(past) - 0.02 / 1.02) < 0.01
     league.record(SNAPSHOT + 30, 0.0)
     assert league.snapshots[30].score == pytest.approx(0.9 - 0.05 * 0.9)
+    fixed = [d for d in draws if d <= FIXED_POLICY]
+    assert abs(fixed.count(FIXED_POLICY) / len(fixed) - 0.5) < 0.05  # both unplayed yet: even
+    for _ in range(200):  # the learner always beats policy 2, never policy 0
+        league.record(FIXED_POLICY - 2, 1.0)
+        league.record(FIXED_POLICY, 0.0)
+    assert league.fixed_scores[2] > 0.99 and league.fixed_scores[0] < 0.01
+    draws = [league.draw(rng) for _ in range(20_000)]
+    fixed = [d for d in draws if d <= FIXED_POLICY]
+    assert abs(len(fixed) / len(draws) - 0.1) < 0.01
+    assert abs(fixed.count(FIXED_POLICY - 2) / len(fixed) - 0.02 / 1.02) < 0.01

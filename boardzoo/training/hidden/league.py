@@ -1,7 +1,8 @@
 """The opponents a learner's games are drawn against: itself (both seats learn), its past
-selves (snapshots of its network, each drawn by how hard the learner finds it: prioritised
-fictitious self-play), and the game's roll-out policies, so that it is not exploited by
-one style of play."""
+selves and the game's roll-out policies, so that it is not exploited by one style of
+play. Among the past selves, and among the roll-out policies, each is drawn by how hard
+the learner finds it (prioritised fictitious self-play): a style that still beats the
+learner is met more often than one it has mastered."""
 
 from __future__ import annotations
 
@@ -40,24 +41,32 @@ class Snapshot:
 
     @property
     def weight(self) -> float:
-        return max(WEIGHT_FLOOR, (1.0 - self.score) ** 2)
+        return weight(self.score)
+
+
+def weight(score: float) -> float:
+    """How often an opponent the learner scores ``score`` against is drawn, relatively."""
+    return max(WEIGHT_FLOOR, (1.0 - score) ** 2)
 
 
 class League:
     """Draws each new game's opponent: the learner with ``self_share``, one of ``fixed``
-    (roll-out policy numbers) with ``fixed_share``, else a snapshot by its weight (the
-    learner when there is none yet). Keeps the newest ``size`` snapshots."""
+    (roll-out policy numbers) by its weight with ``fixed_share``, else a snapshot by its
+    weight (the learner when there is none yet). Keeps the newest ``size`` snapshots."""
 
     def __init__(self, self_share: float, fixed_share: float, fixed: tuple[int, ...], size: int):
         self.self_share, self.fixed_share, self.fixed, self.size = self_share, fixed_share, fixed, size
         self.snapshots: dict[int, Snapshot] = {}  # by the iteration each was taken at
+        #: The learner's score against each roll-out policy, by its number.
+        self.fixed_scores: dict[int, float] = dict.fromkeys(fixed, 0.5)
 
     def draw(self, rng: np.random.Generator) -> int:
         u = rng.random()
         if u < self.self_share or (u >= self.self_share + self.fixed_share and not self.snapshots):
             return LEARNER
         if u < self.self_share + self.fixed_share:
-            return FIXED_POLICY - self.fixed[int(rng.integers(len(self.fixed)))]
+            weights = np.array([weight(self.fixed_scores[k]) for k in self.fixed])
+            return FIXED_POLICY - self.fixed[int(rng.choice(len(self.fixed), p=weights / weights.sum()))]
         taken = list(self.snapshots)
         weights = np.array([self.snapshots[i].weight for i in taken])
         return SNAPSHOT + taken[int(rng.choice(len(taken), p=weights / weights.sum()))]
@@ -68,6 +77,10 @@ class League:
 
     def record(self, controller: int, score: float) -> None:
         """The learner scored ``score`` in a game against ``controller``."""
+        if controller <= FIXED_POLICY:
+            policy = FIXED_POLICY - controller
+            self.fixed_scores[policy] += SCORE_STEP * (score - self.fixed_scores[policy])
+            return
         snapshot = self.snapshot(controller) if controller >= SNAPSHOT else None
         if snapshot is not None:
             snapshot.score += SCORE_STEP * (score - snapshot.score)

@@ -159,6 +159,10 @@ class HiddenTrainer:
             network = Network(self.architecture, {name: tensor.numpy() for name, tensor in member["arrays"].items()})
             self.league.add(member["iteration"], network)
             self.league.snapshots[member["iteration"]].score = member["score"]
+        rollouts = declared_game(self.config.game).compiled_rollouts
+        for name, score in saved.get("fixed_scores", {}).items():  # a checkpoint before they were kept has none
+            if name in rollouts and rollouts.index(name) in self.league.fixed_scores:
+                self.league.fixed_scores[rollouts.index(name)] = float(score)
         self.history = [json.loads(line) for line in saved["history"]]
         self.commands = json.loads(saved.get("commands", "[]")) + self.commands
         self.log(f"resumed {self.run.path} at iteration {self.iteration} ({self.seconds / 3600:.2f} h trained)")
@@ -177,10 +181,15 @@ class HiddenTrainer:
         state = {"kind": KIND, "config": json.dumps(self.config.to_json()), "model": self.model.state_dict(),
                  "magnet": self.magnet.state_dict(), "optimizer": self.optimizer.state_dict(),
                  "iteration": self.iteration, "decisions": self.decisions, "seconds": self.seconds,
-                 "league": league, "history": [json.dumps(entry) for entry in self.history],
+                 "league": league, "fixed_scores": self._fixed_scores(),
+                 "history": [json.dumps(entry) for entry in self.history],
                  "commands": json.dumps(self.commands)}
         self.run.write_file(self.run.file("weights", "latest.npz"), self.network().write)
         self.run.write_checkpoint(state, self.history)
+
+    def _fixed_scores(self) -> dict[str, float]:
+        rollouts = declared_game(self.config.game).compiled_rollouts
+        return {rollouts[k]: round(score, 4) for k, score in self.league.fixed_scores.items()}
 
     def train(self, iterations: int | None = None, hours: float | None = None,
               run_hours: float | None = None) -> None:
@@ -228,7 +237,7 @@ class HiddenTrainer:
                                  "scores": tally.rates(), "games": tally.games}
         if self.iteration % config.snapshot_every == 0:
             self._snapshot()
-            entry["league"] = self.league.scores()
+            entry["league"] = {**self.league.scores(), **self._fixed_scores()}
         if config.eval_games and self.iteration % config.eval_every == 0:
             rollouts = declared_game(config.game).compiled_rollouts
             entry["eval"] = {name: round(evaluate(config, self.model, rollouts.index(name), config.eval_games,
