@@ -132,4 +132,9 @@ def plot(run: str, rows: list[dict], opponents: list[str], exact: bool) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from boardzoo.errors import BoardzooError
+
+    try:
+        sys.exit(main())
+    except (BoardzooError, OSError, ValueError, KeyError) as error:
+        sys.exit(f"hidden_curve: {error}")
