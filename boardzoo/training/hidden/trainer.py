@@ -51,13 +51,14 @@ def learn(model: PolicyValueNet, magnet: PolicyValueNet, optimizer: torch.optim.
     n = len(decisions)
     advantages = decisions.advantages
     advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+    log_magnet = _log_policy(magnet, decisions, config.minibatch)
     sums: dict[str, float] = {}
     batches = 0
     for _ in range(config.epochs):
         order = rng.permutation(n)
         for start in range(0, n, config.minibatch):
             rows = order[start:start + config.minibatch]
-            terms = _losses(model, magnet, decisions, rows, advantages[rows], config)
+            terms = _losses(model, log_magnet[rows], decisions, rows, advantages[rows], config)
             loss = (terms["policy"] + config.value_weight * terms["value"] - config.entropy_weight * terms["entropy"]
                     + config.magnet_weight * terms["magnet"] + config.belief_weight * terms["belief"])
             optimizer.zero_grad()
@@ -73,7 +74,21 @@ def learn(model: PolicyValueNet, magnet: PolicyValueNet, optimizer: torch.optim.
     return {name: round(total / batches, 5) for name, total in sums.items()}
 
 
-def _losses(model: PolicyValueNet, magnet: PolicyValueNet, decisions: Decisions, rows: np.ndarray,
+def _log_policy(network: PolicyValueNet, decisions: Decisions, chunk: int) -> torch.Tensor:
+    """The log-probabilities of ``network``'s policy over each decision's legal actions:
+    the magnet's, which stays put while the learner learns, so its passes are made once
+    an iteration rather than once an epoch."""
+    parts = []
+    with torch.no_grad():
+        for start in range(0, len(decisions), chunk):
+            rows = slice(start, start + chunk)
+            logits, _ = network(torch.from_numpy(decisions.inputs[rows]))
+            legal = torch.from_numpy(decisions.masks[rows])
+            parts.append(functional.log_softmax(logits.masked_fill(~legal, ILLEGAL), dim=1))
+    return torch.cat(parts)
+
+
+def _losses(model: PolicyValueNet, log_magnet: torch.Tensor, decisions: Decisions, rows: np.ndarray,
             advantages: np.ndarray, config: HiddenConfig) -> dict[str, torch.Tensor]:
     inputs = torch.from_numpy(decisions.inputs[rows])
     legal = torch.from_numpy(decisions.masks[rows])
@@ -87,9 +102,6 @@ def _losses(model: PolicyValueNet, magnet: PolicyValueNet, decisions: Decisions,
     value = ((values - torch.from_numpy(decisions.returns[rows])) ** 2).mean()
     probabilities = log_policy.exp()
     entropy = -(probabilities * log_policy).sum(1).mean()
-    with torch.no_grad():
-        magnet_logits, _ = magnet(inputs)
-        log_magnet = functional.log_softmax(magnet_logits.masked_fill(~legal, ILLEGAL), dim=1)
     pull = (probabilities * (log_policy - log_magnet)).sum(1).mean()
     known = torch.from_numpy(decisions.known[rows])
     secrets = torch.from_numpy(decisions.secrets[rows])
