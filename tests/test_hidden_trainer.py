@@ -164,6 +164,50 @@ def test_a_search_draws_the_hidden_colours_by_the_networks_belief(tmp_path):
         make("mcts:belief=network").check(GAME_OF_CONNECT_FOUR())
 
 
+def test_the_purple_search_reads_the_networks_belief(tmp_path, monkeypatch):
+    """purple:belief=network: the search's odds of blue are the network's (as
+    blue_probabilities weighs them), it decides alike whatever colours the opponent's
+    hidden ghosts have, and it plays whole games; model= without belief=network is refused."""
+    import boardzoo.agents.purple as purple_module
+    from boardzoo.agents.network import NetworkBelief
+    from boardzoo.arena import run as run_arena
+    from boardzoo.strategy.geister.beliefs import blue_probabilities
+
+    trainer = HiddenTrainer(str(tmp_path / "run"), tiny_config(params=dict(SMALL)), log=quiet)
+    with torch.no_grad():
+        for parameter in trainer.model.parameters():
+            parameter.normal_(0, 0.3)
+    path = tmp_path / "net.npz"
+    trainer.network().save(str(path))
+    network = Network.load(str(path))
+    read = []
+    original = purple_module.position_of
+    monkeypatch.setattr(purple_module, "position_of", lambda view, marked, blue, threat: (
+        read.append(blue), original(view, marked, blue, threat))[1])
+    agent = make(f"purple:belief=network,model={path},time=none,depth=2")
+    rng = random.Random(6)
+    for state in positions(SMALL, 30, 5):
+        view = GeisterView(state, state.player)
+        if view.placing:
+            continue
+        agent.check(view)
+        unknown = view.unknown_ghosts()
+        blues = state.shape.blue - view.lost[1 - state.player][0]
+        odds = NetworkBelief.for_model(view, network)(view, unknown)
+        decisions = []
+        for seen in (view, GeisterView(recoloured(state, rng), state.player)):
+            agent.reset(seed=9)
+            decisions.append(agent.act({}, seen))
+        assert decisions[0] == decisions[1]
+        assert read[-2] == read[-1] == pytest.approx(dict(zip(unknown, blue_probabilities(odds, blues))))
+    assert len(read) >= 40  # most of the positions were moves, not placements
+    records = run_arena(f"geister_v0:{','.join(f'{k}={v}' for k, v in SMALL.items())}",
+                        f"purple:belief=network,model={path},time=none,depth=2", "random", games=4, seed=1)
+    assert len(records) == 4 and all(record["moves"] for record in records)
+    with pytest.raises(ValueError, match="model= is the network whose belief belief=network reads"):
+        make(f"purple:model={path}")
+
+
 @given(st.lists(st.floats(-1, 1), min_size=1, max_size=30), st.sampled_from([-1.0, 0.0, 1.0]),
        st.floats(0, 1))
 def test_advantages_are_the_discounted_sums_of_td_errors(values, result, lam):

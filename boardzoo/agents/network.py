@@ -53,7 +53,7 @@ class NetworkBelief:
         """The belief of ``network``, or of the network shipped for ``model``'s game; checked
         against ``model``'s game."""
         network = network if network is not None \
-            else load_network(shipped_path(model.game_name, "belief=network", SHIPPED))
+            else load_network(shipped_path(model.game_name, "belief=network", SHIPPED, option="model"))
         check_fits("belief=network", network, model)
         return cls(network, model.game_name)
 

@@ -24,7 +24,10 @@ exit without escaping are known red.
   game (:meth:`end_of_game`: the tournament client does, the arena does not), over the
   match; it keeps what it learned across :meth:`reset`;
 * the determinization beliefs (``behaviour``, ``learned``, ...) weigh colourings as MCTS
-  samples them.
+  samples them;
+* ``network`` reads the belief head of a network of the hidden-information trainer
+  (``boardzoo train geister``): the file ``model=``, else the network shipped for the
+  game. Its guess is made from the seat's information state alone.
 
 With ``adaptive`` and ``profile`` an escape threat is read the worse way (the higher of
 the belief's odds and a plain player's reading of advances), and the opponent is taken
@@ -54,6 +57,7 @@ speeds, the Geister expert tutorial what the depth is worth).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any, cast
 
 from boardzoo.agents.base import Agent, check_budget
@@ -66,6 +70,7 @@ from boardzoo.strategy.geister.beliefs import (
     BELIEFS,
     adaptive_readings,
     belief_blue_probabilities,
+    blue_probabilities,
     mixed_reading,
     plain_reading,
 )
@@ -86,14 +91,21 @@ class PurpleAgent(Agent):
 
     def __init__(self, seed: int | None = None, time: float | None = 0.17, belief: str = "adaptive",
                  depth: int = 40, hunt: float = 0.0, repeat: float = 0.0, race: float = 0.0,
-                 red_pull: float = 0.1, bait: float = 0.0, caution: float = 1.0, engine: str = "auto"):
+                 red_pull: float = 0.1, bait: float = 0.0, caution: float = 1.0, engine: str = "auto",
+                 model: str | None = None):
         super().__init__(seed)
         check_budget("purple", "depth", depth, time)
         if time is None and depth > UNTIMED_DEPTH:
             raise ValueError(f"purple: time=none needs depth= at most {UNTIMED_DEPTH} (the search stops at the "
                              f"depth alone), got depth={depth}")
-        if belief not in BELIEFS and belief != "profile":
-            raise ValueError(f"purple: unknown belief {belief!r}; beliefs are {', '.join(BELIEFS)}, profile")
+        if belief not in BELIEFS and belief not in ("profile", "network"):
+            raise ValueError(f"purple: unknown belief {belief!r}; beliefs are {', '.join(BELIEFS)}, profile, "
+                             "network")
+        if model is not None and belief != "network":
+            raise ValueError("purple: model= is the network whose belief belief=network reads; give both")
+        #: The network file belief=network reads (None: the one shipped), and its reader.
+        self.network_file = model
+        self.network_belief: Callable[[GameState, list[int]], list[float]] | None = None
         options = {"hunt": hunt, "repeat": repeat, "race": race, "red_pull": red_pull, "bait": bait,
                    "caution": caution}
         for option, value in options.items():
@@ -124,6 +136,12 @@ class PurpleAgent(Agent):
                 raise ValueError(f"purple: engine=compiled plays the classic game only, not {shape}; use "
                                  "engine=auto or python")
             purple_board(shape)  # refuses a board too large for the search's bits
+        if self.belief == "network" and self.network_belief is None:
+            from boardzoo.agents.alphazero.evaluator import load_network
+            from boardzoo.agents.network import NetworkBelief
+
+            network = None if self.network_file is None else load_network(self.network_file)
+            self.network_belief = NetworkBelief.for_model(model, network)
 
     def search_for(self, shape: Layout):
         """The search of ``shape``'s member of the family: the agent's own for the classic
@@ -176,6 +194,8 @@ class PurpleAgent(Agent):
             # rusher's blue that passed our ghosts on its way looks like bait to a bluffer's
             # reading, and one missed escape loses the game
             threat = {g: max(blue[g], p) for g, p in zip(unknown, as_plain)}
+        elif self.network_belief is not None:
+            blue = dict(zip(unknown, blue_probabilities(self.network_belief(view, unknown), blues_left)))
         else:
             blue = dict(zip(unknown, belief_blue_probabilities(self.belief, view, unknown, blues_left)))
         marked = {g for g in unknown if view.declined[g] > 0}

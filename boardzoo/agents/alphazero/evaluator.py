@@ -40,16 +40,18 @@ def load_network(path: str) -> Network:
     return _load(path, changed)
 
 
-def shipped_path(game_name: str, where: str = "alphazero", shipped: dict[str, str] = SHIPPED) -> str:
+def shipped_path(game_name: str, where: str = "alphazero", shipped: dict[str, str] = SHIPPED,
+                 option: str = "weights") -> str:
     """The path of the network shipped for ``game_name`` (of the ``shipped`` ones, which
-    agent ``where`` plays); ValueError when there is none."""
+    agent ``where`` plays, or else reads from the file its ``option`` names); ValueError
+    when there is none."""
     if game_name not in shipped:
         raise ValueError(f"{where}: no network is shipped for {game_name} (networks are shipped for "
-                         f"{', '.join(shipped)}); train one with boardzoo train and pass weights=FILE")
+                         f"{', '.join(shipped)}); train one with boardzoo train and pass {option}=FILE")
     path = str(resources.files("boardzoo.agents.alphazero") / "weights" / shipped[game_name])
     if not os.path.exists(path):
         raise ValueError(f"{where}: the network for {game_name} is not shipped in this version yet; "
-                         "train one with boardzoo train and pass weights=FILE")
+                         f"train one with boardzoo train and pass {option}=FILE")
     return path
 
 
