@@ -93,6 +93,8 @@ class AlphaZeroAgent(Agent):
         self._last: tuple[Any, GameState] | None = None
         self._speed: float | None = None  # simulations a second, as the last timed search ran
         self._remembered: tuple[Network, CachedEvaluator] | None = None
+        #: The games the network was found to fit (check_position), each checked once, not each move.
+        self._fitted: set = set()
 
     def network_for(self, model: GameState) -> Network:
         if self.weights is None:
@@ -143,10 +145,10 @@ class AlphaZeroAgent(Agent):
         from boardzoo.fast.gumbel import BatchedGumbelSearch
         network = self.network_for(models[0])
         if self.iterations == 0:
-            logits, _ = self._answers(network)(np.concatenate([network_input("alphazero", network, m)
+            logits, _ = self._answers(network)(np.concatenate([network_input("alphazero", network, m, self._fitted)
                                                                for m in models]))
             return [int(max(m.legal_actions(), key=lambda a: row[a])) for m, row in zip(models, logits)]
-        states = np.stack([check_position("alphazero", network, model) for model in models])
+        states = np.stack([check_position("alphazero", network, model, self._fitted) for model in models])
         search = BatchedGumbelSearch(models[0].game_name, network.num_actions, network.input_shape,
                                      states.shape[1], len(models), max_considered=self.considered, capacity=256)
         assert self.iterations is not None  # without time= the agent always has a number
@@ -159,7 +161,7 @@ class AlphaZeroAgent(Agent):
 
     def _decide_in_one_thread(self, model: GameState, deadline: float | None, sample: bool) -> int:
         network = self.network_for(model)
-        state = check_position("alphazero", network, model)
+        state = check_position("alphazero", network, model, self._fitted)
         if self.iterations == 0:
             return self._network_move(network, model, sample)
         search = self._search_for(network, model.game_name, len(state))
@@ -221,7 +223,7 @@ class AlphaZeroAgent(Agent):
         return self.rng.choices(range(len(policy)), weights=policy.tolist())[0]
 
     def _network_move(self, network: Network, model: GameState, sample: bool) -> int:
-        logits, values = self._answers(network)(network_input("alphazero", network, model))
+        logits, values = self._answers(network)(network_input("alphazero", network, model, self._fitted))
         legal = model.legal_actions()
         if sample:
             policy = np.zeros(len(logits[0]))
