@@ -206,6 +206,9 @@ def test_the_purple_search_reads_the_networks_belief(tmp_path, monkeypatch):
     assert len(records) == 4 and all(record["moves"] for record in records)
     with pytest.raises(ValueError, match="model= is the network whose belief belief=network reads"):
         make(f"purple:model={path}")
+    classic = GAME.new_initial_state(random.Random(0))
+    with pytest.raises(ValueError, match="the network was trained for"):  # checked against each game played
+        agent.check(GeisterView(classic, 0))
 
 
 @given(st.lists(st.floats(-1, 1), min_size=1, max_size=30), st.sampled_from([-1.0, 0.0, 1.0]),

@@ -136,7 +136,7 @@ class PurpleAgent(Agent):
                 raise ValueError(f"purple: engine=compiled plays the classic game only, not {shape}; use "
                                  "engine=auto or python")
             purple_board(shape)  # refuses a board too large for the search's bits
-        if self.belief == "network" and self.network_belief is None:
+        if self.belief == "network":  # checked against each game played (load_network keeps the file read)
             from boardzoo.agents.alphazero.evaluator import load_network
             from boardzoo.agents.network import NetworkBelief
 
