@@ -75,6 +75,18 @@ def positions(params, count, seed):
     return found[:count]
 
 
+def random_network(tmp_path):
+    """A network of the small member with weights drawn at random (their outputs vary from
+    position to position, unlike a fresh network's), saved: its file and the file read back."""
+    trainer = HiddenTrainer(str(tmp_path / "run"), tiny_config(params=dict(SMALL)), log=quiet)
+    with torch.no_grad():
+        for parameter in trainer.model.parameters():
+            parameter.normal_(0, 0.3)
+    path = tmp_path / "net.npz"
+    trainer.network().save(str(path))
+    return path, Network.load(str(path))
+
+
 def test_recolouring_the_opponents_ghosts_never_changes_a_decision(tmp_path):
     """The network agent, handed the same seed, plays the same move whatever colours the
     opponent's hidden ghosts have; and the compiled input the self-play games write is
@@ -132,13 +144,7 @@ def test_a_search_draws_the_hidden_colours_by_the_networks_belief(tmp_path):
     from boardzoo.agents.network import NetworkBelief
     from boardzoo.arena import run as run_arena
 
-    trainer = HiddenTrainer(str(tmp_path / "run"), tiny_config(params=dict(SMALL)), log=quiet)
-    with torch.no_grad():
-        for parameter in trainer.model.parameters():
-            parameter.normal_(0, 0.3)
-    path = tmp_path / "net.npz"
-    trainer.network().save(str(path))
-    network = Network.load(str(path))
+    path, network = random_network(tmp_path)
     rng = random.Random(3)
     for state in positions(SMALL, 40, 4):
         view = GeisterView(state, state.player)
@@ -173,13 +179,7 @@ def test_the_purple_search_reads_the_networks_belief(tmp_path, monkeypatch):
     from boardzoo.arena import run as run_arena
     from boardzoo.strategy.geister.beliefs import blue_probabilities
 
-    trainer = HiddenTrainer(str(tmp_path / "run"), tiny_config(params=dict(SMALL)), log=quiet)
-    with torch.no_grad():
-        for parameter in trainer.model.parameters():
-            parameter.normal_(0, 0.3)
-    path = tmp_path / "net.npz"
-    trainer.network().save(str(path))
-    network = Network.load(str(path))
+    path, network = random_network(tmp_path)
     read = []
     original = purple_module.position_of
     monkeypatch.setattr(purple_module, "position_of", lambda view, marked, blue, threat: (
