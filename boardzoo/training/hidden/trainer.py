@@ -193,15 +193,18 @@ class HiddenTrainer:
         state = {"kind": KIND, "config": json.dumps(self.config.to_json()), "model": self.model.state_dict(),
                  "magnet": self.magnet.state_dict(), "optimizer": self.optimizer.state_dict(),
                  "iteration": self.iteration, "decisions": self.decisions, "seconds": self.seconds,
-                 "league": league, "fixed_scores": self._fixed_scores(),
+                 "league": league, "fixed_scores": self._fixed_scores(digits=None),
                  "history": [json.dumps(entry) for entry in self.history],
                  "commands": json.dumps(self.commands)}
         self.run.write_file(self.run.file("weights", "latest.npz"), self.network().write)
         self.run.write_checkpoint(state, self.history)
 
-    def _fixed_scores(self) -> dict[str, float]:
+    def _fixed_scores(self, digits: int | None = 4) -> dict[str, float]:
+        """The learner's score against each roll-out policy, by name: rounded for the
+        history, exact (``digits`` None) for the checkpoint, as the past selves' are."""
         rollouts = declared_game(self.config.game).compiled_rollouts
-        return {rollouts[k]: round(score, 4) for k, score in self.league.fixed_scores.items()}
+        return {rollouts[k]: score if digits is None else round(score, digits)
+                for k, score in self.league.fixed_scores.items()}
 
     def train(self, iterations: int | None = None, hours: float | None = None,
               run_hours: float | None = None) -> None:
