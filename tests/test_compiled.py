@@ -76,7 +76,7 @@ def test_compiled_cores_play_the_same_games(variant):
 @pytest.mark.parametrize("variant, policy", [("connect_four", "random"), ("cantris-10x5-bonus", "random"),
                                              ("nim-coin", "random"), ("nim", "strategic"),
                                              ("geister", "random"), ("geister", "forward"),
-                                             ("geister", "rushing")])
+                                             ("geister", "rushing"), ("geister", "baiting")])
 def test_compiled_rollouts_score_like_the_python_ones(variant, policy):
     """Roll-outs from one position by both engines: the mean returns agree (a two-sample
     z-test at |z| < 4 over 3,000 roll-outs each)."""
@@ -309,7 +309,7 @@ def test_compiled_engine_refuses_what_it_does_not_run(spec, message):
 
 
 def test_compiled_engine_refuses_a_game_or_policy_it_lacks():
-    with pytest.raises(ValueError, match="roll-out policies random, forward, rushing for geister, not 'wild'"):
+    with pytest.raises(ValueError, match="roll-out policies random, forward, rushing, baiting for geister, not 'wild'"):
         rollouts.check_compiled("mcts", GeisterState(), "wild")
     with pytest.raises(ValueError, match="fits in 63 bits"):
         make("mcts:engine=compiled").check(ConnectFourState(8, 8))
@@ -334,12 +334,15 @@ def test_compiled_and_python_mcts_are_equally_strong():
     assert low <= 0.5 <= high, (summary["a_wins"], summary["ties"], summary["b_wins"])
 
 
-def test_the_compiled_rushing_player_chooses_as_the_python_one():
-    """On positions of random Geister games, the moves the compiled rushing player picks
-    over many draws are exactly those the Python one picks."""
-    from boardzoo.strategy.geister.players import rushing_action
+@pytest.mark.parametrize("player", ["rushing", "baiting"])
+def test_the_compiled_geister_players_choose_as_the_python_ones(player):
+    """On positions of random Geister games, the moves the compiled rushing (bluffing)
+    player picks over many draws are exactly those the Python one picks."""
+    from boardzoo.strategy.geister import players
 
     geister = core_of("geister")
+    python_action = getattr(players, f"{player}_action")
+    candidates = getattr(geister, f"{player}_candidates")
     moves = np.empty(rollouts.scratch_size(GeisterState()), dtype=np.int64)
     rng, compared = random.Random(4), 0
     for game in range(30):
@@ -348,8 +351,8 @@ def test_the_compiled_rushing_player_chooses_as_the_python_one():
             state.apply(rng.choice(state.legal_actions()))
         while not state.is_terminal():
             compiled = geister.encode(state)
-            first, count = geister.rushing_candidates(compiled, moves)
-            theirs = {rushing_action(state, random.Random(i)) for i in range(60)}
+            first, count = candidates(compiled, moves)
+            theirs = {python_action(state, random.Random(i)) for i in range(60)}
             ours = set(moves[first: first + count].tolist())
             assert theirs <= ours and (theirs == ours or count > 12), (game, state.plies)
             compared += 1

@@ -4,6 +4,7 @@ resumed after a kill (the rl and fast extras)."""
 
 import json
 import random
+import shutil
 import sys
 
 import numpy as np
@@ -172,18 +173,19 @@ def test_a_search_draws_the_hidden_colours_by_the_networks_belief(tmp_path):
 
 def test_the_purple_search_reads_the_networks_belief(tmp_path, monkeypatch):
     """purple:belief=network: the search's odds of blue are the network's (as
-    blue_probabilities weighs them), it decides alike whatever colours the opponent's
-    hidden ghosts have, and it plays whole games; model= without belief=network is refused."""
+    blue_probabilities weighs them), an escape threat the worse of those and a plain
+    player's reading; it decides alike whatever colours the opponent's hidden ghosts
+    have, and it plays whole games; model= without belief=network is refused."""
     import boardzoo.agents.purple as purple_module
     from boardzoo.agents.network import NetworkBelief
     from boardzoo.arena import run as run_arena
-    from boardzoo.strategy.geister.beliefs import blue_probabilities
+    from boardzoo.strategy.geister.beliefs import blue_probabilities, plain_reading
 
     path, network = random_network(tmp_path)
-    read = []
+    read, threats = [], []
     original = purple_module.position_of
     monkeypatch.setattr(purple_module, "position_of", lambda view, marked, blue, threat: (
-        read.append(blue), original(view, marked, blue, threat))[1])
+        read.append(blue), threats.append(threat), original(view, marked, blue, threat))[2])
     agent = make(f"purple:belief=network,model={path},time=none,depth=2")
     rng = random.Random(6)
     for state in positions(SMALL, 30, 5):
@@ -199,7 +201,10 @@ def test_the_purple_search_reads_the_networks_belief(tmp_path, monkeypatch):
             agent.reset(seed=9)
             decisions.append(agent.act({}, seen))
         assert decisions[0] == decisions[1]
-        assert read[-2] == read[-1] == pytest.approx(dict(zip(unknown, blue_probabilities(odds, blues))))
+        network_blue = blue_probabilities(odds, blues)
+        assert read[-2] == read[-1] == pytest.approx(dict(zip(unknown, network_blue)))
+        plain = plain_reading(view, unknown, blues)
+        assert threats[-1] == pytest.approx({g: max(b, p) for g, b, p in zip(unknown, network_blue, plain)})
     assert len(read) >= 40  # most of the positions were moves, not placements
     records = run_arena(f"geister_v0:{','.join(f'{k}={v}' for k, v in SMALL.items())}",
                         f"purple:belief=network,model={path},time=none,depth=2", "random", games=4, seed=1)
@@ -258,7 +263,8 @@ def test_a_tiny_run_learns_checkpoints_and_resumes(tmp_path):
     history = [json.loads(line) for line in (run / "history.jsonl").read_text().splitlines()]
     assert [entry["iteration"] for entry in history] == [1, 2, 3]
     assert all(entry["decisions"] >= 128 * entry["iteration"] for entry in history)
-    assert "eval" in history[1] and set(history[1]["eval"]) == {"rushing", "forward", "random"}
+    assert "eval" in history[1] and set(history[1]["eval"]) == set(trainer.config.eval_opponents)
+    assert set(trainer.config.eval_opponents) == {"rushing", "forward", "random", "baiting"}
     # the league keeps 2 snapshots: the first one's file went with it
     assert sorted(path.name for path in (run / "weights").glob("iter-*")) == ["iter-00002.npz", "iter-00003.npz"]
     assert (run / "weights" / "latest.npz").exists()
@@ -282,7 +288,8 @@ def test_a_branch_goes_on_from_its_source_with_settings_changed(tmp_path):
     import os
 
     source = tmp_path / "source"
-    HiddenTrainer(str(source), tiny_config(), log=quiet, command="made").train(iterations=2)
+    HiddenTrainer(str(source), tiny_config(fixed_opponents=("rushing", "forward")), log=quiet,
+                  command="made").train(iterations=2)
     before = {path: path.read_bytes() for path in source.rglob("*") if path.is_file() and path.name != ".lock"}
     lower = branch(str(source), str(tmp_path / "lower"), {"learning_rate": "0.0001"}, game="geister",
                    command="branched", log=quiet)
@@ -294,6 +301,16 @@ def test_a_branch_goes_on_from_its_source_with_settings_changed(tmp_path):
     assert resumed.commands[0]["command"] == "made"
     assert resumed.commands[1]["branched_from"] == f"{os.path.abspath(source)} at iteration 2"
     assert before == {path: path.read_bytes() for path in source.rglob("*") if path.is_file() and path.name != ".lock"}
+    # the league's settings changed: the branch's first call draws by them already
+    bait = branch(str(source), str(tmp_path / "bait"), {"fixed_opponents": "baiting", "fixed_share": "0.5",
+                                                          "league_size": "1"}, log=quiet)
+    baiting = GAME.compiled_rollouts.index("baiting")
+    assert bait.league.fixed == (baiting,) and bait.league.fixed_share == 0.5
+    assert list(bait.league.snapshots) == [2] and bait.league.fixed_scores == {baiting: 0.5}
+    bait.train(iterations=4)
+    assert any("baiting" in entry["games"] for entry in bait.history[2:])
+    assert set(bait.history[-1]["league"]) == {"4", "baiting"}
+    shutil.rmtree(tmp_path / "bait")
     with pytest.raises(ValueError, match="keeps its source's channels"):
         branch(str(source), str(tmp_path / "wide"), {"channels": "16"}, log=quiet)
     with pytest.raises(ValueError, match="is not empty"):

@@ -18,6 +18,7 @@ def warm_up() -> float:
     from boardzoo.games import CantrisState, ConnectFourState, NimState
     from boardzoo.games.cantris import deal
     from boardzoo.games.geister.rules import GeisterState
+    from boardzoo.games.registry import game as declared_game
     from boardzoo.strategy.connect_four.compiled_solver import CompiledSolver
     from boardzoo.strategy.connect_four.solver import parse_moves
     from boardzoo.strategy.geister.compiled_purple import warm_up as warm_up_purple
@@ -27,7 +28,7 @@ def warm_up() -> float:
     positions = [NimState(20, 3, coin=True), ConnectFourState(), CantrisState(deal(6, 3, rng), 6)]
     for position in positions:
         make("mcts:engine=compiled,iterations=20", seed=0).act({}, position)
-    for policy in ("random", "forward", "rushing"):
+    for policy in declared_game("geister").compiled_rollouts:
         compiled_rollout("geister", policy, 0, rng, 0)(GeisterState())
     warm_up_purple()
     return time.perf_counter() - start

@@ -44,7 +44,7 @@ PLAYER, PLIES, MAX_TURNS, WINNER, OVER, LOST, PLACED, POS = (0, 1, 2, 3, 4, 5, 9
 #: through an exit, OFF_BOARD elsewhere off the board.
 OFF_BOARD = -3
 #: Roll-out policies, numbered as the declaration names them.
-FORWARD, RUSHING = (GAME.compiled_rollouts.index(name) for name in ("forward", "rushing"))
+FORWARD, RUSHING, BAITING = (GAME.compiled_rollouts.index(name) for name in ("forward", "rushing", "baiting"))
 
 
 def constants(shape: Layout, dealt: bool) -> dict[str, Any]:
@@ -395,9 +395,71 @@ def rushing_action(s, rng, moves):
 
 
 @njit(cache=True)
+def next_to_theirs(s, seat, square):
+    """Whether an opponent ghost stands next to ``square``."""
+    for d in range(4):
+        neighbour = TARGET_TABLE[seat, square, d]
+        if neighbour >= 0 and s[BOARD + neighbour] >= 0 and s[BOARD + neighbour] // GHOSTS != seat:
+            return True
+    return False
+
+
+@njit(cache=True)
+def distance_to_theirs(s, seat, square):
+    """Steps (rows plus columns) from ``square`` to the nearest opponent ghost (0 when none is left)."""
+    best = -1
+    for i in range(GHOSTS):
+        theirs = s[POS + GHOSTS * (1 - seat) + i]
+        if theirs >= 0:
+            steps = abs(square % COLS - theirs % COLS) + abs(square // COLS - theirs // COLS)
+            if best < 0 or steps < best:
+                best = steps
+    return max(best, 0)
+
+
+@njit(cache=True)
+def baiting_candidates(s, moves):
+    """The moves the bluffing player (:func:`boardzoo.strategy.geister.players.baiting_action`)
+    chooses among, written to ``moves[MOVE_ACTIONS:]`` after the legal moves; returns
+    (first, count) of the chosen group: the first escape alone; else, in this order, the
+    captures on its own exits, the safe advances of a blue, the steps of a red next to an
+    opponent ghost, the steps of a red toward one; else every legal move."""
+    seat = s[PLAYER]
+    n = legal_actions(s, moves)
+    group, best, count = MOVE_ACTIONS, 4, 0
+    for i in range(n):
+        g = GHOSTS * seat + (moves[i] >> 2)
+        source = s[POS + g]
+        target = move_target(s, seat, moves[i])
+        if target == ESCAPED:
+            moves[group] = moves[i]
+            return group, 1
+        kind = 4
+        if s[BOARD + target] >= 0:
+            for exit_square in EXIT_TABLE[1 - seat]:
+                if target == exit_square:
+                    kind = 0
+        elif not s[RED + g]:
+            if exit_distance(seat, target) < exit_distance(seat, source) and not next_to_theirs(s, seat, target):
+                kind = 1
+        elif next_to_theirs(s, seat, target):
+            kind = 2
+        elif distance_to_theirs(s, seat, target) < distance_to_theirs(s, seat, source):
+            kind = 3
+        if kind < best:
+            best, count = kind, 0
+        if kind == best and kind < 4:
+            moves[group + count] = moves[i]
+            count += 1
+    if count:
+        return group, count
+    return 0, n
+
+
+@njit(cache=True)
 def policy_action(s, policy, rng, moves):
     """A roll-out move: uniform; forward (a forward move half the time, when there is one);
-    or the rushing player's (once both sides have placed their ghosts)."""
+    the rushing player's or the bluffing player's (once both sides have placed their ghosts)."""
     placed = s[PLACED] and s[PLACED + 1]
     if policy == FORWARD and placed and random_float(rng) < 0.5:
         seat, count = s[PLAYER], 0
@@ -414,6 +476,9 @@ def policy_action(s, policy, rng, moves):
             return moves[random_below(rng, count)]
     if policy == RUSHING and placed:
         return rushing_action(s, rng, moves)
+    if policy == BAITING and placed:
+        first, count = baiting_candidates(s, moves)
+        return moves[first + random_below(rng, count)]
     return moves[random_below(rng, legal_actions(s, moves))]
 
 

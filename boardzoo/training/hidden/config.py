@@ -35,8 +35,10 @@ class HiddenConfig:
     #: Of the games that start, the share played against the learner itself (both seats
     #: learn), and the share against the roll-out policies (the rest: past selves).
     self_share: float = bounded(0.5, 0.0, 1.0)
-    fixed_share: float = bounded(0.1, 0.0, 1.0)
-    fixed_opponents: tuple[str, ...] = ("rushing", "forward")
+    fixed_share: float = bounded(0.25, 0.0, 1.0)
+    #: A player that runs its blues and one that offers its reds: a belief learned only
+    #: from its own kind reads a bluffer's colours worse than a coin does.
+    fixed_opponents: tuple[str, ...] = ("rushing", "forward", "baiting")
     #: A past self joins the league every this many iterations; the league keeps the newest.
     snapshot_every: int = bounded(10, 1, 100_000)
     league_size: int = bounded(16, 1, 1000)
@@ -56,7 +58,7 @@ class HiddenConfig:
     # evaluation
     eval_every: int = bounded(10, 1, 100_000)
     eval_games: int = bounded(200, 0, 100_000)
-    eval_opponents: tuple[str, ...] = ("rushing", "forward", "random")
+    eval_opponents: tuple[str, ...] = ("rushing", "forward", "random", "baiting")
     # files
     checkpoint_minutes: float = bounded(10.0, 0.01, 10_000.0)
     #: A snapshot's file stays while it is in the league, and for good when its iteration

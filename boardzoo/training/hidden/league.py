@@ -90,5 +90,14 @@ class League:
         for old in sorted(self.snapshots)[:-self.size]:
             del self.snapshots[old]
 
+    def take_over(self, other: League) -> None:
+        """Keep ``other``'s past selves (the newest this league's size allows) and its scores
+        against the roll-out policies this league draws too: a branch's league, after its
+        settings changed."""
+        for iteration in sorted(other.snapshots)[-self.size:]:
+            self.snapshots[iteration] = other.snapshots[iteration]
+        for policy in self.fixed:
+            self.fixed_scores[policy] = other.fixed_scores.get(policy, 0.5)
+
     def scores(self) -> dict[str, float]:
         return {str(i): round(s.score, 3) for i, s in self.snapshots.items()}

@@ -158,9 +158,13 @@ class HiddenTrainer:
         self.model = PolicyValueNet(self.architecture)
         self.magnet = copy.deepcopy(self.model)
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=config.learning_rate)
-        rollouts = declared.compiled_rollouts
-        self.league = League(config.self_share, config.fixed_share,
-                             tuple(rollouts.index(name) for name in config.fixed_opponents), config.league_size)
+        self.league = self._new_league()
+
+    def _new_league(self) -> League:
+        config = self.config
+        rollouts = declared_game(config.game).compiled_rollouts
+        return League(config.self_share, config.fixed_share,
+                      tuple(rollouts.index(name) for name in config.fixed_opponents), config.league_size)
 
     def _restore(self, saved: dict[str, Any]) -> None:
         self.model.load_state_dict(saved["model"])
@@ -289,6 +293,8 @@ def branch(source: str, run_dir: str, settings: dict[str, str], game: str | None
     def make(scratch: str) -> HiddenTrainer:
         trainer = HiddenTrainer(scratch, None, commit=commit, command=command, log=lambda line: None, threads=threads)
         config = trainer.config = branched(trainer.config, settings, FIXED_IN_A_BRANCH, source, game)
+        league, trainer.league = trainer.league, trainer._new_league()  # by the branch's settings
+        trainer.league.take_over(league)
         trainer.commands[-1]["branched_from"] = f"{os.path.abspath(source)} at iteration {trainer.iteration}"
         trainer.checkpoint()
         trainer.run.write_config(config.to_json())
