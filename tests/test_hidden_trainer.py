@@ -76,10 +76,11 @@ def positions(params, count, seed):
     return found[:count]
 
 
-def random_network(tmp_path):
-    """A network of the small member with weights drawn at random (their outputs vary from
-    position to position, unlike a fresh network's), saved: its file and the file read back."""
-    trainer = HiddenTrainer(str(tmp_path / "run"), tiny_config(params=dict(SMALL)), log=quiet)
+def random_network(tmp_path, params=SMALL):
+    """A network of the small member (or of ``params``'s) with weights drawn at random
+    (their outputs vary from position to position, unlike a fresh network's), saved: its
+    file and the file read back."""
+    trainer = HiddenTrainer(str(tmp_path / "run"), tiny_config(params=dict(params)), log=quiet)
     with torch.no_grad():
         for parameter in trainer.model.parameters():
             parameter.normal_(0, 0.3)
@@ -387,3 +388,40 @@ def test_the_league_draws_each_kind_of_opponent_in_its_share():
     fixed = [d for d in draws if d <= FIXED_POLICY]
     assert abs(len(fixed) / len(draws) - 0.1) < 0.01
     assert abs(fixed.count(FIXED_POLICY - 2) / len(fixed) - 0.02 / 1.02) < 0.01
+
+
+def test_the_belief_accuracy_tool_scores_each_belief_on_the_ghosts_it_could_not_see(tmp_path):
+    """tools/belief_accuracy.py on games against the bluffing player: every reading is of
+    the hidden ghosts at the reading side's turns (counted here from the replayed games),
+    the expert's adaptive model, made to read bluffers, reads this one better than a coin
+    and than a plain reading (advanced ghosts are blue); the network's belief is scored too."""
+    import importlib.util
+    import pathlib
+
+    from boardzoo import arena
+    from boardzoo.envs import make as make_env
+    from boardzoo.ledger import read_records
+
+    spec = importlib.util.spec_from_file_location(
+        "belief_accuracy", pathlib.Path(__file__).parent.parent / "tools" / "belief_accuracy.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    out = tmp_path / "games.jsonl"
+    arena.run("geister_v0", "policy:rollout=forward", "policy:rollout=baiting", 8, seed=2, out=str(out),
+              progress=False)
+    path, _ = random_network(tmp_path, params={})
+    found = tool.scores(read_records(str(out), 100)[0], "a", path)
+    hidden = 0
+    for record in read_records(str(out), 100)[0]:
+        env = make_env(record["env"])
+        env.reset(seed=record["seed"])
+        seat = 0 if record["seat_of_a"] == "player_0" else 1
+        for player, action in record["moves"]:
+            state = env.unwrapped.game
+            if player == seat and not state.placing:
+                hidden += sum(1 for g in range(8 * (1 - seat), 8 * (2 - seat)) if state.pos[g] >= 0)
+            env.step(action)
+    assert set(found) == {"network", "adaptive", "plain", "uniform"}
+    assert all(score.count == hidden for score in found.values()) and hidden > 200
+    loss = {name: score.loss / score.count for name, score in found.items()}
+    assert loss["adaptive"] < min(loss["uniform"], loss["plain"])
