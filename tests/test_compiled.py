@@ -334,6 +334,30 @@ def test_compiled_and_python_mcts_are_equally_strong():
     assert low <= 0.5 <= high, (summary["a_wins"], summary["ties"], summary["b_wins"])
 
 
+@pytest.mark.parametrize("shape", [{}, {"rows": 5, "cols": 4, "blue": 2, "red": 2, "placement": "dealt"}])
+def test_a_geister_array_decodes_to_the_position_it_encodes(shape):
+    """decode(encode(state)) is the state, every field, along random games of the classic
+    game and of a smaller member dealt at random (what an agent in the trainer's league sees)."""
+    from boardzoo.games.geister import GAME as GEISTER
+
+    rng, checked = random.Random(5), 0
+    for _ in range(20):
+        state = GEISTER.new_initial_state(rng, **shape)
+        template, core = state.clone(), kernels_for(state).core
+        while True:
+            decoded = core.decode(core.encode(state), template)
+            assert [getattr(decoded, f) for f in GeisterState.__slots__] == [getattr(state, f)
+                                                                            for f in GeisterState.__slots__]
+            checked += 1
+            if state.is_terminal():
+                break
+            if state.current_player() == CHANCE:
+                state.apply(state.sample_chance(rng))
+            else:
+                state.apply(rng.choice(state.legal_actions()))
+    assert checked > 500
+
+
 @pytest.mark.parametrize("player", ["rushing", "baiting"])
 def test_the_compiled_geister_players_choose_as_the_python_ones(player):
     """On positions of random Geister games, the moves the compiled rushing (bluffing)

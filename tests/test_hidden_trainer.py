@@ -246,8 +246,12 @@ def test_moves_are_drawn_from_the_policy_over_the_legal_actions():
 def test_settings_are_checked():
     with pytest.raises(ValueError, match="learns geister, not connect_four"):
         HiddenConfig(env="connect_four_v0", game="connect_four")
-    with pytest.raises(ValueError, match="no roll-out policy 'expert'"):
+    with pytest.raises(ValueError, match="'expert' is neither a roll-out policy of geister .* nor an agent: unknown"):
         tiny_config(fixed_opponents=("expert",))
+    with pytest.raises(ValueError, match="'alphazero' plays .*, not geister"):
+        tiny_config(fixed_opponents=("alphazero",))
+    with pytest.raises(ValueError, match="no roll-out policy 'purple'"):
+        tiny_config(eval_opponents=("purple",))
     with pytest.raises(ValueError, match="clip must be a number"):
         tiny_config(clip=5.0)
     with pytest.raises(ValueError, match="add up to more than 1"):
@@ -305,9 +309,8 @@ def test_a_branch_goes_on_from_its_source_with_settings_changed(tmp_path):
     # the league's settings changed: the branch's first call draws by them already
     bait = branch(str(source), str(tmp_path / "bait"), {"fixed_opponents": "baiting", "fixed_share": "0.5",
                                                           "league_size": "1"}, log=quiet)
-    baiting = GAME.compiled_rollouts.index("baiting")
-    assert bait.league.fixed == (baiting,) and bait.league.fixed_share == 0.5
-    assert list(bait.league.snapshots) == [2] and bait.league.fixed_scores == {baiting: 0.5}
+    assert bait.league.fixed == ("baiting",) and bait.league.fixed_share == 0.5
+    assert list(bait.league.snapshots) == [2] and bait.league.fixed_scores == {"baiting": 0.5}
     bait.train(iterations=4)
     assert any("baiting" in entry["games"] for entry in bait.history[2:])
     assert set(bait.history[-1]["league"]) == {"4", "baiting"}
@@ -353,6 +356,47 @@ def test_a_killed_run_resumes_from_its_checkpoint(tmp_path, terminated_run):
     assert json.loads((run / "config.json").read_text())["params"] == TINY
 
 
+@pytest.mark.slow
+@pytest.mark.training
+def test_an_agent_in_the_league_plays_from_its_seats_view(tmp_path, monkeypatch):
+    """A fixed opponent named by an agent spec plays its games move by move: each move
+    from the view of its own seat (the opponent's colours hidden), with that seat's legal
+    mask; the learner's scores against it are kept by its name."""
+    import boardzoo.training.hidden.selfplay as selfplay
+
+    seen = []
+
+    class Spy:
+        def __init__(self, spec):
+            self.agent = make(spec)
+
+        def check_once(self, model):
+            self.agent.check_once(model)
+
+        def reset(self, seed=None):
+            self.agent.reset(seed)
+
+        def act(self, observation, model):
+            action = self.agent.act(observation, model)
+            seen.append((observation, model, action))
+            return action
+
+    monkeypatch.setattr(selfplay, "make_agent", Spy)
+    spec = "purple:time=none,depth=1"
+    trainer = HiddenTrainer(str(tmp_path / "run"), tiny_config(params=dict(SMALL), fixed_opponents=(spec,),
+                                                               fixed_share=0.5), log=quiet)
+    trainer.train(iterations=2)
+    assert len(seen) > 50 and any(spec in entry["games"] for entry in trainer.history)
+    assert set(trainer.league.fixed_scores) == {spec}
+    for observation, model, action in seen[:200]:
+        assert isinstance(model, GeisterView) and observation["action_mask"][action] == 1
+        seat = model.player
+        assert np.array_equal(observation["action_mask"], np.array(model.legal_mask(), np.int8))
+        hidden = [g for g in range(model.shape.ghosts * (1 - seat), model.shape.ghosts * (2 - seat))
+                  if model.pos[g] >= 0]
+        assert hidden and all(model.red[g] is None for g in hidden)
+
+
 def test_the_league_draws_each_kind_of_opponent_in_its_share():
     """Half the games the learner plays itself, a tenth a roll-out policy, the rest a past
     self (itself while it has none), each past self and each roll-out policy by how hard
@@ -360,11 +404,11 @@ def test_the_league_draws_each_kind_of_opponent_in_its_share():
     from boardzoo.agents.alphazero.network import Network, parameter_shapes
     from boardzoo.training.hidden.league import FIXED_POLICY, LEARNER, SNAPSHOT, League
 
-    league = League(0.5, 0.1, (2, 0), size=2)
+    league = League(0.5, 0.1, ("rushing", "random"), size=2)
     rng = np.random.default_rng(0)
     draws = [league.draw(rng) for _ in range(20_000)]
     assert abs(draws.count(LEARNER) / len(draws) - 0.9) < 0.01
-    assert {d for d in draws if d != LEARNER} == {FIXED_POLICY - 2, FIXED_POLICY}
+    assert {d for d in draws if d != LEARNER} == {FIXED_POLICY, FIXED_POLICY - 1}
     architecture = {"kind": "mlp", "input": [4], "channels": 2, "blocks": 0, "value_hidden": 2, "actions": 3}
     network = Network(architecture, {name: np.zeros(shape, np.float32)
                                      for name, shape in parameter_shapes(architecture).items()})
@@ -380,14 +424,14 @@ def test_the_league_draws_each_kind_of_opponent_in_its_share():
     assert league.snapshots[30].score == pytest.approx(0.9 - 0.05 * 0.9)
     fixed = [d for d in draws if d <= FIXED_POLICY]
     assert abs(fixed.count(FIXED_POLICY) / len(fixed) - 0.5) < 0.05  # both unplayed yet: even
-    for _ in range(200):  # the learner always beats policy 2, never policy 0
-        league.record(FIXED_POLICY - 2, 1.0)
-        league.record(FIXED_POLICY, 0.0)
-    assert league.fixed_scores[2] > 0.99 and league.fixed_scores[0] < 0.01
+    for _ in range(200):  # the learner always beats the rushing player, never random play
+        league.record(FIXED_POLICY, 1.0)
+        league.record(FIXED_POLICY - 1, 0.0)
+    assert league.fixed_scores["rushing"] > 0.99 and league.fixed_scores["random"] < 0.01
     draws = [league.draw(rng) for _ in range(20_000)]
     fixed = [d for d in draws if d <= FIXED_POLICY]
     assert abs(len(fixed) / len(draws) - 0.1) < 0.01
-    assert abs(fixed.count(FIXED_POLICY - 2) / len(fixed) - 0.02 / 1.02) < 0.01
+    assert abs(fixed.count(FIXED_POLICY) / len(fixed) - 0.02 / 1.02) < 0.01
 
 
 def test_the_belief_accuracy_tool_scores_each_belief_on_the_ghosts_it_could_not_see(tmp_path):

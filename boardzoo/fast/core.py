@@ -73,6 +73,12 @@ hidden-information trainer, :mod:`boardzoo.training.hidden`)::
     write_secret(s, target, known)   what the mover cannot see, as a training target for a
                                      belief (never an input): a value per cell of the
                                      mover's frame, and 1 in ``known`` where it applies
+
+... and, where an agent plays in that trainer's league (Python)::
+
+    decode(s, template) -> state     the Python position of an array, the inverse of
+                                     ``encode`` (``template``: a position of the same member
+                                     of the game's family); the agent is handed its seat's view
 """
 
 from __future__ import annotations

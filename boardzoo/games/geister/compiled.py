@@ -106,6 +106,25 @@ def encode(state) -> np.ndarray:
                     dtype=np.int64)
 
 
+def decode(s, template):
+    """The Python position of the array ``s`` (the inverse of :func:`encode`); ``template``
+    is a position of the same member of the family (its shape and deal)."""
+    state = template.clone()
+    ghosts, squares = state.shape.ghosts, state.shape.squares
+    values = [int(v) for v in s]
+    state.player, state.plies, state.max_turns, state.winner = values[PLAYER:OVER]
+    state.over = bool(values[OVER])
+    state.lost = [values[LOST:LOST + 2], values[LOST + 2:LOST + 4]]
+    state.placed = [bool(v) for v in values[PLACED:PLACED + 2]]
+    state.pos, state.red = values[POS:POS + 2 * ghosts], [bool(v) for v in values[POS + 2 * ghosts:POS + 4 * ghosts]]
+    board = POS + 4 * ghosts
+    state.board = values[board:board + squares]
+    record = board + squares
+    state.advance, state.declined, state.moved, state.offered = (
+        values[record + k * 2 * ghosts:record + (k + 1) * 2 * ghosts] for k in range(4))
+    return state
+
+
 @njit(cache=True)
 def current_player(s):
     if s[OVER]:

@@ -36,8 +36,10 @@ class HiddenConfig:
     #: learn), and the share against the roll-out policies (the rest: past selves).
     self_share: float = bounded(0.5, 0.0, 1.0)
     fixed_share: float = bounded(0.25, 0.0, 1.0)
-    #: A player that runs its blues and one that offers its reds: a belief learned only
-    #: from its own kind reads a bluffer's colours worse than a coin does.
+    #: Each a roll-out policy of the game (played compiled) or any agent spec (played
+    #: move by move on its seat's view: slower). A player that runs its blues and one that
+    #: offers its reds: a belief learned only from its own kind reads a bluffer's colours
+    #: worse than a coin does.
     fixed_opponents: tuple[str, ...] = ("rushing", "forward", "baiting")
     #: A past self joins the league every this many iterations; the league keeps the newest.
     snapshot_every: int = bounded(10, 1, 100_000)
@@ -77,10 +79,13 @@ class HiddenConfig:
         if self.self_share + self.fixed_share > 1:
             raise ValueError("train: self_share and fixed_share add up to more than 1")
         policies = games()[self.game].compiled_rollouts
-        for name in (*self.fixed_opponents, *self.eval_opponents):
+        for name in self.eval_opponents:
             if name not in policies:
                 raise ValueError(f"train: no roll-out policy {name!r} to play against; {self.game} has "
                                  f"{', '.join(policies)}")
+        for name in self.fixed_opponents:
+            if name not in policies:
+                check_agent(name, self.game, policies)
         if self.fixed_share > 0 and not self.fixed_opponents:
             raise ValueError("train: fixed_share is above 0 but fixed_opponents names none")
 
@@ -103,6 +108,19 @@ class HiddenConfig:
         cells = int(np.prod(input_shape[1:])) if len(input_shape) == 3 else input_shape[0]
         return {"kind": self.kind, "input": list(input_shape), "channels": self.channels, "blocks": self.blocks,
                 "value_hidden": self.value_hidden, "actions": actions, "belief": cells}
+
+
+def check_agent(spec: str, game: str, policies: tuple[str, ...]) -> None:
+    """Refuse, in words, a fixed opponent that is neither a roll-out policy nor an agent of ``game``."""
+    from boardzoo.agents import make
+
+    try:
+        agent = make(spec)
+    except ValueError as error:
+        raise ValueError(f"train: the fixed opponent {spec!r} is neither a roll-out policy of {game} "
+                         f"({', '.join(policies)}) nor an agent: {error}") from None
+    if agent.games is not None and game not in agent.games:
+        raise ValueError(f"train: the fixed opponent {spec!r} plays {', '.join(sorted(agent.games))}, not {game}")
 
 
 #: What ``boardzoo train GAME`` runs for each game this trainer learns (its declaration's ``Learning``).

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
+from boardzoo.agents import make as make_agent
+from boardzoo.agents.base import Agent
 from boardzoo.games.registry import game as declared_game
 from boardzoo.jit import seed_state
 from boardzoo.training.hidden.config import HiddenConfig
@@ -117,9 +119,13 @@ class LeagueGames:
         self.config, self.league = config, league
         self.games = CompiledVectorGame(config.env, config.games_in_flight, auto_reset=True, **config.params)
         self.kernels = self.games.kernels
-        declared = declared_game(config.game)
-        self.rollouts = declared.compiled_rollouts
-        first = self.games.template.game
+        declared = self.declared = declared_game(config.game)
+        rollouts = declared.compiled_rollouts
+        #: Each fixed opponent's roll-out policy number, or -1 for an agent (played in Python).
+        self.fixed_policies = [rollouts.index(name) if name in rollouts else -1 for name in league.fixed]
+        #: The agents playing in each game slot, by name (made on first need, reset each game).
+        self.agents: dict[tuple[int, str], Agent] = {}
+        first = self.template = self.games.template.game
         self.input_shape = declared.input_shape(first)
         self.cells = int(np.prod(self.input_shape[1:])) if len(self.input_shape) == 3 else self.input_shape[0]
         self.actions = self.games.num_actions
@@ -141,13 +147,30 @@ class LeagueGames:
         self.controllers[b] = LEARNER
         if opponent != LEARNER:
             self.controllers[b, int(self.rng.integers(2))] = opponent
+            if opponent <= FIXED_POLICY and self.fixed_policies[FIXED_POLICY - opponent] < 0:
+                self._agent(b, self.league.fixed_name(opponent)).reset(seed=int(self.rng.integers(2**62)))
+
+    def _agent(self, b: int, name: str) -> Agent:
+        key = (b, name)
+        if key not in self.agents:
+            self.agents[key] = agent = make_agent(name)
+            agent.check_once(self.declared.model_for(self.template, 0))
+        return self.agents[key]
+
+    def _agent_move(self, b: int, name: str, state: np.ndarray, mask: np.ndarray) -> int:
+        """The move of agent ``name`` in game ``b``, from its seat's view alone (as the env
+        hands an agent its model and observation)."""
+        position = self.kernels.core.decode(state, self.template)
+        seat = position.player
+        observation = {"observation": self.declared.observation(position, seat), "action_mask": mask.astype(np.int8)}
+        return int(self._agent(b, name).act(observation, self.declared.model_for(position, seat)))
 
     def opponent_name(self, controller: int) -> str:
         if controller == LEARNER:
             return "itself"
         if controller >= SNAPSHOT:
             return "past selves"
-        return self.rollouts[FIXED_POLICY - controller]
+        return self.league.fixed_name(controller)
 
     def play(self, model: torch.nn.Module, wanted: int) -> tuple[Decisions, Tally]:
         """Play on until games that ended hold at least ``wanted`` of the learner's
@@ -189,10 +212,15 @@ class LeagueGames:
                     with torch.no_grad():
                         logits, _ = snapshot.module(torch.from_numpy(self._inputs(states, rows)))
                     actions[rows] = sample_actions(logits.numpy(), masks[rows], self.rng)[0]
-                else:
+                elif self.fixed_policies[FIXED_POLICY - c] >= 0:
                     out = np.empty(len(rows), dtype=np.int64)
-                    self.kernels.policy_moves(states, rows, FIXED_POLICY - int(c), self.policy_rng, self._moves, out)
+                    self.kernels.policy_moves(states, rows, self.fixed_policies[FIXED_POLICY - c], self.policy_rng,
+                                              self._moves, out)
                     actions[rows] = out
+                else:
+                    name = self.league.fixed_name(int(c))
+                    for b in rows:
+                        actions[b] = self._agent_move(int(b), name, states[b], masks[b])
             self.batch = self.games.step(self.batch, actions)
             for b in np.flatnonzero(self.batch.terminated):
                 rewards = self.batch.rewards[b]

@@ -162,9 +162,7 @@ class HiddenTrainer:
 
     def _new_league(self) -> League:
         config = self.config
-        rollouts = declared_game(config.game).compiled_rollouts
-        return League(config.self_share, config.fixed_share,
-                      tuple(rollouts.index(name) for name in config.fixed_opponents), config.league_size)
+        return League(config.self_share, config.fixed_share, config.fixed_opponents, config.league_size)
 
     def _restore(self, saved: dict[str, Any]) -> None:
         self.model.load_state_dict(saved["model"])
@@ -175,10 +173,9 @@ class HiddenTrainer:
             network = Network(self.architecture, {name: tensor.numpy() for name, tensor in member["arrays"].items()})
             self.league.add(member["iteration"], network)
             self.league.snapshots[member["iteration"]].score = member["score"]
-        rollouts = declared_game(self.config.game).compiled_rollouts
         for name, score in saved.get("fixed_scores", {}).items():  # a checkpoint before they were kept has none
-            if name in rollouts and rollouts.index(name) in self.league.fixed_scores:
-                self.league.fixed_scores[rollouts.index(name)] = float(score)
+            if name in self.league.fixed_scores:
+                self.league.fixed_scores[name] = float(score)
         self.history = [json.loads(line) for line in saved["history"]]
         self.commands = json.loads(saved.get("commands", "[]")) + self.commands
         self.log(f"resumed {self.run.path} at iteration {self.iteration} ({self.seconds / 3600:.2f} h trained)")
@@ -204,11 +201,10 @@ class HiddenTrainer:
         self.run.write_checkpoint(state, self.history)
 
     def _fixed_scores(self, digits: int | None = 4) -> dict[str, float]:
-        """The learner's score against each roll-out policy, by name: rounded for the
+        """The learner's score against each fixed opponent, by name: rounded for the
         history, exact (``digits`` None) for the checkpoint, as the past selves' are."""
-        rollouts = declared_game(self.config.game).compiled_rollouts
-        return {rollouts[k]: score if digits is None else round(score, digits)
-                for k, score in self.league.fixed_scores.items()}
+        return {name: score if digits is None else round(score, digits)
+                for name, score in self.league.fixed_scores.items()}
 
     def train(self, iterations: int | None = None, hours: float | None = None,
               run_hours: float | None = None) -> None:
