@@ -455,7 +455,7 @@ def test_the_belief_accuracy_tool_scores_each_belief_on_the_ghosts_it_could_not_
               progress=False)
     path, _ = random_network(tmp_path, params={})
     found = tool.scores(read_records(str(out), 100)[0], "a", path)
-    hidden = 0
+    hidden = in_reach = 0
     for record in read_records(str(out), 100)[0]:
         env = make_env(record["env"])
         env.reset(seed=record["seed"])
@@ -463,9 +463,15 @@ def test_the_belief_accuracy_tool_scores_each_belief_on_the_ghosts_it_could_not_
         for player, action in record["moves"]:
             state = env.unwrapped.game
             if player == seat and not state.placing:
-                hidden += sum(1 for g in range(8 * (1 - seat), 8 * (2 - seat)) if state.pos[g] >= 0)
+                theirs = [state.pos[g] for g in range(8 * (1 - seat), 8 * (2 - seat)) if state.pos[g] >= 0]
+                ours = [state.pos[g] for g in range(8 * seat, 8 * (seat + 1)) if state.pos[g] >= 0]
+                hidden += len(theirs)
+                in_reach += sum(1 for q in theirs if any(abs(q % 6 - o % 6) + abs(q // 6 - o // 6) == 1
+                                                         for o in ours))
             env.step(action)
-    assert set(found) == {"network", "adaptive", "plain", "uniform"}
-    assert all(score.count == hidden for score in found.values()) and hidden > 200
-    loss = {name: score.loss / score.count for name, score in found.items()}
+    assert {name for name, _ in found} == {"network", "adaptive", "plain", "uniform"}
+    assert {group for _, group in found} == set(tool.GROUPS)
+    assert all(found[name, "all"].count == hidden for name, _ in found) and hidden > 200
+    assert all(found[name, "in reach"].count == in_reach for name, _ in found) and in_reach > 20
+    loss = {name: score.loss / score.count for (name, group), score in found.items() if group == "all"}
     assert loss["adaptive"] < min(loss["uniform"], loss["plain"])

@@ -1,7 +1,9 @@
 """How well beliefs read an opponent's hidden colours, in recorded Geister games: at each
 of one side's turns, each belief's probability that each of the opponent's unknown ghosts
 is blue, scored against the colour it had (log-loss, and how often the likelier colour
-was right). The games are an arena results file (``boardzoo arena ... --out FILE``).
+was right), over all readings and apart over those that decide games: of ghosts in reach
+of a capture, and of ghosts near an exit. The games are an arena results file
+(``boardzoo arena ... --out FILE``).
 
     python tools/belief_accuracy.py games.jsonl --side a --network runs/geister-bait/weights/latest.npz
 
@@ -25,6 +27,7 @@ from boardzoo.envs import make
 from boardzoo.errors import BoardzooError
 from boardzoo.ledger import read_records
 from boardzoo.strategy.geister.beliefs import adaptive_blue_probabilities, blue_probabilities, plain_reading
+from boardzoo.strategy.geister.players import exit_distance
 
 SEATS = ("player_0", "player_1")
 #: The most games read from the file.
@@ -48,9 +51,30 @@ class Score:
             self.right += (p > 0.5) == blue
 
 
-def scores(records: list[dict], side: str, network_file: str | None) -> dict[str, Score]:
+#: The readings scored apart, beside all of them: those that decide games.
+GROUPS = ("all", "in reach", "near an exit")
+#: A ghost this many steps from leaving (``players``' exit distance, one to go off) is near an exit.
+NEAR_EXIT = 2
+
+
+def groups_of(view, seat: int, ghost: int) -> list[str]:
+    """The groups a reading of the opponent's ``ghost`` belongs to: ``in reach`` when one of
+    ``seat``'s ghosts stands next to it (a capture is possible now), ``near an exit`` when
+    it is at most :data:`NEAR_EXIT` steps from leaving the board."""
+    shape, square = view.shape, view.pos[ghost]
+    found = ["all"]
+    neighbours = [n for n in shape.target[1 - seat][square] if n is not None and n >= 0]
+    if any(view.board[n] >= 0 and view.board[n] // shape.ghosts == seat for n in neighbours):
+        found.append("in reach")
+    if exit_distance(1 - seat, square, shape) <= NEAR_EXIT:
+        found.append("near an exit")
+    return found
+
+
+def scores(records: list[dict], side: str, network_file: str | None) -> dict[tuple[str, str], Score]:
+    """Each (belief, group)'s score over the games ``records``, read at ``side``'s turns."""
     network = load_network(network_file) if network_file else None
-    found: dict[str, Score] = {}
+    found: dict[tuple[str, str], Score] = {}
     for record in records:
         env = make(record["env"])
         env.reset(seed=record["seed"])
@@ -71,7 +95,9 @@ def scores(records: list[dict], side: str, network_file: str | None) -> dict[str
                         readings["network"] = blue_probabilities(reader(view, unknown), blues)
                     colours = [not truth.red[g] for g in unknown]
                     for name, probabilities in readings.items():
-                        found.setdefault(name, Score()).add(probabilities, colours)
+                        for ghost, p, blue in zip(unknown, probabilities, colours):
+                            for group in groups_of(view, seat, ghost):
+                                found.setdefault((name, group), Score()).add([p], [blue])
             if player >= 0:
                 env.step(action)
     return found
@@ -94,10 +120,15 @@ def main() -> int:
     except (OSError, ValueError, BoardzooError) as error:
         print(f"belief_accuracy: {error}", file=sys.stderr)
         return 2
-    print(f"{len(records)} games, side {args.side}'s turns")
-    print("| belief | log-loss | likelier colour right | ghosts read |\n|---|---|---|---|")
-    for name, score in sorted(found.items(), key=lambda item: item[1].loss / item[1].count):
-        print(f"| {name} | {score.loss / score.count:.3f} | {score.right / score.count:.3f} | {score.count:,} |")
+    print(f"{len(records)} games, side {args.side}'s turns; log-loss (likelier colour right) of the readings")
+    counts = " | ".join(f"{group} ({found['uniform', group].count:,})" for group in GROUPS
+                        if ("uniform", group) in found)
+    print(f"| belief | {counts} |\n|---|" + "---|" * len(GROUPS))
+    names = sorted({name for name, _ in found}, key=lambda name: found[name, "all"].loss / found[name, "all"].count)
+    for name in names:
+        cells = [f"{score.loss / score.count:.3f} ({score.right / score.count:.2f})"
+                 for group in GROUPS if (score := found.get((name, group)))]
+        print(f"| {name} | {' | '.join(cells)} |")
     return 0
 
 

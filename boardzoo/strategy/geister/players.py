@@ -9,7 +9,7 @@ import random
 from boardzoo.games.geister.board import CLASSIC, ESCAPED, Layout
 
 
-def _exit_distance(seat: int, square: int, shape: Layout = CLASSIC) -> int:
+def exit_distance(seat: int, square: int, shape: Layout = CLASSIC) -> int:
     """Steps from ``square`` to the nearer of ``seat``'s exits, plus one to go off."""
     own = shape.to_own(seat, square)
     x, y = own % shape.cols, own // shape.cols
@@ -55,8 +55,8 @@ def rushing_action(state, rng: random.Random) -> int:
             if not last_red and not threatened(target, victim):
                 captures.append(action)
         elif not red[g]:
-            gain = _exit_distance(seat, pos[g], shape) - _exit_distance(seat, target, shape)
-            advances.append((gain, -_exit_distance(seat, target, shape), not threatened(target, -1), action))
+            gain = exit_distance(seat, pos[g], shape) - exit_distance(seat, target, shape)
+            advances.append((gain, -exit_distance(seat, target, shape), not threatened(target, -1), action))
     for group in (escapes, captures):
         if group:
             return group[int(rng.random() * len(group))]
@@ -116,7 +116,7 @@ def baiting_action(state, rng: random.Random) -> int:
         if victim >= 0 and target in shape.exit_squares[1 - seat]:
             guards.append(action)
         elif victim < 0 and not red[g]:
-            if _exit_distance(seat, target, shape) < _exit_distance(seat, pos[g], shape) and not next_to_theirs(target):
+            if exit_distance(seat, target, shape) < exit_distance(seat, pos[g], shape) and not next_to_theirs(target):
                 runs.append(action)
         elif victim < 0 and red[g]:
             if next_to_theirs(target):
