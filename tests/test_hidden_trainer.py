@@ -174,13 +174,13 @@ def test_a_search_draws_the_hidden_colours_by_the_networks_belief(tmp_path):
 
 def test_the_purple_search_reads_the_networks_belief(tmp_path, monkeypatch):
     """purple:belief=network: the search's odds of blue are the network's (as
-    blue_probabilities weighs them), an escape threat the worse of those and a plain
-    player's reading; it decides alike whatever colours the opponent's hidden ghosts
+    blue_probabilities weighs them), an escape threat the worst of those and the adaptive
+    belief's two readings; it decides alike whatever colours the opponent's hidden ghosts
     have, and it plays whole games; model= without belief=network is refused."""
     import boardzoo.agents.purple as purple_module
     from boardzoo.agents.network import NetworkBelief
     from boardzoo.arena import run as run_arena
-    from boardzoo.strategy.geister.beliefs import blue_probabilities, plain_reading
+    from boardzoo.strategy.geister.beliefs import adaptive_readings, blue_probabilities, mixed_reading
 
     path, network = random_network(tmp_path)
     read, threats = [], []
@@ -204,8 +204,10 @@ def test_the_purple_search_reads_the_networks_belief(tmp_path, monkeypatch):
         assert decisions[0] == decisions[1]
         network_blue = blue_probabilities(odds, blues)
         assert read[-2] == read[-1] == pytest.approx(dict(zip(unknown, network_blue)))
-        plain = plain_reading(view, unknown, blues)
-        assert threats[-1] == pytest.approx({g: max(b, p) for g, b, p in zip(unknown, network_blue, plain)})
+        bluffer, as_bluffer, plain = adaptive_readings(view, unknown, blues)
+        mixed = mixed_reading(bluffer, as_bluffer, plain)
+        assert threats[-1] == pytest.approx({g: max(b, m, p) for g, b, m, p in zip(unknown, network_blue, mixed,
+                                                                                    plain)})
     assert len(read) >= 40  # most of the positions were moves, not placements
     records = run_arena(f"geister_v0:{','.join(f'{k}={v}' for k, v in SMALL.items())}",
                         f"purple:belief=network,model={path},time=none,depth=2", "random", games=4, seed=1)

@@ -29,8 +29,9 @@ exit without escaping are known red.
   (``boardzoo train geister``): the file ``model=``, else the network shipped for the
   game. Its guess is made from the seat's information state alone.
 
-With ``adaptive``, ``profile`` and ``network`` an escape threat is read the worse way (the higher of
-the belief's odds and a plain player's reading of advances), and the opponent is taken
+With ``adaptive`` and ``profile`` an escape threat is read the worse way (the higher of
+the belief's odds and a plain player's reading of advances), with ``network`` the worst
+of the network's odds and ``adaptive``'s two readings; and the opponent is taken
 to capture when we have one red left as often as it is not a bluffer.
 
 The search's optional terms (0, off, by default but for ``red_pull``; the preset sets them):
@@ -71,7 +72,6 @@ from boardzoo.strategy.geister.beliefs import (
     adaptive_readings,
     belief_blue_probabilities,
     blue_probabilities,
-    bluffer_probability,
     mixed_reading,
     plain_reading,
 )
@@ -197,11 +197,13 @@ class PurpleAgent(Agent):
             threat = {g: max(blue[g], p) for g, p in zip(unknown, as_plain)}
         elif self.network_belief is not None:
             blue = dict(zip(unknown, blue_probabilities(self.network_belief(view, unknown), blues_left)))
-            # an escape is read the worse way and the opponent's boldness as for
-            # belief=adaptive: the network learned its own players' tells, and one missed
-            # escape loses the game
-            threat = {g: max(blue[g], p) for g, p in zip(unknown, plain_reading(view, unknown, blues_left))}
-            boldness = 1.0 - bluffer_probability(view)
+            # an escape is read the worst way of the network's and belief=adaptive's (its
+            # mixture, or the plain kind), and the opponent's boldness as that belief reads
+            # it: the network learned its own league's tells, and one missed escape loses
+            bluffer, as_bluffer, as_plain = adaptive_readings(view, unknown, blues_left)
+            threat = {g: max(blue[g], m, p)
+                      for g, m, p in zip(unknown, mixed_reading(bluffer, as_bluffer, as_plain), as_plain)}
+            boldness = 1.0 - bluffer
         else:
             blue = dict(zip(unknown, belief_blue_probabilities(self.belief, view, unknown, blues_left)))
         marked = {g for g in unknown if view.declined[g] > 0}
