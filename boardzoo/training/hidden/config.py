@@ -33,7 +33,7 @@ class HiddenConfig:
     games_in_flight: int = bounded(256, 2, 65_536)
     decisions_per_iteration: int = bounded(16_384, 64, 10_000_000)
     #: Of the games that start, the share played against the learner itself (both seats
-    #: learn), and the share against the roll-out policies (the rest: past selves).
+    #: learn), and the share against the fixed opponents (the rest: past selves).
     self_share: float = bounded(0.5, 0.0, 1.0)
     fixed_share: float = bounded(0.25, 0.0, 1.0)
     #: Each a roll-out policy of the game (played compiled) or any agent spec (played

@@ -1,8 +1,9 @@
 """The opponents a learner's games are drawn against: itself (both seats learn), its past
-selves and fixed opponents (the game's roll-out policies, or any agent), so that it is not
-exploited by one style of play. Among the past selves, and among the fixed opponents, each is drawn by how hard
-the learner finds it (prioritised fictitious self-play): a style that still beats the
-learner is met more often than one it has mastered."""
+selves and fixed opponents (the game's roll-out policies, or any agent), so that it is
+not exploited by one style of play. Among the past selves, and among the fixed
+opponents, each is drawn by how hard the learner finds it (prioritised fictitious
+self-play): a style that still beats the learner is met more often than one it has
+mastered."""
 
 from __future__ import annotations
 
