@@ -26,7 +26,7 @@ from boardzoo.agents.network import NetworkBelief
 from boardzoo.envs import make
 from boardzoo.errors import BoardzooError
 from boardzoo.ledger import read_records
-from boardzoo.strategy.geister.beliefs import adaptive_blue_probabilities, blue_probabilities, plain_reading
+from boardzoo.strategy.geister.beliefs import adaptive_readings, blue_probabilities, mixed_reading
 from boardzoo.strategy.geister.players import exit_distance
 
 SEATS = ("player_0", "player_1")
@@ -87,8 +87,8 @@ def scores(records: list[dict], side: str, network_file: str | None) -> dict[tup
                 if unknown:
                     truth = env.unwrapped.game
                     blues = view.shape.blue - view.lost[1 - seat][0]
-                    readings = {"adaptive": adaptive_blue_probabilities(view, unknown, blues),
-                                "plain": plain_reading(view, unknown, blues),
+                    bluffer, as_bluffer, plain = adaptive_readings(view, unknown, blues)
+                    readings = {"adaptive": mixed_reading(bluffer, as_bluffer, plain), "plain": plain,
                                 "uniform": [blues / len(unknown)] * len(unknown)}
                     if network is not None:
                         reader = reader or NetworkBelief.for_model(view, network)

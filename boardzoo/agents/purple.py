@@ -186,7 +186,7 @@ class PurpleAgent(Agent):
             boldness = 1.0 - kinds["bluffer"]
             # the threat read the worse way, as for belief=adaptive (below)
             threat = {g: max(blue[g], p) for g, p in zip(unknown, plain_reading(view, unknown, blues_left))}
-        elif self.belief == "adaptive":
+        elif self.belief in ("adaptive", "network"):
             bluffer, as_bluffer, as_plain = adaptive_readings(view, unknown, blues_left)
             # a bluffer searches and is as cautious as we are; a plain player captures
             boldness = 1.0 - bluffer
@@ -195,15 +195,14 @@ class PurpleAgent(Agent):
             # rusher's blue that passed our ghosts on its way looks like bait to a bluffer's
             # reading, and one missed escape loses the game
             threat = {g: max(blue[g], p) for g, p in zip(unknown, as_plain)}
-        elif self.network_belief is not None:
-            blue = dict(zip(unknown, blue_probabilities(self.network_belief(view, unknown), blues_left)))
-            # an escape is read the worst way of the network's and belief=adaptive's (its
-            # mixture, or the plain kind), and the opponent's boldness as that belief reads
-            # it: the network learned its own league's tells, and one missed escape loses
-            bluffer, as_bluffer, as_plain = adaptive_readings(view, unknown, blues_left)
-            threat = {g: max(blue[g], m, p)
-                      for g, m, p in zip(unknown, mixed_reading(bluffer, as_bluffer, as_plain), as_plain)}
-            boldness = 1.0 - bluffer
+            if self.belief == "network":
+                # the network's odds decide captures; an escape is still read the worst
+                # way, its odds included: it learned its own league's tells
+                if self.network_belief is None:
+                    raise ValueError("purple: belief=network reads its network in check(), which was not called")
+                network = blue_probabilities(self.network_belief(view, unknown), blues_left)
+                blue = dict(zip(unknown, network))
+                threat = {g: max(threat[g], p) for g, p in zip(unknown, network)}
         else:
             blue = dict(zip(unknown, belief_blue_probabilities(self.belief, view, unknown, blues_left)))
         marked = {g for g in unknown if view.declined[g] > 0}

@@ -414,16 +414,6 @@ def rushing_action(s, rng, moves):
 
 
 @njit(cache=True)
-def next_to_theirs(s, seat, square):
-    """Whether an opponent ghost stands next to ``square``."""
-    for d in range(4):
-        neighbour = TARGET_TABLE[seat, square, d]
-        if neighbour >= 0 and s[BOARD + neighbour] >= 0 and s[BOARD + neighbour] // GHOSTS != seat:
-            return True
-    return False
-
-
-@njit(cache=True)
 def distance_to_theirs(s, seat, square):
     """Steps (rows plus columns) from ``square`` to the nearest opponent ghost (0 when none is left)."""
     best = -1
@@ -459,9 +449,9 @@ def baiting_candidates(s, moves):
                 if target == exit_square:
                     kind = 0
         elif not s[RED + g]:
-            if exit_distance(seat, target) < exit_distance(seat, source) and not next_to_theirs(s, seat, target):
+            if exit_distance(seat, target) < exit_distance(seat, source) and not threatened(s, seat, target, -1):
                 kind = 1
-        elif next_to_theirs(s, seat, target):
+        elif threatened(s, seat, target, -1):
             kind = 2
         elif distance_to_theirs(s, seat, target) < distance_to_theirs(s, seat, source):
             kind = 3

@@ -4,9 +4,9 @@ information state) in one network call per ply, the others by their snapshot's n
 the game's roll-out policy (compiled) or an agent (in Python, from the position the core
 decodes, through its seat's view as the env would hand it). Each of the learner's
 decisions is kept with what it learns from: the action, its probability, the value the
-network gave, and the secret the seat could not see (a belief's target). When a game ends, its decisions get their
-advantages: generalised advantage estimation (Schulman et al., 2016) over each seat's own
-decisions, the game's result its one reward.
+network gave, and the secret the seat could not see (a belief's target). When a game
+ends, its decisions get their advantages: generalised advantage estimation (Schulman et
+al., 2016) over each seat's own decisions, the game's result its one reward.
 
 A game still playing when an iteration has its decisions plays on in the next (its
 decisions by the older network keep their probabilities: PPO's ratio weighs them)."""
