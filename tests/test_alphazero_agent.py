@@ -294,6 +294,21 @@ def test_the_agent_refuses_what_its_network_does_not_fit(connect_four_weights, t
 
 
 # --- the shipped networks ------------------------------------------------------------------------------------
+def test_mcts_model_shipped_searches_the_network_shipped_for_the_game_it_plays():
+    state = game("connect_four").new_initial_state()
+    for move in (3, 2, 3, 2):
+        state.apply(move)
+    chosen = []
+    for model in ("shipped", shipped_path("connect_four")):
+        agent = make_agent(f"mcts:policy=puct,model={model},iterations=40", seed=5)
+        agent.check(state)
+        chosen.append((agent.act({}, state), [(child.action, child.visits) for child in agent.root.children]))
+    assert chosen[0] == chosen[1]
+    unchecked = make_agent("mcts:policy=puct,model=shipped,iterations=5")
+    with pytest.raises(ValueError, match="model=shipped names no network until"):
+        unchecked.evaluator.evaluate(state)
+
+
 def test_the_shipped_nim_network_leaves_a_multiple_of_k_plus_1_from_every_winning_pile():
     alone, searching = make_agent("alphazero:iterations=0"), make_agent("alphazero:iterations=64")
     nim = game("nim")

@@ -23,6 +23,8 @@ from boardzoo.games.registry import game, games
 #: package's ``weights`` folder (the folder of every shipped network).
 SHIPPED = {name: game.learning.shipped for name, game in games().items()
            if game.learning is not None and game.learning.trainer == "alphazero"}
+#: Every shipped network, by either trainer (what ``mcts:model=shipped`` reads).
+SHIPPED_ANY = {name: game.learning.shipped for name, game in games().items() if game.learning is not None}
 
 
 @lru_cache(maxsize=16)
@@ -129,18 +131,25 @@ def network_input(where: str, network: Network, model: GameState, fitted: set | 
 class FileNetworkEvaluator(NetworkEvaluator):
     """A network file as an MCTS evaluator (``mcts:model=FILE.npz``): its policy head's
     move probabilities over the legal moves are the priors, its value head the leaf
-    value of the player to move."""
+    value of the player to move. ``mcts:model=shipped`` (``path`` None) reads the network
+    shipped for the game it is checked against, by whichever trainer made it."""
 
-    def __init__(self, path: str, cache: int = 50_000):
+    def __init__(self, path: str | None, cache: int = 50_000):
         super().__init__(cache)
-        self.network = load_network(path)
+        self.network: Network | None = None if path is None else load_network(path)
         self.fitted: set = set()  # the games this network was found to fit (check_position)
 
     def check(self, model: GameState) -> None:
+        if self.network is None:
+            self.network = load_network(shipped_path(model.game_name, "mcts: model=shipped", SHIPPED_ANY,
+                                                     option="model"))
         check_fits("mcts", self.network, model)
 
     def answer(self, state: GameState) -> tuple[float, list[tuple[int, float]]]:
+        network = self.network
+        if network is None:
+            raise ValueError("mcts: model=shipped names no network until the agent is checked against a game")
         with one_blas_thread():
-            logits, values = self.network(network_input("mcts", self.network, state, self.fitted))
+            logits, values = network(network_input("mcts", network, state, self.fitted))
         legal = state.legal_actions()
         return float(values[0]), list(zip(legal, move_probabilities(logits[0], legal).tolist()))

@@ -16,6 +16,7 @@
     make("mcts:policy=puct,model=runs/train-geister/weights/latest.npz,belief=network")  # a learned network searched
     make("mcts:policy=puct,model=runs/ppo_connect_four.zip")   # a trained policy and value
     make("mcts:policy=puct,model=runs/train-connect_four/weights/latest.npz")  # ... or network
+    make("mcts:policy=puct,model=shipped")              # ... or the network shipped for the game
     make("mcts:policy=puct", evaluator=my_evaluator)    # any evaluate()/prior() object
     make("mcts:engine=compiled,iterations=15000")       # the compiled engine (fast extra)
 
@@ -185,10 +186,10 @@ class MCTSAgent(Agent):
         if model is not None:
             if evaluator is not None:
                 raise ValueError("mcts: give an evaluator object or model=PATH, not both")
-            if model.endswith(".npz"):  # a network trained by boardzoo train
+            if model == "shipped" or model.endswith(".npz"):  # a network trained by boardzoo train
                 from boardzoo.agents.alphazero.evaluator import FileNetworkEvaluator
 
-                evaluator = FileNetworkEvaluator(model)
+                evaluator = FileNetworkEvaluator(None if model == "shipped" else model)
             else:
                 from boardzoo.agents.sb3 import SB3Evaluator
 
@@ -204,6 +205,8 @@ class MCTSAgent(Agent):
 
     def check(self, model: GameState) -> None:
         check_model_options("mcts", model, self.rollout_name, self.belief)
+        if isinstance(self.evaluator, GameCheckedEvaluator):  # first: model=shipped finds its network here
+            self.evaluator.check(model)
         if self.belief == NETWORK_BELIEF:  # the belief head of model=, else of the network shipped for the game
             from boardzoo.agents.network import NetworkBelief
 
@@ -225,8 +228,6 @@ class MCTSAgent(Agent):
         if self.schedule is not None and self.schedule not in knowledge_of(model).schedules:
             raise ValueError(f"mcts: {model.game_name} has no iteration schedule {self.schedule!r}; schedules are: "
                              f"{', '.join(knowledge_of(model).schedules) or 'none'}")
-        if isinstance(self.evaluator, GameCheckedEvaluator):
-            self.evaluator.check(model)
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)

@@ -4,7 +4,8 @@
   one, or one of the game's named policies), drawn after ``max_rollout`` moves;
 * a heuristic value (``value=NAME``: one of the game's evaluators, scaled into [-1, 1]);
 * an **evaluator object** (``evaluator=obj`` in Python, ``model=PATH.zip`` for a saved
-  Stable-Baselines3 policy) with ``evaluate(state) -> (v0, v1)`` and/or
+  Stable-Baselines3 policy, ``model=PATH.npz`` for a network of ``boardzoo train``,
+  ``model=shipped`` for the network shipped for the game) with ``evaluate(state) -> (v0, v1)`` and/or
   ``prior(state) -> [(action, probability), ...]``. Without ``evaluate`` the leaves are
   rolled out; without ``prior`` the priors are uniform.
 
