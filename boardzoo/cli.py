@@ -67,8 +67,9 @@ def _league(args: argparse.Namespace) -> int:
 
     if args.plot:
         league.check_plot(args.plot)
+    known = league.read_report(args.known) if args.known else None
     result = league.run(args.env, args.agents, args.games, seed=args.seed, workers=args.workers, out=args.out,
-                        isolate=args.isolate, ray=args.ray, opening_plies=args.opening_plies)
+                        isolate=args.isolate, ray=args.ray, opening_plies=args.opening_plies, known=known)
     formats = {"json": league.format_json, "markdown": league.format_markdown, "text": league.format_text}
     print(formats[args.format](result))
     if args.plot:
@@ -283,6 +284,9 @@ def parser() -> argparse.ArgumentParser:
     league.add_argument("--opening-plies", type=int, default=0, metavar="N", help=OPENING_HELP)
     league.add_argument("--ray", metavar="ADDRESS", help=RAY_HELP)
     league.add_argument("--isolate", action="store_true", help="run each agent in a process of its own")
+    league.add_argument("--known", metavar="REPORT",
+                        help="a league's report (what --json prints) whose pairs are taken as played: a "
+                             "published league extended by new agents without its results file")
     shown = league.add_mutually_exclusive_group()
     shown.add_argument("--json", dest="format", action="store_const", const="json", default="text",
                        help="print the tables as one JSON object")

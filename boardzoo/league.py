@@ -14,6 +14,11 @@ the file and left out of the tables. With ``opening_plies`` every pair of games 
 from a random opening of that many plies (the arena's; the same openings for every
 pair), so that agents which break no ties at random meet in more than two games.
 
+A league that adds agents to a published one needs none of the old games: given the
+old league's report (``--json``) as ``known``, the pairs it holds are taken from it as
+played (their wins, draws and losses; the ratings need no more) and only the new pairs
+are played.
+
 The report: Bradley-Terry ratings on the Elo scale with 95 % bootstrap intervals (a draw
 half a win; :func:`boardzoo.stats.ratings`), the matrix of win rates (row
 against column, 95 % Wilson intervals), draw rates, and each spec's time per move (mean, 99th percentile, longest);
@@ -85,6 +90,7 @@ class LeagueResult:
     def as_json(self) -> dict[str, Any]:
         return {
             "env": self.env, "base_seed": self.base_seed, "games_per_pair": self.games_per_pair,
+            "opening_plies": self.opening_plies,
             "ratings": [asdict(r) for r in self.ratings],
             "pairs": [{**asdict(p), "a_score": p.a_score, "draw_rate": p.draws / p.games if p.games else None,
                        "a_win_rate": p.win_rate(p.a), "b_win_rate": p.win_rate(p.b)} for p in self.pairs],
@@ -95,6 +101,84 @@ class LeagueResult:
 def pairings(specs: Sequence[str]) -> list[tuple[str, str]]:
     """Every pair of specs once, in the order given (the first named is agent A)."""
     return list(combinations(specs, 2))
+
+
+@dataclass(frozen=True)
+class Report:
+    """A league's report as another league reads it (``known``): its pairs' outcomes and
+    its agents' times a move, from the JSON that ``--json`` prints."""
+
+    env: str
+    base_seed: int
+    games_per_pair: int
+    opening_plies: int
+    pairs: dict[tuple[str, str], PairResult]
+    ms_per_move: dict[str, float]
+    ms_p99: dict[str, float]
+    ms_longest: dict[str, float]
+
+    def pair(self, a: str, b: str) -> PairResult | None:
+        """The pair of ``a`` and ``b`` as this report has it, turned to put ``a`` first."""
+        if (a, b) in self.pairs:
+            return self.pairs[(a, b)]
+        known = self.pairs.get((b, a))
+        if known is None:
+            return None
+        return PairResult(a, b, known.games, known.b_wins, known.a_wins, known.draws, known.forfeits)
+
+
+def read_report(path: str) -> Report:
+    """The report in file ``path`` (``boardzoo league --json``); SpecError, naming what is
+    wrong, for a file that is not one."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except OSError as error:
+        raise SpecError(f"league: cannot read the report {path}: {error.strerror}") from None
+    except (ValueError, UnicodeDecodeError) as error:
+        raise SpecError(f"league: the report {path} is not JSON: {error}") from None
+    where = f"league: the report {path}"
+    if not isinstance(data, dict):
+        raise SpecError(f"{where} is not a league report (boardzoo league --json): not a JSON object")
+
+    def field(name: str, kind: type, default: Any = None) -> Any:
+        value = data.get(name, default)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise SpecError(f"{where} has no valid {name!r} (a league report is what boardzoo league --json prints)")
+        return value
+
+    header = (field("env", str), field("base_seed", int), field("games_per_pair", int), field("opening_plies", int, 0))
+    pairs: dict[tuple[str, str], PairResult] = {}
+    for item in field("pairs", list):
+        try:
+            pair = PairResult(*(item[key] for key in ("a", "b")),
+                              *(item[key] for key in ("games", "a_wins", "b_wins", "draws", "forfeits")))
+        except (KeyError, TypeError):
+            raise SpecError(f"{where}: a pair without a, b, games, a_wins, b_wins, draws and forfeits") from None
+        counts = (pair.games, pair.a_wins, pair.b_wins, pair.draws, pair.forfeits)
+        if not (isinstance(pair.a, str) and isinstance(pair.b, str)) \
+                or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in counts) \
+                or pair.a_wins + pair.b_wins + pair.draws != pair.games:
+            raise SpecError(f"{where}: the pair {item.get('a')!r} vs {item.get('b')!r} does not add up "
+                            "(wins, draws and losses must be whole numbers that make its games)")
+        pairs[(pair.a, pair.b)] = pair
+    times = []
+    for name in ("ms_per_move", "ms_p99", "ms_longest"):
+        figures = field(name, dict)
+        times.append({spec: math.nan if ms is None else float(ms) for spec, ms in figures.items()
+                      if ms is None or (isinstance(ms, (int, float)) and not isinstance(ms, bool))})
+    return Report(*header, pairs, *times)
+
+
+def _check_known(known: Report, env: str, seed: int, games: int, opening_plies: int) -> None:
+    """A report extends only the league that would have played its games."""
+    ours = (env, seed, games, opening_plies)
+    theirs = (known.env, known.base_seed, known.games_per_pair, known.opening_plies)
+    if ours != theirs:
+        raise SpecError(f"league: the known report is of {known.env}, seed {known.base_seed}, "
+                        f"{known.games_per_pair} games a pair{describe_openings(known.opening_plies)}; this league "
+                        f"is {env}, seed {seed}, {games} games a pair{describe_openings(opening_plies)}: it would "
+                        "not have played the same games")
 
 
 def check_specs(specs: Sequence[str]) -> list[str]:
@@ -110,12 +194,15 @@ def check_specs(specs: Sequence[str]) -> list[str]:
 def run(env_spec: str, specs: Sequence[str], games: int, seed: int = 0, workers: int = 1,
         out: str | None = None, progress: bool | None = None, isolate: bool = False,
         log: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
-        ray: str | None = None, opening_plies: int = 0) -> LeagueResult:
-    """Play the round robin (games already in ``out`` are not played again) and rate it;
-    ``ray`` and ``opening_plies`` as in :func:`boardzoo.arena.run`."""
+        ray: str | None = None, opening_plies: int = 0, known: Report | None = None) -> LeagueResult:
+    """Play the round robin (games already in ``out`` are not played again, nor the pairs
+    of the ``known`` report) and rate it; ``ray`` and ``opening_plies`` as in
+    :func:`boardzoo.arena.run`."""
     specs = check_specs(specs)
     arena.check_run("league", games, workers, seed, opening_plies)
-    pairs = pairings(specs)
+    if known is not None:
+        _check_known(known, env_spec, seed, games, opening_plies)
+    pairs = [(a, b) for a, b in pairings(specs) if known is None or known.pair(a, b) is None]
     if len(pairs) * games > arena.MAX_GAMES:  # the list of games to play is held in memory
         raise SpecError(f"league: {len(pairs)} pairs x {games:,} games is more than {arena.MAX_GAMES:,} games; "
                         "play fewer games a pair")
@@ -161,7 +248,7 @@ def run(env_spec: str, specs: Sequence[str], games: int, seed: int = 0, workers:
         if ledger is not None:
             ledger.close()
     records = [done[(a, b, g)] for a, b in pairs for g in range(games)]
-    return summarize(env_spec, seed, games, specs, records, opening_plies)
+    return summarize(env_spec, seed, games, specs, records, opening_plies, known)
 
 
 def _check_agents(specs: Sequence[str], env) -> None:
@@ -187,23 +274,35 @@ def _other_league(record: dict, env: str, base_seed: int, opening_plies: int) ->
 
 
 def summarize(env: str, base_seed: int, games: int, specs: Sequence[str], records: list[dict],
-              opening_plies: int = 0) -> LeagueResult:
-    """The league's tables from its records (every pair's games, a as the first spec named)."""
-    by_pair: dict[tuple[str, str], list[dict]] = {pair: [] for pair in pairings(specs)}
+              opening_plies: int = 0, known: Report | None = None) -> LeagueResult:
+    """The league's tables from its records (every pair's games, a as the first spec
+    named) and the pairs of the ``known`` report. A spec's times a move are those of its
+    games in the records, or the report's when it played none of them."""
+    known_pairs = {(a, b): pair for a, b in pairings(specs)
+                   if known is not None and (pair := known.pair(a, b)) is not None}
+    by_pair: dict[tuple[str, str], list[dict]] = {pair: [] for pair in pairings(specs) if pair not in known_pairs}
     for record in records:
         by_pair[(record["a"], record["b"])].append(record)
-    pairs = tuple(PairResult(a, b, len(rs), sum(r["winner"] == "a" for r in rs), sum(r["winner"] == "b" for r in rs),
-                             sum(r["winner"] is None for r in rs), sum(r["forfeit"] is not None for r in rs))
-                  for (a, b), rs in by_pair.items())
-    scores = {(a, b): [1.0 if r["winner"] == "a" else 0.0 if r["winner"] == "b" else 0.5 for r in rs]
+    played = {(a, b): PairResult(a, b, len(rs), sum(r["winner"] == "a" for r in rs),
+                                 sum(r["winner"] == "b" for r in rs), sum(r["winner"] is None for r in rs),
+                                 sum(r["forfeit"] is not None for r in rs))
               for (a, b), rs in by_pair.items()}
+    pairs = tuple({**known_pairs, **played}[pair] for pair in pairings(specs))
+    # the ratings read each pair's outcomes alone: a known pair's totals are all they need
+    scores = {(p.a, p.b): [1.0] * p.a_wins + [0.0] * p.b_wins + [0.5] * p.draws for p in pairs}
     times: dict[str, list[float]] = {spec: [] for spec in specs}
     for record in records:
         for label in ("a", "b"):
             times[record[label]].extend(record["decision_seconds"][label])
-    ms = {spec: 1000 * sum(t) / len(t) if t else math.nan for spec, t in times.items()}
-    longest = {spec: 1000 * max(t) if t else math.nan for spec, t in times.items()}
-    p99 = {spec: 1000 * sorted(t)[math.ceil(0.99 * len(t)) - 1] if t else math.nan for spec, t in times.items()}
+
+    def figure(spec: str, measure: Callable[[list[float]], float], reported: str) -> float:
+        if times[spec]:
+            return 1000 * measure(times[spec])
+        return getattr(known, reported).get(spec, math.nan) if known is not None else math.nan
+
+    ms = {spec: figure(spec, lambda t: sum(t) / len(t), "ms_per_move") for spec in specs}
+    longest = {spec: figure(spec, max, "ms_longest") for spec in specs}
+    p99 = {spec: figure(spec, lambda t: sorted(t)[math.ceil(0.99 * len(t)) - 1], "ms_p99") for spec in specs}
     return LeagueResult(env, base_seed, games, tuple(specs), pairs, tuple(ratings(scores)), ms, longest, p99,
                         opening_plies)
 

@@ -142,6 +142,51 @@ def test_the_cli_prints_tables_json_and_errors(tmp_path, capsys):
     assert "does not exist" in capsys.readouterr().err and not fresh.exists()
 
 
+def test_a_league_extends_a_published_report_playing_only_the_new_pairs(tmp_path, capsys):
+    specs = ["greedy", "random", "mcts:iterations=20"]
+    report = tmp_path / "report.json"
+    assert main(["league", "nim_v0", *specs[:2], "--games", "6", "--json"]) == 0
+    report.write_text(capsys.readouterr().out)
+    out = tmp_path / "new.jsonl"
+    extended = league.run("nim_v0", specs, games=6, out=str(out), progress=False,
+                          known=league.read_report(str(report)))
+    played = {(r["a"], r["b"]) for r in map(json.loads, out.read_text().splitlines())}
+    assert played == {("greedy", "mcts:iterations=20"), ("random", "mcts:iterations=20")}
+    whole = league.run("nim_v0", specs, games=6, progress=False)  # the same games, every pair played
+    assert [(p.a, p.b, p.a_wins, p.draws, p.b_wins) for p in extended.pairs] == \
+        [(p.a, p.b, p.a_wins, p.draws, p.b_wins) for p in whole.pairs]
+    for mine, theirs in zip(extended.ratings, whole.ratings):
+        assert (mine.name, mine.score, mine.games) == (theirs.name, theirs.score, theirs.games)
+        assert mine.elo == pytest.approx(theirs.elo) and mine.low <= mine.elo <= mine.high
+    published = json.loads(report.read_text())
+    assert extended.ms_per_move["greedy"] != published["ms_per_move"]["greedy"]  # timed in its new games
+    # named the other way round, a known pair is turned to match
+    turned = league.run("nim_v0", ["random", "greedy"], games=6, progress=False, known=league.read_report(str(report)))
+    first = published["pairs"][0]
+    assert (turned.pairs[0].a_wins, turned.pairs[0].b_wins) == (first["b_wins"], first["a_wins"])
+    assert turned.ms_per_move["random"] == pytest.approx(published["ms_per_move"]["random"])
+
+
+def test_a_report_that_cannot_be_extended_is_refused_clearly(tmp_path, capsys):
+    report = tmp_path / "report.json"
+    assert main(["league", "nim_v0", "greedy", "random", "--games", "4", "--json"]) == 0
+    report.write_text(capsys.readouterr().out)
+    for args, message in ((["--games", "6"], "4 games a pair; this league is nim_v0, seed 0, 6 games"),
+                          (["--games", "4", "--seed", "3"], "seed 0, 4 games a pair; this league is nim_v0, seed 3")):
+        assert main(["league", "nim_v0", "greedy", "random", *args, "--known", str(report)]) == 2
+        assert message in capsys.readouterr().err
+    document = json.loads(report.read_text())
+    document["pairs"][0]["a_wins"] += 1
+    for text, message in ((json.dumps(document), "does not add up"), ("[1]", "not a JSON object"),
+                          ("{", "is not JSON"), (json.dumps({"pairs": []}), "no valid 'env'"),
+                          (json.dumps({**document, "pairs": [{"a": "x"}]}), "a pair without")):
+        report.write_text(text)
+        assert main(["league", "nim_v0", "greedy", "random", "--games", "4", "--known", str(report)]) == 2
+        assert message in capsys.readouterr().err
+    assert main(["league", "nim_v0", "greedy", "random", "--known", str(tmp_path / "none.json")]) == 2
+    assert "cannot read the report" in capsys.readouterr().err
+
+
 def test_the_plot_needs_its_extra_and_draws_with_it(tmp_path, monkeypatch):
     import sys
 
