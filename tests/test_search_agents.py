@@ -11,6 +11,7 @@ from boardzoo import arena
 from boardzoo.agents import make
 from boardzoo.agents.minimax import MinimaxAgent
 from boardzoo.games import CHANCE, ConnectFourState, NimState
+from boardzoo.games.geister.rules import GeisterState
 from boardzoo.games.model import play_sequence
 from boardzoo.strategy.connect_four import three_in_window_score, three_in_window_v2_score
 
@@ -449,6 +450,29 @@ def test_puct_priors_steer_visits_and_uniform_priors_without_a_prior():
     plain = make("mcts:policy=puct,iterations=50", seed=0)
     plain.act(None, NimState(13, k=3))
     assert {round(c["prior"], 6) for c in plain.stats["children"]} == {round(1 / 3, 6)}
+
+
+def test_warming_up_evaluates_once_on_a_state_the_search_could_meet():
+    """A network's first evaluation loads compiled code: warm_up pays it before the clock.
+    On hidden information the evaluator is asked about a full state, never the view."""
+    from boardzoo.arena import first_model
+    from boardzoo.envs import make as make_env
+
+    class Counting(Oracle):
+        def __init__(self):
+            self.seen = []
+
+        def evaluate(self, state):
+            self.seen.append(state)
+            return (0.0, 0.0)
+
+    for env, full in (("nim_v0", NimState), ("geister_v0", GeisterState)):
+        counting = Counting()
+        agent = make("mcts:policy=puct,iterations=4", seed=0, evaluator=counting)
+        model = first_model(make_env(env))
+        agent.check(model)
+        agent.warm_up(model)
+        assert len(counting.seen) == 1 and type(counting.seen[0]) is full
 
 
 def test_heuristic_value_as_the_leaf_evaluation():

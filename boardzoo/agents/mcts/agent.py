@@ -235,10 +235,17 @@ class MCTSAgent(Agent):
         self.root = self.root_state = None
 
     def warm_up(self, model: GameState) -> None:
-        """The compiled engine: load (or, the first time after an install, compile) its
-        code for this game, by a two-iteration search with a random generator of its own
-        (the agent's is left as it was)."""
-        if self.engine != "compiled" or model.current_player() < 0:
+        """A network's first evaluation loads the compiled code that writes its input
+        (about half a second): one evaluation now. The compiled engine: load (or, the
+        first time after an install, compile) its code for this game, by a two-iteration
+        search with a random generator of its own (the agent's is left as it was)."""
+        if model.current_player() < 0:
+            return
+        if self.evaluator is not None:
+            state = model.determinize(random.Random(0)) if model.capabilities.hidden_information else model.clone()
+            evaluate = self.evaluator.evaluate if isinstance(self.evaluator, ValueEvaluator) else self.evaluator.prior
+            evaluate(state)
+        if self.engine != "compiled":
             return
         from boardzoo.fast.rollouts import compiled_rollout
 
