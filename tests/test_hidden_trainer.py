@@ -277,6 +277,11 @@ def test_a_tiny_run_learns_checkpoints_and_resumes(tmp_path):
     assert (run / "weights" / "latest.npz").exists()
     resumed = HiddenTrainer(str(run), log=quiet, command="second", commit="b" * 40)
     assert resumed.iteration == 3 and sorted(resumed.league.snapshots) == [2, 3]
+    for iteration, snapshot in trainer.league.snapshots.items():  # kept in half precision
+        for name, array in snapshot.network.arrays.items():
+            back = resumed.league.snapshots[iteration].network.arrays[name]
+            assert back.dtype == np.float32
+            np.testing.assert_array_equal(back, array.astype(np.float16).astype(np.float32))
     assert resumed.league.fixed_scores == trainer.league.fixed_scores  # kept exactly
     assert resumed.league.fixed_scores != dict.fromkeys(trainer.league.fixed, 0.5)  # they were played and kept
     resumed.train(iterations=4)

@@ -170,7 +170,8 @@ class HiddenTrainer:
         self.optimizer.load_state_dict(saved["optimizer"])
         self.iteration, self.decisions, self.seconds = saved["iteration"], saved["decisions"], saved["seconds"]
         for member in saved["league"]:
-            network = Network(self.architecture, {name: tensor.numpy() for name, tensor in member["arrays"].items()})
+            network = Network(self.architecture, {name: tensor.numpy().astype(np.float32)
+                                                  for name, tensor in member["arrays"].items()})
             self.league.add(member["iteration"], network)
             self.league.snapshots[member["iteration"]].score = member["score"]
         for name, score in saved.get("fixed_scores", {}).items():  # a checkpoint before they were kept has none
@@ -188,8 +189,11 @@ class HiddenTrainer:
                                       "training_hours": round(self.seconds / 3600, 3), "commands": self.commands})
 
     def checkpoint(self) -> None:
+        # The past selves in half precision: they are only opponents, and they are most of
+        # the checkpoint, which a run kept in version control commits again every session.
         league = [{"iteration": i, "score": s.score,
-                   "arrays": {name: torch.from_numpy(array) for name, array in s.network.arrays.items()}}
+                   "arrays": {name: torch.from_numpy(array.astype(np.float16))
+                              for name, array in s.network.arrays.items()}}
                   for i, s in self.league.snapshots.items()]
         state = {"kind": KIND, "config": json.dumps(self.config.to_json()), "model": self.model.state_dict(),
                  "magnet": self.magnet.state_dict(), "optimizer": self.optimizer.state_dict(),
