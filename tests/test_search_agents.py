@@ -616,3 +616,50 @@ def test_leaf_depths_of_the_final_tree():
     agent.act(None, NimState(3, 3))
     stats = agent.stats
     assert (stats["leaf_depth_mean"], stats["leaf_depth_median"], stats["leaf_depth_max"]) == (2, 2, 3)
+
+
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+def test_a_decisive_move_is_played_whatever_the_priors_made_of_it(engine):
+    """Connect Four, X to move with three in a row: a search whose priors hide the win
+    and whose budget is too small to find it plays another move, unless decisive=true."""
+    state = play_sequence(ConnectFourState(), [0, 6, 1, 6, 2, 5])
+
+    class Blind:
+        def prior(self, position):
+            return [(action, 1e-6 if action == 3 else 1.0) for action in position.legal_actions()]
+
+    if engine == "compiled":  # a seed whose one iteration went elsewhere
+        pytest.importorskip("numba")
+        seed = next(seed for seed in range(50)
+                    if make("mcts:engine=compiled,iterations=1", seed=seed).act(None, state) != 3)
+        blind, sees = (make(f"mcts:engine=compiled,iterations=1{extra}", seed=seed) for extra in ("", ",decisive=true"))
+    else:
+        blind, sees = (make(f"mcts:policy=puct,iterations=3{extra}", seed=0, evaluator=Blind())
+                       for extra in ("", ",decisive=true"))
+    assert blind.act(None, state) != 3
+    assert sees.act(None, state) == 3
+
+
+def test_on_hidden_information_a_move_is_decisive_only_if_it_wins_in_every_sample():
+    from boardzoo.agents.mcts.final import decisive_move
+    from boardzoo.games.geister.information import GeisterView
+
+    state = GeisterState(max_turns=200)
+    state.apply(state.legal_actions()[0])
+    state.apply(state.legal_actions()[0])
+    view = GeisterView(state, state.current_player())
+    rng = random.Random(0)
+    assert decisive_move(lambda: view.determinize(rng), hidden=True) is None  # nothing wins at the start
+    # random play until the mover has a blue ghost on an exit: leaving by it wins in every sample
+    while True:
+        if state.is_terminal():
+            state = GeisterState(max_turns=200)
+        state.apply(rng.choice(state.legal_actions()))
+        if state.placing or state.is_terminal():
+            continue
+        view = GeisterView(state, state.current_player())
+        escapes = [a for a in state.legal_actions() if (after := state.clone()).apply(a) is None
+                   and after.is_terminal() and after.how_it_ended() == "escape"]
+        if escapes:
+            break
+    assert decisive_move(lambda: view.determinize(rng), hidden=True) in escapes

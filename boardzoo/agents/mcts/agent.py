@@ -9,6 +9,7 @@
     make("mcts:rollout=strategic")                      # a game's own roll-out policy
     make("mcts:value=three")                            # a game's evaluator as the leaf value
     make("mcts:solver=true")                            # MCTS-Solver
+    make("mcts:decisive=true")                          # a move that wins at once is played
     make("mcts:chance=open,time=0.01")                  # Nim with a coin as source 000 searched it
     make("mcts:belief=behaviour,rollout=forward")       # Geister: determinized MCTS
     make("mcts:belief=learned,rollout=tactical")        # ... with the learned colour model
@@ -28,7 +29,8 @@ final choice; a parameter of a part not chosen is refused):
                  (puct always expands all children, at the first visit when nthr=0)
     leaf         rollout=NAME with max_rollout, or value=NAME, or an evaluator/model
     backup       q=win-lose | wins | score ([0, 1]: a draw 1/2); solver=true adds MCTS-Solver proofs
-    final        final=visits | value (c_final)
+    final        final=visits | value (c_final); decisive=true plays a move that wins
+                 at once first (on hidden information: in each of 16 samples)
     root         the position, or (hidden information) samples under belief=NAME
                  (belief=network: the belief head of model=, or of the network shipped
                  for the game: boardzoo train geister)
@@ -75,7 +77,7 @@ from boardzoo.agents.mcts.evaluation import (
     rollout_function,
 )
 from boardzoo.agents.mcts.expansion import AllChildren, OneChildPerIteration
-from boardzoo.agents.mcts.final import FINAL
+from boardzoo.agents.mcts.final import FINAL, decisive_move
 from boardzoo.agents.mcts.sampling import (
     CHANCE_TREES,
     NETWORK_BELIEF,
@@ -113,7 +115,8 @@ class MCTSAgent(Agent):
     def __init__(self, seed: int | None = None, iterations: int | None = None, time: float | None = None,
                  policy: str = "ucb1", q: str = "win-lose", final: str = "visits", reuse: bool = False,
                  nthr: int = 0, rollout: str = "random", max_rollout: int = 0, value: str | None = None,
-                 model: str | None = None, solver: bool = False, belief: str | None = None,
+                 model: str | None = None, solver: bool = False, decisive: bool = False,
+                 belief: str | None = None,
                  engine: str = "auto", evaluator: Any = None, schedule: str | None = None, chance: str = "tree",
                  **options: Any):
         super().__init__(seed)
@@ -151,6 +154,7 @@ class MCTSAgent(Agent):
         self.policy_name, self.q, self.final = policy, q, final
         self.reuse, self.nthr, self.rollout_name, self.max_rollout = reuse, nthr, rollout, max_rollout
         self.value_name, self.solver, self.belief = value, solver, belief
+        self.decisive = decisive
         #: belief=network's reader, built before play (:meth:`check`).
         self.belief_reader: Any = None
         self.schedule = schedule
@@ -335,6 +339,9 @@ class MCTSAgent(Agent):
                 gc.enable()
         searched = time.perf_counter()
         best = self._final_child(root, search)
+        if self.decisive:
+            best = self._decisive(root, best, decisive_move(search.sampling.sample,
+                                                             model.capabilities.hidden_information))
         if self.reuse:
             after = search.sampling.sample()
             after.apply(best.action)
@@ -360,11 +367,22 @@ class MCTSAgent(Agent):
         deadline = None if self.time_budget is None else start + self.time_budget - self._wrap_up
         limit = self._iteration_limit(model)
         root, best, size, depths, leaves, reused = self._compiled.decide(model, limit, deadline, self.choose)
+        if self.decisive:
+            best = self._decisive(root, best, decisive_move(model.clone, hidden=False))
         searched = time.perf_counter()
         self.root, self.root_state = root, model
         self.stats = self._statistics(root, best, size, searched - start, depths, leaves, reused)
         self._wrap_up = time.perf_counter() - searched
         return best.action
+
+    @staticmethod
+    def _decisive(root: Node, best: Node, winning: int | None) -> Node:
+        """The child of the move that wins at once, when there is one (a node of its own
+        when the search never expanded it: the game ends there, so no tree follows)."""
+        if winning is None:
+            return best
+        return next((child for child in root.children or () if child.action == winning),
+                    None) or Node(winning, best.mover)
 
     def _final_child(self, root: Node, search: Search) -> Node:
         children = [c for c in root.children or [] if c.visits > 0] or root.children or []

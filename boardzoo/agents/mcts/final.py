@@ -3,6 +3,10 @@
 * ``visits`` — the most visited child (ties: the better mean);
 * ``value`` — the best ``mean + c_final * sqrt(ln N / n)`` (``c_final=0``: the best mean;
   source 001 picks its move this way).
+
+Before either, with ``decisive=true``, a move that wins at once is played whatever the
+search made of it (:func:`decisive_move`): PUCT may never visit a move its priors put low,
+a winning one included.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from collections.abc import Callable
 
 from boardzoo.agents.mcts.selection import check_constant
 from boardzoo.agents.mcts.tree import Node
+from boardzoo.games.model import GameState
 from boardzoo.spec import Registry
 
 #: ``choose(root, children) -> child``.
@@ -34,3 +39,26 @@ def best_value(c_final: float = 0.0) -> Choose:
         return max(children, key=lambda c: c.mean() + c_final * math.sqrt(log_n / max(c.visits, 1)))
 
     return choose
+
+
+#: How many of the root's samples a move must win at once in, on hidden information.
+DECISIVE_SAMPLES = 16
+
+
+def decisive_move(sample: Callable[[], GameState], hidden: bool) -> int | None:
+    """A move that ends the game won for the player to move, in every one of
+    :data:`DECISIVE_SAMPLES` states drawn by ``sample`` (one when nothing is hidden), or
+    None: the decisive moves of Teytaud and Teytaud (2010), at the root."""
+    states = [sample() for _ in range(DECISIVE_SAMPLES if hidden else 1)]
+    mover = states[0].current_player()
+    for action in states[0].legal_actions():
+        for state in states:
+            if not state.is_legal(action):
+                break
+            after = state.clone()
+            after.apply(action)
+            if not (after.is_terminal() and after.returns()[mover] > 0):
+                break
+        else:
+            return action
+    return None
