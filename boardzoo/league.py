@@ -165,8 +165,11 @@ def read_report(path: str) -> Report:
     times = []
     for name in ("ms_per_move", "ms_p99", "ms_longest"):
         figures = field(name, dict)
-        times.append({spec: math.nan if ms is None else float(ms) for spec, ms in figures.items()
-                      if ms is None or (isinstance(ms, (int, float)) and not isinstance(ms, bool))})
+        wrong = next((spec for spec, ms in figures.items()
+                      if ms is not None and (not isinstance(ms, (int, float)) or isinstance(ms, bool))), None)
+        if wrong is not None:
+            raise SpecError(f"{where}: {name} of {wrong!r} is {figures[wrong]!r}, not a number of milliseconds")
+        times.append({spec: math.nan if ms is None else float(ms) for spec, ms in figures.items()})
     return Report(*header, pairs, *times)
 
 

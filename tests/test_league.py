@@ -179,7 +179,9 @@ def test_a_report_that_cannot_be_extended_is_refused_clearly(tmp_path, capsys):
     document["pairs"][0]["a_wins"] += 1
     for text, message in ((json.dumps(document), "does not add up"), ("[1]", "not a JSON object"),
                           ("{", "is not JSON"), (json.dumps({"pairs": []}), "no valid 'env'"),
-                          (json.dumps({**document, "pairs": [{"a": "x"}]}), "a pair without")):
+                          (json.dumps({**document, "pairs": [{"a": "x"}]}), "a pair without"),
+                          (json.dumps({**document, "pairs": [], "ms_p99": {"greedy": "fast"}}),
+                           "not a number of milliseconds")):
         report.write_text(text)
         assert main(["league", "nim_v0", "greedy", "random", "--games", "4", "--known", str(report)]) == 2
         assert message in capsys.readouterr().err
