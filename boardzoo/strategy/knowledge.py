@@ -18,12 +18,14 @@ state object for attributes.
         searcher_only=frozenset(),                      # roll-outs steering the searcher's moves only
         schedules={},                                   # name -> f(state) -> iterations
         solve_moves=None,                               # f(state, seconds, engine) -> {action: value}
+        adjudicators={},                                # name -> f(state) -> returns or None
+        threats_read_worse=None,                        # f(view, unknown, odds) -> odds
     ))
 
 A new game gets every generic agent with no registration at all (random, minimax,
 alpha-beta with ``eval=simple``, MCTS with random roll-outs); registering knowledge adds
-``greedy``, ``mcts:rollout=NAME``, ``alphabeta:eval=NAME``, ``mcts:value=NAME`` and
-``mcts:belief=NAME`` for it.
+``greedy``, ``mcts:rollout=NAME``, ``alphabeta:eval=NAME``, ``mcts:value=NAME``,
+``mcts:belief=NAME``, ``mcts:adjudicate=NAME`` and ``mcts:threats=worse`` for it.
 """
 
 from __future__ import annotations
@@ -71,6 +73,14 @@ class GameKnowledge:
     solve_moves: Callable[[Any, float, str], dict[int, int]] | None = None
     #: Why that solver cannot take ``state``'s board (too large for it), or None.
     solver_refuses: Callable[[Any], str | None] = lambda state: None
+    #: Results known beyond a search's horizon (``mcts:adjudicate=NAME``): ``f(state) ->
+    #: returns`` of a position whose outcome is settled (Geister: a race to the exits that
+    #: nothing can stop), None when it is not; a leaf it settles is scored so.
+    adjudicators: Mapping[str, Callable[[Any], tuple[float, float] | None]] = field(default_factory=dict)
+    #: ``f(view, unknown, odds) -> odds``: a belief's odds of the hidden pieces with the
+    #: opponent's threats read the worse way (``mcts:threats=worse``), for a game in which a
+    #: threat missed loses at once.
+    threats_read_worse: Callable[[Any, list[int], list[float]], list[float]] | None = None
 
     def rollout_names(self) -> list[str]:
         return ["random", *[name for name in {**self.rollouts, **self.fast_rollouts} if name != "random"]]
@@ -108,13 +118,15 @@ def all_knowledge() -> dict[str, GameKnowledge]:
 
 
 #: What ``known_names`` calls each kind of game knowledge, for messages.
-_KINDS = {"rollout": "roll-out policy", "eval": "evaluator", "belief": "belief", "schedule": "iteration schedule"}
+_KINDS = {"rollout": "roll-out policy", "eval": "evaluator", "belief": "belief", "schedule": "iteration schedule",
+          "adjudicator": "adjudicator"}
 
 
 def known_names(kind: str) -> dict[str, list[str]]:
     """Every name of one kind of game knowledge a spec can choose, with the games that
     have it: ``kind`` is ``"rollout"`` (``mcts:rollout=``), ``"eval"`` (``alphabeta:eval=``,
-    ``mcts:value=``), ``"belief"`` (``mcts:belief=``) or ``"schedule"`` (``mcts:schedule=``)."""
+    ``mcts:value=``), ``"belief"`` (``mcts:belief=``), ``"schedule"`` (``mcts:schedule=``) or
+    ``"adjudicator"`` (``mcts:adjudicate=``)."""
     if kind not in _KINDS:
         raise ValueError(f"unknown kind of game knowledge {kind!r}")
     found: dict[str, list[str]] = {}
@@ -124,7 +136,8 @@ def known_names(kind: str) -> dict[str, list[str]]:
         found["simple"] = ["every game"]
     for game, knowledge in all_knowledge().items():
         names = {"rollout": knowledge.rollout_names()[1:], "eval": list(knowledge.evaluators),
-                 "belief": list(knowledge.beliefs), "schedule": list(knowledge.schedules)}[kind]
+                 "belief": list(knowledge.beliefs), "schedule": list(knowledge.schedules),
+                 "adjudicator": list(knowledge.adjudicators)}[kind]
         for name in names:
             found.setdefault(name, []).append(game)
     return found

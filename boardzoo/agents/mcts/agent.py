@@ -15,6 +15,7 @@
     make("mcts:belief=learned,rollout=tactical")        # ... with the learned colour model
     make("mcts:iterations=800,time=0.17,rollout=tactical,max_rollout=80,belief=learned")  # the first Geister expert
     make("mcts:policy=puct,model=runs/train-geister/weights/latest.npz,belief=network")  # a learned network searched
+    make("mcts:policy=puct,model=shipped,belief=network,adjudicate=race,threats=worse")  # ... with Geister's races
     make("mcts:policy=puct,model=runs/ppo_connect_four.zip")   # a trained policy and value
     make("mcts:policy=puct,model=runs/train-connect_four/weights/latest.npz")  # ... or network
     make("mcts:policy=puct,model=shipped")              # ... or the network shipped for the game
@@ -27,13 +28,16 @@ final choice; a parameter of a part not chosen is refused):
     selection    policy=ucb1 (c) | ucbv (c, zeta) | ucb-minimal (c1, c2) | puct (c)
     expansion    nthr=0: one child per iteration; nthr=N: all children at N visits
                  (puct always expands all children, at the first visit when nthr=0)
-    leaf         rollout=NAME with max_rollout, or value=NAME, or an evaluator/model
+    leaf         rollout=NAME with max_rollout, or value=NAME, or an evaluator/model;
+                 adjudicate=NAME scores a leaf whose result the game knows by it
+                 (Geister: race, a race to the exits that nothing can stop)
     backup       q=win-lose | wins | score ([0, 1]: a draw 1/2); solver=true adds MCTS-Solver proofs
     final        final=visits | value (c_final); decisive=true plays a move that wins
                  at once first (on hidden information: in each of 16 samples)
     root         the position, or (hidden information) samples under belief=NAME
                  (belief=network: the belief head of model=, or of the network shipped
-                 for the game: boardzoo train geister)
+                 for the game: boardzoo train geister); threats=worse reads the
+                 opponent's threats the worse way (Geister: a ghost about to escape)
     chance       chance=tree: each chance outcome its node | open: drawn on the way
                  down and kept in no node, one tree over moves (source 000's coin)
 
@@ -71,6 +75,7 @@ from boardzoo.agents.mcts.evaluation import (
     Prior,
     PriorEvaluator,
     ValueEvaluator,
+    adjudicated,
     checked_prior,
     checked_values,
     heuristic_value,
@@ -81,6 +86,8 @@ from boardzoo.agents.mcts.final import FINAL, decisive_move
 from boardzoo.agents.mcts.sampling import (
     CHANCE_TREES,
     NETWORK_BELIEF,
+    THREAT_READINGS,
+    ThreatsReadWorse,
     check_game_options,
     check_model_options,
     root_sampling,
@@ -116,7 +123,7 @@ class MCTSAgent(Agent):
                  policy: str = "ucb1", q: str = "win-lose", final: str = "visits", reuse: bool = False,
                  nthr: int = 0, rollout: str = "random", max_rollout: int = 0, value: str | None = None,
                  model: str | None = None, solver: bool = False, decisive: bool = False,
-                 belief: str | None = None,
+                 belief: str | None = None, adjudicate: str | None = None, threats: str = "as-believed",
                  engine: str = "auto", evaluator: Any = None, schedule: str | None = None, chance: str = "tree",
                  **options: Any):
         super().__init__(seed)
@@ -142,6 +149,10 @@ class MCTSAgent(Agent):
         check_game_options("mcts", rollout, belief)
         if value is not None:
             check_known("mcts", "eval", value)
+        if adjudicate is not None:
+            check_known("mcts", "adjudicator", adjudicate)
+        if threats not in THREAT_READINGS:
+            raise ValueError(f"mcts: threats must be one of {', '.join(THREAT_READINGS)}, got {threats!r}")
         self.evaluator = self._evaluator(evaluator, model, value)
         valued = isinstance(self.evaluator, ValueEvaluator) or value is not None
         if valued and q == "wins":
@@ -154,7 +165,7 @@ class MCTSAgent(Agent):
         self.policy_name, self.q, self.final = policy, q, final
         self.reuse, self.nthr, self.rollout_name, self.max_rollout = reuse, nthr, rollout, max_rollout
         self.value_name, self.solver, self.belief = value, solver, belief
-        self.decisive = decisive
+        self.decisive, self.adjudicate, self.threats = decisive, adjudicate, threats
         #: belief=network's reader, built before play (:meth:`check`).
         self.belief_reader: Any = None
         self.schedule = schedule
@@ -208,7 +219,14 @@ class MCTSAgent(Agent):
         return evaluator
 
     def check(self, model: GameState) -> None:
-        check_model_options("mcts", model, self.rollout_name, self.belief)
+        check_model_options("mcts", model, self.rollout_name, self.belief, self.threats)
+        if self.adjudicate is not None:
+            adjudicators = knowledge_of(model).adjudicators
+            if self.adjudicate not in adjudicators:
+                raise ValueError(f"mcts: {model.game_name} has no adjudicator {self.adjudicate!r}; adjudicators are: "
+                                 f"{', '.join(adjudicators) or 'none'}")
+            if self.engine == "compiled" and not model.capabilities.hidden_information:
+                raise ValueError("mcts: engine=compiled scores its own leaves; adjudicate= needs engine=python")
         if isinstance(self.evaluator, GameCheckedEvaluator):  # first: model=shipped finds its network here
             self.evaluator.check(model)
         if self.belief == NETWORK_BELIEF:  # the belief head of model=, else of the network shipped for the game
@@ -217,6 +235,12 @@ class MCTSAgent(Agent):
             network = getattr(self.evaluator, "network", None)
             self.belief_reader = NetworkBelief.for_model(
                 model, network if network is not None and network.architecture.get("belief") else None)
+        if self.threats == "worse":
+            read = knowledge_of(model).threats_read_worse
+            assert read is not None  # check_model_options refused a game without one
+            base = self.belief_reader if self.belief == NETWORK_BELIEF \
+                else knowledge_of(model).beliefs[self.belief] if self.belief is not None else None
+            self.belief_reader = ThreatsReadWorse(base, read)
         if self.engine == "compiled":
             from boardzoo.fast.rollouts import check_compiled
 
@@ -276,6 +300,12 @@ class MCTSAgent(Agent):
 
     # --- composing the parts ------------------------------------------------------------------
     def _leaf(self, model: GameState) -> LeafEvaluation:
+        leaf = self._unadjudicated_leaf(model)
+        if self.adjudicate is None:
+            return leaf
+        return adjudicated(leaf, knowledge_of(model).adjudicators[self.adjudicate])
+
+    def _unadjudicated_leaf(self, model: GameState) -> LeafEvaluation:
         where = f"mcts evaluator {type(self.evaluator).__name__}"
         if isinstance(self.evaluator, ValueEvaluator):
             return checked_values(self.evaluator.evaluate, where)

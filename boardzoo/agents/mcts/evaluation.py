@@ -9,6 +9,10 @@
   ``prior(state) -> [(action, probability), ...]``. Without ``evaluate`` the leaves are
   rolled out; without ``prior`` the priors are uniform.
 
+Any of these can be *adjudicated* (``adjudicate=NAME``, one of the game's adjudicators):
+a leaf whose result the game knows beyond the search's horizon (Geister: a race to the
+exits that nothing can stop) is scored by that result, the others as before.
+
 A minimal evaluator, for a game where the player to move is better off::
 
     class ToMove:
@@ -107,6 +111,15 @@ def heuristic_value(model: GameState, name: str) -> HeuristicValue:
         raise ValueError(f"{model.game_name} has no evaluator {name!r} for value=; "
                          f"evaluators are: {', '.join(evaluators) or 'none'}")
     return HeuristicValue(evaluators[name])
+
+
+def adjudicated(leaf: LeafEvaluation,
+                adjudicator: Callable[[GameState], tuple[float, float] | None]) -> LeafEvaluation:
+    """``leaf``, but a position whose result ``adjudicator`` knows is scored by it."""
+    def evaluate(state: GameState) -> tuple[float, float]:
+        known = adjudicator(state)
+        return leaf(state) if known is None else known
+    return evaluate
 
 
 def checked_values(evaluate: Callable[[GameState], Any], where: str) -> LeafEvaluation:

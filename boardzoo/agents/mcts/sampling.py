@@ -23,12 +23,28 @@ from collections.abc import Callable, Hashable
 from boardzoo.agents.mcts.evaluation import rollout_function
 from boardzoo.agents.mcts.tree import Node
 from boardzoo.games.model import GameState
-from boardzoo.strategy.knowledge import check_known, knowledge_of
+from boardzoo.strategy.knowledge import all_knowledge, check_known, knowledge_of
 
 #: A belief: ``f(view, unknown) -> odds`` of the hidden pieces (a game's, or a network's).
 Belief = Callable[[GameState, list[int]], list[float]]
 #: The belief read from a network's belief head (the agent builds it before play).
 NETWORK_BELIEF = "network"
+
+
+class ThreatsReadWorse:
+    """``belief`` (every colouring alike when None) with the opponent's threats read the
+    worse way by the game's ``read(view, unknown, odds) -> odds`` (``threats=worse``)."""
+
+    def __init__(self, belief: Belief | None, read: Callable[[GameState, list[int], list[float]], list[float]]):
+        self.belief, self.read = belief, read
+
+    def __call__(self, view: GameState, unknown: list[int]) -> list[float]:
+        odds = self.belief(view, unknown) if self.belief is not None else [1.0] * len(unknown)
+        return self.read(view, unknown, odds)
+
+
+#: How ``threats=`` reads the opponent's threats: as the belief has them, or the worse way.
+THREAT_READINGS = ("as-believed", "worse")
 
 
 class PositionRoot:
@@ -107,6 +123,10 @@ def sampler(model: GameState, rng: random.Random, belief: str | None) -> Callabl
     return root_sampling(model, rng, belief).sample
 
 
+def games_reading_threats() -> list[str]:
+    return [game for game, knowledge in all_knowledge().items() if knowledge.threats_read_worse is not None]
+
+
 def check_game_options(agent: str, rollout: str, belief: str | None) -> None:
     """At construction: names that no game has are refused at once (``network``, a
     network's belief, is checked against the game before play)."""
@@ -115,9 +135,14 @@ def check_game_options(agent: str, rollout: str, belief: str | None) -> None:
         check_known(agent, "belief", belief)
 
 
-def check_model_options(agent: str, model: GameState, rollout: str, belief: str | None) -> None:
-    """Before play: the roll-out policy and belief must be the game's own."""
+def check_model_options(agent: str, model: GameState, rollout: str, belief: str | None,
+                        threats: str = "as-believed") -> None:
+    """Before play: the roll-out policy and belief must be the game's own, and so must
+    a worse reading of threats."""
     rollout_function(model, rollout, None)  # raises ValueError naming the game's policies
+    if threats != "as-believed" and knowledge_of(model).threats_read_worse is None:
+        raise ValueError(f"{agent}: {model.game_name} has no worse reading of threats; threats={threats} is for "
+                         f"games that name one ({', '.join(games_reading_threats()) or 'none'})")
     if belief is None:
         return
     if not model.capabilities.hidden_information:

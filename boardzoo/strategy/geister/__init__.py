@@ -1,17 +1,19 @@
 """What players know of Geister: the rushing player (the greedy rule), the roll-out
 policies (forward, rushing, baiting; and the tight play-out loop steered forward or
 tactically), the beliefs about hidden colours (:mod:`.beliefs`, with the learned colour
-model of :mod:`.learned`), and the purple search (:mod:`.purple`) with its opponent
-profile (:mod:`.profile`)."""
+model of :mod:`.learned`) and escape threats read the worse way, the race to the exits
+that a search adjudicates (:mod:`.race`), and the purple search (:mod:`.purple`) with its
+opponent profile (:mod:`.profile`)."""
 
 from __future__ import annotations
 
 import random
 
 from boardzoo.games.geister.rules import GeisterState, playout
-from boardzoo.strategy.geister.beliefs import BELIEFS
+from boardzoo.strategy.geister.beliefs import BELIEFS, threats_read_worse
 from boardzoo.strategy.geister.players import baiting_action, forward_policy, rushing_action
 from boardzoo.strategy.geister.purple import PurpleSearch
+from boardzoo.strategy.geister.race import escape_race
 from boardzoo.strategy.knowledge import GameKnowledge, register
 
 
@@ -33,6 +35,8 @@ register(GameKnowledge(
     rollouts={"forward": forward_policy, "rushing": rushing_action, "baiting": baiting_action},
     fast_rollouts={"random": fast_random, "forward": fast_forward, "tactical": fast_tactical},
     beliefs=BELIEFS,
+    adjudicators={"race": escape_race},
+    threats_read_worse=threats_read_worse,
 ))
 
 

@@ -8,6 +8,7 @@ import math
 
 from boardzoo.games.geister.information import GeisterView
 from boardzoo.strategy.geister.learned import belief_learned
+from boardzoo.strategy.geister.players import exit_distance
 
 
 def belief_uniform(view: GeisterView, unknown: list[int]) -> list[float]:
@@ -182,6 +183,33 @@ def belief_blue_probabilities(belief: str, view: GeisterView, unknown: list[int]
     if belief == "adaptive":
         return adaptive_blue_probabilities(view, unknown, blues)
     return blue_probabilities(BELIEFS[belief](view, unknown), blues)
+
+
+#: A ghost at most this many moves from leaving (one step from our corner, or on it) is a
+#: threat that :func:`threats_read_worse` reads the worse way.
+THREAT_MOVES = 2
+#: How far from 0 and 1 a probability of blue is kept when it is turned back into odds.
+_CLIP = 1e-6
+
+
+def threats_read_worse(view: GeisterView, unknown: list[int], odds: list[float]) -> list[float]:
+    """A belief's ``odds`` of blue for ``unknown``, with each escape threat read the worse
+    way (``mcts:threats=worse``): a ghost :data:`THREAT_MOVES` or fewer moves from leaving
+    by one of our corners is as likely blue as the higher of the belief's probability and
+    the adaptive model's. A threat missed loses the game at once, and a belief that learned
+    another kind of player's tells can read a runner as a bait: a network that met the
+    expert's reds sent forward read its runners as red, where the adaptive model read them
+    as blue (the Geister learning log). Other ghosts keep the belief's probability; all
+    are turned back into odds, for the sampler."""
+    seat, shape = view.seat, view.shape
+    near = [exit_distance(1 - seat, view.pos[g], shape) <= THREAT_MOVES for g in unknown]
+    if not any(near):
+        return odds
+    blues = shape.blue - view.lost[1 - seat][0]
+    believed = blue_probabilities(odds, blues)
+    adaptive = adaptive_blue_probabilities(view, unknown, blues)
+    read = [max(b, a) if threat else b for b, a, threat in zip(believed, adaptive, near)]
+    return [p / (1 - p) for p in (min(max(q, _CLIP), 1 - _CLIP) for q in read)]
 
 
 BELIEFS = {"uniform": belief_uniform, "nearest-blue": belief_nearest_blue, "behaviour": belief_behaviour,

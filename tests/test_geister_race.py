@@ -1,0 +1,211 @@
+"""The race to the exits that a search adjudicates (``mcts:adjudicate=race``), and escape
+threats read the worse way (``mcts:threats=worse``): worked positions, the race held to
+an exhaustive search of the rules wherever it settles a race of two moves or fewer, and
+the agent's options."""
+
+import random
+
+import pytest
+
+from boardzoo.agents import make
+from boardzoo.errors import SpecError
+from boardzoo.games.geister import GeisterState, GeisterView, position_from_board_string
+from boardzoo.strategy.geister.beliefs import adaptive_blue_probabilities, blue_probabilities, threats_read_worse
+from boardzoo.strategy.geister.race import escape_race, free_runner_moves
+
+PLAYER_0_WINS, PLAYER_1_WINS = (1.0, -1.0), (-1.0, 1.0)
+# Board strings (the tournament protocol's): player_0's ghosts A-H then player_1's a-h, each
+# "xy" and its colour; player_0 sits at the bottom and leaves by (0, 0) and (5, 0), player_1
+# by (0, 5) and (5, 5). player_0 is to move.
+# Our blue E one step from the exit (0, 0); their nearest ghost, at (1, 1), two steps from it.
+NEXT_TO_EXIT = "14R24R34R44R01B25B35B45B41r31r21r11r43b33b23b13b"
+
+
+def test_a_blue_one_step_from_an_exit_that_no_guard_reaches_wins_the_race():
+    state = position_from_board_string(NEXT_TO_EXIT)
+    assert free_runner_moves(state, 0, moves_first=True) == 2
+    assert escape_race(state) == PLAYER_0_WINS
+
+
+def test_a_guard_next_to_the_exit_or_the_other_side_to_move_stops_it():
+    guarded = position_from_board_string(NEXT_TO_EXIT.replace("11r", "10r"))  # their c beside the exit
+    assert free_runner_moves(guarded, 0, moves_first=True) is None
+    assert escape_race(guarded) is None
+    # their guard at (1, 1) is two steps from the exit: in time when they move first
+    state = position_from_board_string(NEXT_TO_EXIT)
+    assert free_runner_moves(state, 0, moves_first=False) is None
+
+
+def test_a_red_does_not_run_and_an_own_red_on_the_exit_blocks_it():
+    red = position_from_board_string(NEXT_TO_EXIT.replace("01B", "01R").replace("14R", "14B"))
+    assert escape_race(red) is None
+    blocked = position_from_board_string(NEXT_TO_EXIT.replace("14R", "00R"))  # our A on the exit itself
+    assert free_runner_moves(blocked, 0, moves_first=True) is None
+
+
+def test_a_runner_goes_around_its_own_ghosts():
+    # E at (0, 2): the straight way up is blocked by our red A at (0, 1), so E needs
+    # four steps (around by (1, 2), (1, 1), (1, 0)) and their guards must be farther
+    state = position_from_board_string("01R15R25R35R02B99B99B99B14r24r34r99r32b42b99b99b")
+    assert free_runner_moves(state, 0, moves_first=True) == 5  # 4 steps, then off
+    assert escape_race(state) is None  # five moves: beyond the horizon
+    assert escape_race(state, horizon=5) == PLAYER_0_WINS
+    shut = position_from_board_string("01R12R25R35R02B99B99B99B14r24r34r99r32b42b99b99b")  # B at (1, 2) too
+    assert free_runner_moves(shut, 0, moves_first=True) is None  # the way round is long: their guards are nearer
+
+
+def test_their_free_runner_wins_when_we_have_none_and_the_mover_wins_a_tie():
+    # their e on its exit (0, 5), none of ours next to it
+    theirs = position_from_board_string("13R23R33R43R22B25B35B45B41r31r21r11r05b30b20b10b")
+    assert escape_race(theirs) == PLAYER_1_WINS
+    # both sides one step from an exit: the side to move leaves first
+    both = position_from_board_string("13R23R33R43R01B52B53B54B41r31r21r12r04b32b42b34b")
+    assert free_runner_moves(both, 1, moves_first=False) == 2
+    assert escape_race(both) == PLAYER_0_WINS
+
+
+def test_a_race_is_left_alone_when_the_loser_threatens_to_leave_or_the_turn_limit_comes_first():
+    # our E runs as before, but their e stands on their exit (0, 5): our F beside it at
+    # (1, 5) makes it no free runner, yet it leaves first unless F takes it
+    threat = position_from_board_string("13R23R33R43R01B15B52B53B41r31r21r12r05b32b42b34b")
+    assert free_runner_moves(threat, 0, moves_first=True) == 2
+    assert free_runner_moves(threat, 1, moves_first=False) is None
+    assert escape_race(threat) is None
+    assert not forces_win(threat, 0, 3)  # the rules agree: running loses a move to the capture
+    late = position_from_board_string(NEXT_TO_EXIT, plies=198, max_turns=200)
+    assert escape_race(late) is None  # our runner leaves on the third ply from now: past the limit
+
+
+def forces_win(state: GeisterState, winner: int, plies: int) -> bool:
+    """Can ``winner`` force a win within ``plies`` plies? (Every move of the other side
+    answered; the rules alone decide.)"""
+    if state.is_terminal():
+        return state.winner == winner
+    if plies == 0:
+        return False
+    outcomes = []
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply(action)
+        outcomes.append(child)
+    if state.current_player() == winner:
+        return any(forces_win(child, winner, plies - 1) for child in outcomes)
+    return all(forces_win(child, winner, plies - 1) for child in outcomes)
+
+
+def settled_races(seed: int, wanted: int) -> list[tuple[GeisterState, int, int]]:
+    """Positions of random games in which a race of at most two moves is settled: the
+    state, the winner and the plies until its runner leaves."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < wanted:
+        state = GeisterState(200, {0: tuple(rng.sample(range(8), 4)), 1: tuple(rng.sample(range(8), 4))})
+        while not state.is_terminal():
+            result = escape_race(state, horizon=2)
+            if result is not None:
+                winner = 0 if result == PLAYER_0_WINS else 1
+                moves = free_runner_moves(state, winner, winner == state.player)
+                found.append((state.clone(), winner, 2 * moves - (winner == state.player)))
+                break
+            state.apply(rng.choice(state.legal_actions()))
+    return found
+
+
+def test_every_race_it_settles_within_two_moves_is_won_by_its_winner_whatever_the_other_side_does():
+    races = settled_races(3, 200)
+    assert {plies for _, _, plies in races} == {1, 2, 3, 4}  # all four kinds of race were met
+    for state, winner, plies in races:
+        assert forces_win(state, winner, plies), (state.pos, state.red, state.player)
+
+
+# --- threats read the worse way ----------------------------------------------------------------
+def test_a_ghost_about_to_leave_is_read_as_blue_as_the_adaptive_model_has_it_the_others_as_believed():
+    # their e at (0, 4), one step from their exit (0, 5); a at (4, 1) far from it
+    state = position_from_board_string("13R23R33R43R22B25B35B45B41u31u21u11u04u30u20u10u")
+    state.advance[12] = state.moved[12] = 4
+    view = GeisterView(state, 0)
+    unknown = view.unknown_ghosts()
+    believed = [0.01 if g == 12 else 1.0 for g in unknown]  # a belief sure that e is red
+    blues = 4
+    read = threats_read_worse(view, unknown, believed)
+    before = blue_probabilities(believed, blues)
+    adaptive = adaptive_blue_probabilities(view, unknown, blues)
+    e = unknown.index(12)
+    worse = max(before[e], adaptive[e])
+    assert read[e] == pytest.approx(worse / (1 - worse))  # the worse probability, as odds
+    assert worse > 0.5 > before[e]
+    far = unknown.index(8)
+    assert read[far] == pytest.approx(before[far] / (1 - before[far]))  # the belief's own probability
+    assert threats_read_worse(view, [g for g in unknown if g != 12], [1.0] * 7) == [1.0] * 7  # no threat: as given
+
+
+def test_the_worse_reading_reads_the_view_alone():
+    """Recolouring the opponent's ghosts in the full state leaves the reading unchanged."""
+    rng = random.Random(4)
+    for _ in range(40):
+        state = GeisterState(200, {0: tuple(rng.sample(range(8), 4)), 1: tuple(rng.sample(range(8), 4))})
+        for _ in range(rng.randrange(2, 60)):
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        seat = state.player
+        other = state.clone()
+        hidden = list(range(8 * (1 - seat), 8 * (2 - seat)))
+        reds = set(rng.sample(hidden, 4))
+        other.red = [state.red[g] if g not in hidden else g in reds for g in range(16)]
+        views = [GeisterView(s, seat) for s in (state, other)]
+        unknown = views[0].unknown_ghosts()
+        odds = [rng.random() + 0.1 for _ in unknown]
+        assert threats_read_worse(views[0], unknown, odds) == threats_read_worse(views[1], unknown, odds)
+
+
+# --- the agent's options -----------------------------------------------------------------------
+@pytest.mark.parametrize("spec, message", [
+    ("mcts:adjudicate=nothing", "unknown adjudicator 'nothing'"),
+    ("mcts:threats=sometimes,belief=adaptive", "threats must be one of as-believed, worse"),
+])
+def test_unknown_settings_are_refused_by_name(spec, message):
+    with pytest.raises(SpecError, match=message):
+        make(spec)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("mcts:adjudicate=race,iterations=10", "connect_four has no adjudicator 'race'"),
+    ("mcts:threats=worse,iterations=10", "connect_four has no worse reading of threats"),
+])
+def test_a_game_without_the_knowledge_refuses_it(spec, message):
+    from boardzoo.games.connect_four import ConnectFourState
+
+    with pytest.raises(ValueError, match=message):
+        make(spec).check(ConnectFourState())
+
+
+def test_an_adjudicated_leaf_is_scored_by_the_race_and_no_other_leaf_is():
+    class Counting:
+        def __init__(self):
+            self.calls = 0
+
+        def evaluate(self, state):
+            self.calls += 1
+            return (0.0, 0.0)
+
+    state = position_from_board_string(NEXT_TO_EXIT)
+    agent = make("mcts:adjudicate=race,iterations=1", evaluator=Counting())
+    agent.check(state)
+    leaf = agent._leaf(state)
+    assert leaf(state) == PLAYER_0_WINS and agent.evaluator.calls == 0
+    unsettled = position_from_board_string(NEXT_TO_EXIT.replace("11r", "10r"))
+    assert leaf(unsettled) == (0.0, 0.0) and agent.evaluator.calls == 1
+
+
+def test_with_the_race_and_worse_threats_it_stops_a_blue_about_to_escape():
+    # their e (it advanced four rows) one step from its exit (0, 5); our F at (2, 5) must
+    # step beside the exit or E at (0, 3) take it; a belief sure e is red would let it go
+    state = position_from_board_string("12R22R32R42R03B25B35B45B41u31u21u11u04u30u20u10u")
+    state.advance[12] = state.moved[12] = 4
+    view = GeisterView(state, 0)
+    agent = make("mcts:belief=uniform,adjudicate=race,threats=worse,iterations=400,rollout=tactical", seed=1)
+    action = agent.act(None, view)
+    assert action in (4 * 5 + 3, 4 * 4 + 2) or action // 4 == 4  # F west, or E takes/blocks
