@@ -119,14 +119,15 @@ def test_bad_requests_get_specific_4xx_json_errors(client, body, status, words):
 
 def test_the_page_offers_each_game_the_agents_that_play_it(page):
     """The opponent suggestions follow the chosen game: alphazero (Connect Four, Nim,
-    Cantris) is offered there and not for Geister, the network agent for Geister alone."""
+    Cantris) is offered there and not for Geister, the network agent and the learned
+    Geister player for Geister alone."""
     def offered(prefix: str) -> set[str]:
         return set(page.eval_on_selector_all(f"#{prefix}-agent-list option", "options => options.map(o => o.value)"))
 
     page.select_option("#play-env", "connect_four_v0")
-    assert {"alphazero", "mcts", "random"} <= offered("play") and "network" not in offered("play")
+    assert {"alphazero", "mcts", "random"} <= offered("play") and not {"network", "geister-learned"} & offered("play")
     page.select_option("#play-env", "geister_v0")
-    assert "alphazero" not in offered("play") and {"mcts", "random", "network"} <= offered("play")
+    assert "alphazero" not in offered("play") and {"mcts", "random", "network", "geister-learned"} <= offered("play")
     page.click("[data-tab=watch]")
     page.select_option("#watch-env", "nim_v0")
     assert "alphazero" in offered("watch")
@@ -174,6 +175,24 @@ def test_a_geister_player_sees_only_their_own_colours_and_no_search_until_the_en
     for frame in state["frames"]:
         assert frame["svg"].count("<desc>unknown</desc>") == 8  # theirs, every one
     assert state["search"] is None and "A" in {m["ghost"] for m in state["moves"]}
+
+
+def test_the_learned_geister_player_is_offered_for_geister_alone_and_plays_there(client):
+    """``geister-learned`` names the shipped network (``model=shipped``), which a browser
+    may choose, where a file it may not; it is offered for Geister only."""
+    agents = {agent["name"]: agent for agent in client.get("/api/catalogue").json()["agents"]}
+    assert agents["geister-learned"]["games"] == ["geister"]
+    opponent = "geister-learned:time=none,iterations=20"
+    game = client.post("/api/play", json={"env": "geister_v0", "opponent": opponent, "seat": "player_1",
+                                          "seed": 3}).json()
+    placement = next(m for m in game["moves"] if m["reds"] == "EFGH")
+    state = client.post(f"/api/play/{game['id']}/move", json={"action": placement["action"]}).json()
+    first = next(m for m in state["moves"] if m.get("ghost") == "A")
+    state = client.post(f"/api/play/{game['id']}/move", json={"action": first["action"]}).json()
+    # both placements, its first move, ours and its answer
+    assert len(state["log"]) == 5 and state["log"][-1].startswith(f"player_0 ({opponent}) moves")
+    answer = client.post("/api/play", json={"env": "connect_four_v0", "opponent": "geister-learned"})
+    assert answer.status_code == 400 and "connect_four has no worse reading of threats" in answer.json()["error"]
 
 
 def test_a_smaller_geister_is_played_in_its_own_frame(client):

@@ -35,10 +35,12 @@ SPEC_HIDDEN = ("seed", "stdin", "stdout", "evaluator")
 @dataclass(frozen=True)
 class Preset:
     """A named, tuned composition of an agent's parts: ``name`` stands for ``spec``, and
-    parameters written after it (``name:iterations=2000``) override the spec's own."""
+    parameters written after it (``name:iterations=2000``) override the spec's own;
+    ``games``, the games it plays when its parts play fewer than its agent does."""
 
     spec: str
     summary: str
+    games: frozenset[str] | None = None
 
 
 #: Presets: spec name -> the agent spec it stands for.
@@ -49,6 +51,13 @@ PRESETS: dict[str, Preset] = {
         "(compiled with the fast extra) with the opponent's tells learned in the game and over a match, "
         "the race to the exits judged beyond the horizon, reds sent forward as bait, captures that may be "
         "red priced twice, sure blues hunted with two reds, no back-and-forth play, within 0.17 s a move"),
+    "geister-learned": Preset(
+        "mcts:policy=puct,model=shipped,belief=network,adjudicate=race,threats=worse,time=0.17",
+        "Geister's learned player: PUCT search over the network shipped for Geister (trained by self-play on "
+        "each seat's information state, boardzoo train geister), the hidden colours drawn by its belief head, "
+        "a ghost about to escape read the worse way, settled races to the exits scored at the leaves, within "
+        "0.17 s a move",
+        games=frozenset({"geister"})),
 }
 
 
@@ -94,6 +103,8 @@ def make(spec: str, seed: int | None = None, **overrides) -> Agent:
 def agent_games(name: str) -> frozenset[str] | None:
     """The games agent or preset ``name`` plays (None: every game)."""
     if name in PRESETS:
+        if PRESETS[name].games is not None:
+            return PRESETS[name].games
         name = parse(PRESETS[name].spec)[0]
     return AGENTS[name].games
 

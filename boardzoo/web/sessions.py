@@ -41,6 +41,8 @@ WEB_AGENTS = ("random", "greedy", "policy", "mcts", "flatmc", "minimax", "alphab
 WEB_BUDGETS = {"iterations": 50_000, "playouts": 200_000, "depth": 10, "time": 8.0}
 #: Parameters a browser may not set: they name files.
 WEB_REFUSED = ("model", "path", "weights")
+#: ... but for the one value that names the network shipped with boardzoo (``model=shipped``).
+SHIPPED_NETWORK = "shipped"
 #: The largest games a browser may ask for, by the env's attribute: boards a page can
 #: show, piles of pawns a person can count.
 WEB_ENV_LIMITS = {"rows": 16, "cols": 16, "n_high": 10_000, "k": 100, "max_turns": 2_000}
@@ -76,7 +78,7 @@ def check_web_agent(spec: str) -> str:
     if name not in WEB_AGENTS:
         raise SpecError(f"agent {name!r} cannot play in the browser; choose one of {', '.join(WEB_AGENTS)}")
     for key, value in params.items():
-        if key in WEB_REFUSED:
+        if key in WEB_REFUSED and value != SHIPPED_NETWORK:
             raise SpecError(f"{spec}: parameter {key!r} names a file, which the browser may not choose")
         most = WEB_BUDGETS.get(key)
         if most is not None:
