@@ -7,11 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+from geister_positions import random_midgames, recoloured
+
 from boardzoo import arena
 from boardzoo.agents import PRESETS, expand, make
 from boardzoo.agents.alphazero.evaluator import SHIPPED_ANY, shipped_path
 from boardzoo.agents.alphazero.network import Network
-from boardzoo.games.geister import GeisterState, GeisterView
+from boardzoo.games.geister import GeisterView
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The learned player, its clock replaced by a fixed budget: the same seed, the same game.
@@ -61,20 +63,8 @@ def test_recolouring_the_opponents_ghosts_never_changes_its_decision():
     agent = make(FIXED)
     rng = random.Random(7)
     changed = 0
-    for _ in range(20):
-        state = GeisterState(200, {0: tuple(rng.sample(range(8), 4)), 1: tuple(rng.sample(range(8), 4))})
-        for _ in range(rng.randrange(4, 50)):
-            if state.is_terminal():
-                break
-            state.apply(rng.choice(state.legal_actions()))
-        if state.is_terminal():
-            continue
-        seat, other = state.player, state.clone()
-        hidden = [g for g in range(8 * (1 - seat), 8 * (2 - seat)) if state.pos[g] >= 0]
-        colours = [state.red[g] for g in hidden]
-        rng.shuffle(colours)
-        for g, red in zip(hidden, colours):
-            other.red[g] = red
+    for state in random_midgames(rng, 24, most_plies=50):
+        seat, other = state.player, recoloured(state, rng)
         changed += other.red != state.red
         decisions = []
         for full in (state, other):

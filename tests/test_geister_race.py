@@ -6,6 +6,7 @@ the agent's options."""
 import random
 
 import pytest
+from geister_positions import random_midgames, recoloured
 
 from boardzoo.agents import make
 from boardzoo.errors import SpecError
@@ -142,19 +143,8 @@ def test_a_ghost_about_to_leave_is_read_as_blue_as_the_adaptive_model_has_it_the
 def test_the_worse_reading_reads_the_view_alone():
     """Recolouring the opponent's ghosts in the full state leaves the reading unchanged."""
     rng = random.Random(4)
-    for _ in range(40):
-        state = GeisterState(200, {0: tuple(rng.sample(range(8), 4)), 1: tuple(rng.sample(range(8), 4))})
-        for _ in range(rng.randrange(2, 60)):
-            if state.is_terminal():
-                break
-            state.apply(rng.choice(state.legal_actions()))
-        if state.is_terminal():
-            continue
-        seat = state.player
-        other = state.clone()
-        hidden = list(range(8 * (1 - seat), 8 * (2 - seat)))
-        reds = set(rng.sample(hidden, 4))
-        other.red = [state.red[g] if g not in hidden else g in reds for g in range(16)]
+    for state in random_midgames(rng, 40):
+        seat, other = state.player, recoloured(state, rng)
         views = [GeisterView(s, seat) for s in (state, other)]
         unknown = views[0].unknown_ghosts()
         odds = [rng.random() + 0.1 for _ in unknown]

@@ -14,6 +14,7 @@ pytest.importorskip("torch", reason="the rl extra is not installed (pip install 
 pytest.importorskip("numba", reason="the fast extra is not installed (pip install '.[fast]')")
 
 import torch  # noqa: E402
+from geister_positions import recoloured  # noqa: E402
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
@@ -46,19 +47,6 @@ def GAME_OF_CONNECT_FOUR():
     env = make_env("connect_four_v0", raw=True)
     env.reset(seed=0)
     return env.model(env.agent_selection)
-
-
-def recoloured(state, rng):
-    """``state`` with the colours of the opponent's ghosts still on the board shuffled
-    (the mover's own colours, and those captures made public, as they were)."""
-    seat, ghosts = state.player, state.shape.ghosts
-    on_board = [g for g in range(ghosts * (1 - seat), ghosts * (2 - seat)) if state.pos[g] >= 0]
-    other = state.clone()
-    colours = [state.red[g] for g in on_board]
-    rng.shuffle(colours)
-    for g, red in zip(on_board, colours):
-        other.red[g] = red
-    return other
 
 
 def positions(params, count, seed):

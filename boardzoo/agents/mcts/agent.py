@@ -166,7 +166,8 @@ class MCTSAgent(Agent):
         self.reuse, self.nthr, self.rollout_name, self.max_rollout = reuse, nthr, rollout, max_rollout
         self.value_name, self.solver, self.belief = value, solver, belief
         self.decisive, self.adjudicate, self.threats = decisive, adjudicate, threats
-        #: belief=network's reader, built before play (:meth:`check`).
+        #: The belief built before play (:meth:`check`): belief=network's reader, or a
+        #: belief with threats read the worse way (threats=worse).
         self.belief_reader: Any = None
         self.schedule = schedule
         if chance not in CHANCE_TREES:

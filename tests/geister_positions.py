@@ -1,0 +1,33 @@
+"""Random Geister positions and recolourings for the tests that hold a player to its view."""
+
+import random
+
+from boardzoo.games.geister import GeisterState
+
+
+def random_midgames(rng: random.Random, count: int, most_plies: int = 60) -> list[GeisterState]:
+    """Up to ``count`` positions of the classic game, each after a few random moves from a
+    random placement (games that ended on the way are left out)."""
+    found = []
+    for _ in range(count):
+        state = GeisterState(200, {0: tuple(rng.sample(range(8), 4)), 1: tuple(rng.sample(range(8), 4))})
+        for _ in range(rng.randrange(2, most_plies)):
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if not state.is_terminal():
+            found.append(state)
+    return found
+
+
+def recoloured(state, rng: random.Random):
+    """``state`` with the colours of the opponent's ghosts still on the board shuffled
+    (the mover's own colours, and those captures made public, as they were)."""
+    seat, ghosts = state.player, state.shape.ghosts
+    on_board = [g for g in range(ghosts * (1 - seat), ghosts * (2 - seat)) if state.pos[g] >= 0]
+    other = state.clone()
+    colours = [state.red[g] for g in on_board]
+    rng.shuffle(colours)
+    for g, red in zip(on_board, colours):
+        other.red[g] = red
+    return other
