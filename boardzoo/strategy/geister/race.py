@@ -7,10 +7,11 @@ the shortest way to one of its exits, ``d`` steps, and leaves with one more move
 opponent ghost ``g`` steps from that exit square cannot capture it on the way: when the
 runner's side moves first, ``g > d`` keeps every square of the path out of the
 opponent's reach in time; when the opponent moves first, ``g > d + 1``. (A guard standing
-nearer could step onto the path, or wait beside the exit.) The rule is exact on an open
-board. Ghosts of the runner's own side in its way, and captures that end the game first,
-are what can still upset a long race. So a race is adjudicated only when its winner needs
-at most :data:`RACE_HORIZON` moves.
+nearer could step onto the path, or wait beside the exit.) The runner's way goes around
+its own side's ghosts, which stand still while it runs. What can still upset a long race
+is the other side ending the game first, or the runner's side needing its other ghosts;
+so a race is adjudicated only when its winner needs at most :data:`RACE_HORIZON` moves,
+and not when the loser has a blue near enough to leave first.
 
 Between two free runners, the side to move wins a tie: it leaves on its ``n``-th move,
 before the opponent's ``n``-th.
@@ -39,13 +40,12 @@ def free_runner_moves(state: GeisterState, seat: int, moves_first: bool) -> int 
     slack = 0 if moves_first else 1
     best = None
     for exit_square in shape.exit_squares[seat]:
-        ex, ey = exit_square % cols, exit_square // cols
-        guard = min((abs(e % cols - ex) + abs(e // cols - ey) for e in enemies), default=shape.squares)
+        guard = min((_apart(e, exit_square, cols) for e in enemies), default=shape.squares)
         # a runner d steps away is free when every guard is more than d (+ slack) away:
         # only runners that near are looked at, and their paths only then walked
         reach = guard - 1 - slack
         runners = [g for g in own if state.pos[g] >= 0 and not state.red[g]
-                   and abs(state.pos[g] % cols - ex) + abs(state.pos[g] // cols - ey) <= reach]
+                   and _apart(state.pos[g], exit_square, cols) <= reach]
         if not runners:
             continue
         steps = _steps_to(state, seat, exit_square)
@@ -54,6 +54,11 @@ def free_runner_moves(state: GeisterState, seat: int, moves_first: bool) -> int 
             if d is not None and d <= reach and (best is None or d + 1 < best):
                 best = d + 1
     return best
+
+
+def _apart(a: int, b: int, cols: int) -> int:
+    """Steps between squares ``a`` and ``b`` on an open board of ``cols`` columns."""
+    return abs(a % cols - b % cols) + abs(a // cols - b // cols)
 
 
 def _steps_to(state: GeisterState, seat: int, exit_square: int) -> dict[int, int]:
