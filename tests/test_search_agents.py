@@ -452,6 +452,43 @@ def test_puct_priors_steer_visits_and_uniform_priors_without_a_prior():
     assert {round(c["prior"], 6) for c in plain.stats["children"]} == {round(1 / 3, 6)}
 
 
+@pytest.mark.parametrize("k", [1, 2, 8])
+def test_forced_playouts_visit_every_root_move_by_its_prior(k):
+    """forced=k: each root child gets at least sqrt(k * prior * N) visits (within one, the
+    last iteration can come before its turn), however poor the oracle says it is, and the
+    winning move still gets the most."""
+    iterations = 400
+    agent = make(f"mcts:policy=puct,iterations={iterations},forced={k}", seed=k, evaluator=Oracle())
+    agent.act(None, NimState(13, k=3))
+    for child in agent.root.children:
+        assert child.visits >= math.sqrt(k * child.prior * iterations) - 1
+    plain = make(f"mcts:policy=puct,iterations={iterations}", seed=k, evaluator=Oracle())
+    plain.act(None, NimState(13, k=3))
+    poor = sum(c.visits for c in agent.root.children if c.prior < 0.5)
+    assert poor > sum(c.visits for c in plain.root.children if c.prior < 0.5)
+    assert max(agent.root.children, key=lambda c: c.visits).action == 0
+
+
+def test_forced_playouts_apply_at_the_root_only():
+    from boardzoo.agents.mcts.selection import puct
+    from boardzoo.agents.mcts.tree import Node
+
+    children = [Node(0, 0, 0.98), Node(1, 0, 0.02)]
+    children[0].visits, children[0].total = 100, 50.0
+    forced, plain = puct(forced=2.0), puct()
+    assert forced.at_root(children, 100) is children[1]  # 0 visits < sqrt(2 * 0.02 * 100) = 2
+    assert forced(children, 100) is plain(children, 100) is children[0]  # below the root: PUCT
+    children[1].visits, children[1].total = 3, -3.0
+    assert forced.at_root(children, 102) is children[0]  # its forced visits made: PUCT again
+
+
+def test_forced_is_a_puct_parameter():
+    from boardzoo.errors import SpecError
+
+    with pytest.raises(SpecError, match="forced"):
+        make("mcts:forced=2")
+
+
 def test_warming_up_evaluates_once_on_a_state_the_search_could_meet():
     """A network's first evaluation loads compiled code: warm_up pays it before the clock.
     On hidden information the evaluator is asked about a full state, never the view."""

@@ -28,6 +28,8 @@ class Search:
                  expansion: OneChildPerIteration | AllChildren, leaf: LeafEvaluation, backup: Backup,
                  proofs: Proofs | None, rng: random.Random):
         self.sampling, self.select, self.expansion = sampling, select, expansion
+        #: A selection part may choose differently at the root (PUCT's forced playouts).
+        self.select_at_root: Select = getattr(select, "at_root", select)
         self.leaf, self.backup, self.proofs, self.rng = leaf, backup, proofs, rng
         #: Nodes created so far (the caller sets the count of a reused tree).
         self.size = 0
@@ -99,7 +101,7 @@ class Search:
             children = (node.children or []) if determinized is None else determinized.candidates(node, state)
             if proofs is not None:
                 children = proofs.candidates(node, children)
-            node = select(children, node.visits)
+            node = (select if node is not root else self.select_at_root)(children, node.visits)
             state.apply(node.action)
             path.append(node)
             if node.visits == 0:

@@ -97,11 +97,18 @@ def ucb_minimal(c1: float = 1.0, c2: float = 1.0) -> Select:
 
 
 @SELECTION.register("puct", expands_all=True)
-def puct(c: float = 1.25) -> Select:
+def puct(c: float = 1.25, forced: float = 0.0) -> Select:
     """AlphaZero's PUCT: mean + c * prior * sqrt(N) / (1 + n), a child not yet visited
     counting as mean 0 (a draw on the win-lose scale). Priors come from the evaluator's
-    ``prior(state)``, uniform without one."""
+    ``prior(state)``, uniform without one.
+
+    ``forced=k`` adds KataGo's forced playouts at the root (Wu, 2019): a child with fewer
+    than sqrt(k * prior * N) visits is visited next. A move of small prior otherwise gets
+    one visit, and on hidden information that visit is one sampled state: a capture that
+    loses at once in the one sample where the ghost is red looks lost, and PUCT does not
+    come back to it for thousands of iterations."""
     c = check_constant("c", c)
+    forced = check_constant("forced", forced)
 
     def select(children: list[Node], parent_visits: int) -> Node:
         scale = c * math.sqrt(parent_visits)
@@ -113,4 +120,23 @@ def puct(c: float = 1.25) -> Select:
                 best, best_score = child, score
         return best
 
-    return select
+    if not forced:
+        return select
+
+    def at_root(children: list[Node], parent_visits: int) -> Node:
+        for child in children:
+            if child.visits < math.sqrt(forced * child.prior * parent_visits):
+                return child
+        return select(children, parent_visits)
+
+    return RootAware(select, at_root)
+
+
+class RootAware:
+    """A selection that chooses differently at the root (``at_root``) than below it."""
+
+    def __init__(self, below: Select, at_root: Select):
+        self.below, self.at_root = below, at_root
+
+    def __call__(self, children: list[Node], parent_visits: int) -> Node:
+        return self.below(children, parent_visits)
