@@ -380,3 +380,24 @@ def test_each_finished_game_teaches_the_agent_what_the_final_board_revealed(monk
     profile = made[0].profile
     reds = [sum(record.final.red[8 + i] for record in records) for i in range(8)]
     assert profile.games == 3 and profile.slot_reds == reds
+
+
+def test_a_searching_agent_learns_its_opponent_over_the_match(monkeypatch):
+    """mcts:match=learn is taught each finished game of the match: its reader has scored
+    the games and its profile has learned where the opponent put its reds."""
+    import boardzoo.geister_client as geister_client
+
+    made, original = [], geister_client.make
+
+    def make_and_keep(spec, seed=None):
+        made.append(original(spec, seed=seed))
+        return made[-1]
+
+    monkeypatch.setattr(geister_client, "make", make_and_keep)
+    with FakeServer(games=3, bots={1: lambda s, rng: rng.choice(s.legal_actions())}, seed=6) as server:
+        records, _ = client(server.ports[0], "mcts:belief=adaptive,match=learn,iterations=5", games=3)
+    assert not server.errors
+    reader = made[0].match_reader
+    reds = [sum(record.final.red[8 + i] for record in records) for i in range(8)]
+    assert reader.games == 3 and reader.profile.slot_reds == reds
+    assert reader.scores[0] < 0 and reader.scores[1] < 0  # each reading of each game scored

@@ -13,7 +13,7 @@ from boardzoo import arena
 from boardzoo.agents import PRESETS, expand, make
 from boardzoo.agents.alphazero.evaluator import SHIPPED_ANY, shipped_path
 from boardzoo.agents.alphazero.network import Network
-from boardzoo.games.geister import GeisterView
+from boardzoo.games.geister import GeisterState, GeisterView
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The learned player, its clock replaced by a fixed budget: the same seed, the same game.
@@ -32,10 +32,10 @@ def test_the_shipped_network_says_what_made_it():
     assert network.architecture.get("belief")  # the head that belief=network reads
 
 
-def test_the_preset_searches_the_shipped_network_with_the_race_and_worse_threats():
+def test_the_preset_searches_the_shipped_network_with_the_race_worse_threats_and_a_match_reading():
     spec = PRESETS["geister-learned"].spec
     assert "model=shipped" in spec and "belief=network" in spec
-    assert "adjudicate=race" in spec and "threats=worse" in spec
+    assert "adjudicate=race" in spec and "threats=worse" in spec and "match=learn" in spec
     agent = make(FIXED, seed=0)
     assert agent.name == "mcts" and agent.iterations == 30 and agent.time_budget is None
     assert expand(FIXED).count("time=") == 1
@@ -72,3 +72,51 @@ def test_recolouring_the_opponents_ghosts_never_changes_its_decision():
             decisions.append(agent.act({}, GeisterView(full, seat)))
         assert decisions[0] == decisions[1]
     assert changed >= 10  # most shuffles did change the colours
+
+
+def test_over_a_match_it_reads_as_before_until_taught_and_never_peeks_once_taught():
+    """match=learn: untaught (the arena, the league) every decision is the one the network's
+    belief alone makes; taught a finished game, its belief mixes in the opponent profile,
+    and recolouring the opponent's hidden ghosts still never changes a decision."""
+    plain, learner = make(FIXED + ",match=none"), make(FIXED)
+    rng = random.Random(8)
+    positions = random_midgames(rng, 12, most_plies=50)
+    for state in positions:
+        view = GeisterView(state, state.player)
+        plain.reset(seed=3)
+        learner.reset(seed=3)
+        assert learner.act({}, view) == plain.act({}, view)
+    finished = random_midgames(rng, 1)[0]  # a game's last position, every colour shown
+    learner.end_of_game(finished, 0)
+    reader = learner.match_reader
+    assert reader.games == 1 and reader.readings == [] and reader.weights() != (1.0, 0.0)
+    for state in positions:
+        seat, other = state.player, recoloured(state, rng)
+        decisions = []
+        for full in (state, other):
+            learner.reset(seed=9)
+            decisions.append(learner.act({}, GeisterView(full, seat)))
+        assert decisions[0] == decisions[1]
+
+
+#: A game against Naotti2020 over the tournament server, to our 31st move: its ghost on our
+#: exit corner, next to our H, three of its reds taken (one more loses) and one of its
+#: blues. Its colour is a gamble; not taking it loses at once if it is blue.
+ON_THE_EXIT = [32, 91, 8, 3, 8, 7, 3, 8, 8, 4, 0, 7, 13, 5, 9, 1, 0, 8, 0, 9, 7, 9, 7, 12, 0, 29, 4, 12, 4, 12, 19,
+               12, 17, 19, 4, 25, 4, 25, 12, 1, 19, 24, 20, 24, 20, 6, 20, 21, 12, 24, 23, 24, 16, 4, 16, 4, 16, 4,
+               20, 7, 23, 4]
+H_TAKES_IT = 4 * 7 + 1
+
+
+def test_with_forced_playouts_it_takes_the_runner_whatever_its_first_sample_said():
+    """The capture has a small prior (0.02); without forced playouts its one visit can be
+    a sample in which the ghost is red, a loss, and PUCT then leaves it (two seeds of eight
+    at 1,500 iterations walked away, and the ghost left). Forced playouts sample it enough."""
+    state = GeisterState(300)
+    for action in ON_THE_EXIT:
+        state.apply(action)
+    assert state.lost[1] == [1, 3] and state.board[35] >= 8  # three reds taken; a ghost on the corner
+    agent = make("geister-learned:time=none,iterations=1500,forced=2")
+    for seed in range(4):
+        agent.reset(seed=seed)
+        assert agent.act({}, GeisterView(state, 0)) == H_TAKES_IT

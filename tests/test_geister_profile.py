@@ -1,7 +1,7 @@
 """belief=profile: the opponent model that learns each opponent's tells in the game and
 over a match. Its readings against a referee that integrates the rates numerically, its
 invariants on random evidence, what it learns from taught games, and the tournament
-client teaching it between games."""
+client teaching it between games; a search's belief weighed against it over a match."""
 
 import itertools
 import math
@@ -13,10 +13,12 @@ from hypothesis import strategies as st
 
 from boardzoo.agents import make
 from boardzoo.games.geister import GHOSTS, GeisterState, GeisterView
+from boardzoo.strategy.geister.beliefs import blue_probabilities
 from boardzoo.strategy.geister.profile import (
     DECLINED_BLUE,
     MAX_PRIOR_WEIGHT,
     Archetype,
+    MatchReading,
     OpponentProfile,
     Rate,
 )
@@ -184,3 +186,64 @@ def test_only_a_profile_agent_learns_and_reset_keeps_what_it_learned():
     other.end_of_game(final, 0)
     learner.reset(7)
     assert learner.profile.games == 1 and other.profile.games == 0
+
+
+def colour_reader(final: GeisterState, right: bool):
+    """A belief for these tests only: it reads ``final``'s true colours (``right``) or
+    their opposite, with odds of 99 to 1."""
+    def odds(view, unknown):
+        return [99.0 if final.red[g] != right else 1 / 99 for g in unknown]
+    return odds
+
+
+@pytest.mark.parametrize("right", [True, False])
+def test_a_match_weighs_the_belief_by_how_well_it_read_the_games(right):
+    rng = random.Random(5)
+    finals = [random_final(rng, red_offers=0.3, blue_offers=0.3) for _ in range(3)]  # no tell to read
+    reading = MatchReading(colour_reader(finals[0], right))
+    view = GeisterView(finals[0], 0)
+    unknown = view.unknown_ghosts()
+    # never taught: the belief's own odds, exactly (an untaught agent plays as without it)
+    assert reading(view, unknown) == reading.belief(view, unknown)
+    assert reading.weights() == (0.5, 0.5)
+    for final in finals:
+        reading.belief = colour_reader(final, right)
+        reading(GeisterView(final, 0), unknown)
+        reading(GeisterView(final, 0), unknown)
+        reading.learn(final, 0)
+    belief_weight, profile_weight = reading.weights()
+    assert reading.games == 3 and reading.readings == []
+    assert (belief_weight > 0.999) if right else (profile_weight > 0.999)
+    # taught: the mixture of the two readings (here all but one of them), as odds for a
+    # sampler that draws exactly the blues left, which moves each marginal a little
+    view = GeisterView(finals[-1], 0)
+    mixed = blue_probabilities(reading(view, unknown), 4)
+    believed = blue_probabilities(reading.belief(view, unknown), 4)
+    profiled, _ = reading.profile.readings(view, unknown, 4)
+    expected = [belief_weight * b + profile_weight * p for b, p in zip(believed, profiled)]
+    assert mixed == pytest.approx(expected, abs=0.02)
+    assert reading.profile.games == 3  # the profile learned the games too
+
+
+def test_a_game_counts_each_ghost_once_however_often_it_was_read():
+    """A reader's score for a game is the mean over the readings of each ghost, so a
+    game read at many moves weighs no more than one read at few."""
+    rng = random.Random(6)
+    final = random_final(rng)
+    once, often = MatchReading(colour_reader(final, False)), MatchReading(colour_reader(final, False))
+    view = GeisterView(final, 0)
+    once(view, view.unknown_ghosts())
+    for _ in range(5):
+        often(view, view.unknown_ghosts())
+    once.learn(final, 0)
+    often.learn(final, 0)
+    assert once.scores == pytest.approx(often.scores)
+    assert once.scores[0] == pytest.approx(8 * math.log(0.01))  # eight confident misses, each clipped
+
+
+def test_a_new_game_drops_the_readings_of_one_never_taught():
+    reading = MatchReading(lambda view, unknown: [1.0] * len(unknown))
+    view = view_with({}, {})
+    reading(view, view.unknown_ghosts())
+    reading.new_game()
+    assert reading.readings == [] and reading.games == 0

@@ -155,6 +155,7 @@ def test_the_worse_reading_reads_the_view_alone():
 @pytest.mark.parametrize("spec, message", [
     ("mcts:adjudicate=nothing", "unknown adjudicator 'nothing'"),
     ("mcts:threats=sometimes,belief=adaptive", "threats must be one of as-believed, worse"),
+    ("mcts:match=always,belief=adaptive", "match must be one of none, learn"),
 ])
 def test_unknown_settings_are_refused_by_name(spec, message):
     with pytest.raises(SpecError, match=message):
@@ -164,6 +165,7 @@ def test_unknown_settings_are_refused_by_name(spec, message):
 @pytest.mark.parametrize("spec, message", [
     ("mcts:adjudicate=race,iterations=10", "connect_four has no adjudicator 'race'"),
     ("mcts:threats=worse,iterations=10", "connect_four has no worse reading of threats"),
+    ("mcts:match=learn,iterations=10", "connect_four has no model of an opponent to learn over a match"),
 ])
 def test_a_game_without_the_knowledge_refuses_it(spec, message):
     from boardzoo.games.connect_four import ConnectFourState

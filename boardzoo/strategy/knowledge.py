@@ -20,12 +20,14 @@ state object for attributes.
         solve_moves=None,                               # f(state, seconds, engine) -> {action: value}
         adjudicators={},                                # name -> f(state) -> returns or None
         threats_read_worse=None,                        # f(view, unknown, odds) -> odds
+        match_reading=None,                             # f(belief) -> belief that learns a match
     ))
 
 A new game gets every generic agent with no registration at all (random, minimax,
 alpha-beta with ``eval=simple``, MCTS with random roll-outs); registering knowledge adds
 ``greedy``, ``mcts:rollout=NAME``, ``alphabeta:eval=NAME``, ``mcts:value=NAME``,
-``mcts:belief=NAME``, ``mcts:adjudicate=NAME`` and ``mcts:threats=worse`` for it.
+``mcts:belief=NAME``, ``mcts:adjudicate=NAME``, ``mcts:threats=worse`` and ``mcts:match=learn``
+for it.
 """
 
 from __future__ import annotations
@@ -81,6 +83,12 @@ class GameKnowledge:
     #: opponent's threats read the worse way (``mcts:threats=worse``), for a game in which a
     #: threat missed loses at once.
     threats_read_worse: Callable[[Any, list[int], list[float]], list[float]] | None = None
+    #: ``f(belief) -> reader``: ``belief`` (``f(view, unknown) -> odds``) beside the game's
+    #: own model of an opponent, weighed over a match (``mcts:match=learn``). The reader is
+    #: a belief too, and ``reader.learn(final, seat)`` teaches it each finished game of a
+    #: match (:meth:`~boardzoo.agents.base.Agent.end_of_game`); never taught, it reads as
+    #: ``belief`` alone.
+    match_reading: Callable[[Callable], Any] | None = None
 
     def rollout_names(self) -> list[str]:
         return ["random", *[name for name in {**self.rollouts, **self.fast_rollouts} if name != "random"]]

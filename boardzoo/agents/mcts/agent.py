@@ -25,7 +25,8 @@
 The parts and their own parameters (``policy`` chooses the selection part, ``final`` the
 final choice; a parameter of a part not chosen is refused):
 
-    selection    policy=ucb1 (c) | ucbv (c, zeta) | ucb-minimal (c1, c2) | puct (c)
+    selection    policy=ucb1 (c) | ucbv (c, zeta) | ucb-minimal (c1, c2) | puct (c, forced:
+                 KataGo's forced playouts at the root)
     expansion    nthr=0: one child per iteration; nthr=N: all children at N visits
                  (puct always expands all children, at the first visit when nthr=0)
     leaf         rollout=NAME with max_rollout, or value=NAME, or an evaluator/model;
@@ -37,7 +38,10 @@ final choice; a parameter of a part not chosen is refused):
     root         the position, or (hidden information) samples under belief=NAME
                  (belief=network: the belief head of model=, or of the network shipped
                  for the game: boardzoo train geister); threats=worse reads the
-                 opponent's threats the worse way (Geister: a ghost about to escape)
+                 opponent's threats the worse way (Geister: a ghost about to escape);
+                 match=learn weighs the belief, over a match, against the game's own
+                 model of the opponent (Geister: the opponent profile), by how well
+                 each read the colours of the games the match has shown
     chance       chance=tree: each chance outcome its node | open: drawn on the way
                  down and kept in no node, one tree over moves (source 000's coin)
 
@@ -85,12 +89,14 @@ from boardzoo.agents.mcts.expansion import AllChildren, OneChildPerIteration
 from boardzoo.agents.mcts.final import FINAL, decisive_move
 from boardzoo.agents.mcts.sampling import (
     CHANCE_TREES,
+    MATCH_READINGS,
     NETWORK_BELIEF,
     THREAT_READINGS,
     ThreatsReadWorse,
     check_game_options,
     check_model_options,
     root_sampling,
+    uniform_odds,
 )
 from boardzoo.agents.mcts.search import Search
 from boardzoo.agents.mcts.selection import SELECTION
@@ -124,7 +130,8 @@ class MCTSAgent(Agent):
                  nthr: int = 0, rollout: str = "random", max_rollout: int = 0, value: str | None = None,
                  model: str | None = None, solver: bool = False, decisive: bool = False,
                  belief: str | None = None, adjudicate: str | None = None, threats: str = "as-believed",
-                 engine: str = "auto", evaluator: Any = None, schedule: str | None = None, chance: str = "tree",
+                 match: str = "none", engine: str = "auto", evaluator: Any = None, schedule: str | None = None,
+                 chance: str = "tree",
                  **options: Any):
         super().__init__(seed)
         if schedule is not None:
@@ -153,6 +160,8 @@ class MCTSAgent(Agent):
             check_known("mcts", "adjudicator", adjudicate)
         if threats not in THREAT_READINGS:
             raise ValueError(f"mcts: threats must be one of {', '.join(THREAT_READINGS)}, got {threats!r}")
+        if match not in MATCH_READINGS:
+            raise ValueError(f"mcts: match must be one of {', '.join(MATCH_READINGS)}, got {match!r}")
         self.evaluator = self._evaluator(evaluator, model, value)
         valued = isinstance(self.evaluator, ValueEvaluator) or value is not None
         if valued and q == "wins":
@@ -165,10 +174,15 @@ class MCTSAgent(Agent):
         self.policy_name, self.q, self.final = policy, q, final
         self.reuse, self.nthr, self.rollout_name, self.max_rollout = reuse, nthr, rollout, max_rollout
         self.value_name, self.solver, self.belief = value, solver, belief
-        self.decisive, self.adjudicate, self.threats = decisive, adjudicate, threats
-        #: The belief built before play (:meth:`check`): belief=network's reader, or a
-        #: belief with threats read the worse way (threats=worse).
+        self.decisive, self.adjudicate, self.threats, self.match = decisive, adjudicate, threats, match
+        #: The belief built before play (:meth:`check`): belief=network's reader, the
+        #: belief weighed over a match (match=learn), with threats read the worse way
+        #: (threats=worse).
         self.belief_reader: Any = None
+        #: match=learn's reader and the game it reads: kept across games, taught by
+        #: :meth:`end_of_game`.
+        self.match_reader: Any = None
+        self._match_game: str | None = None
         self.schedule = schedule
         if chance not in CHANCE_TREES:
             raise ValueError(f"mcts: chance must be one of {', '.join(CHANCE_TREES)}, got {chance!r}")
@@ -220,7 +234,7 @@ class MCTSAgent(Agent):
         return evaluator
 
     def check(self, model: GameState) -> None:
-        check_model_options("mcts", model, self.rollout_name, self.belief, self.threats)
+        check_model_options("mcts", model, self.rollout_name, self.belief, self.threats, self.match)
         if self.adjudicate is not None:
             adjudicators = knowledge_of(model).adjudicators
             if self.adjudicate not in adjudicators:
@@ -236,12 +250,21 @@ class MCTSAgent(Agent):
             network = getattr(self.evaluator, "network", None)
             self.belief_reader = NetworkBelief.for_model(
                 model, network if network is not None and network.architecture.get("belief") else None)
+        base = self.belief_reader if self.belief == NETWORK_BELIEF \
+            else knowledge_of(model).beliefs[self.belief] if self.belief is not None else None
+        if self.match == "learn":
+            if self._match_game != model.game_name:  # a match's learning survives a second check
+                build = knowledge_of(model).match_reading
+                assert build is not None  # check_model_options refused a game without one
+                self.match_reader = build(base if base is not None else uniform_odds)
+                self._match_game = model.game_name
+            base = self.match_reader
         if self.threats == "worse":
             read = knowledge_of(model).threats_read_worse
             assert read is not None  # check_model_options refused a game without one
-            base = self.belief_reader if self.belief == NETWORK_BELIEF \
-                else knowledge_of(model).beliefs[self.belief] if self.belief is not None else None
-            self.belief_reader = ThreatsReadWorse(base, read)
+            base = ThreatsReadWorse(base, read)
+        self.belief_reader = base if (self.threats == "worse" or self.match == "learn"
+                                      or self.belief == NETWORK_BELIEF) else None
         if self.engine == "compiled":
             from boardzoo.fast.rollouts import check_compiled
 
@@ -262,6 +285,12 @@ class MCTSAgent(Agent):
         super().reset(seed)
         self._kept = self._compiled = None
         self.root = self.root_state = None
+        if self.match_reader is not None:
+            self.match_reader.new_game()
+
+    def end_of_game(self, final: GameState, seat: int) -> None:
+        if self.match_reader is not None:
+            self.match_reader.learn(final, seat)
 
     def warm_up(self, model: GameState) -> None:
         """A network's first evaluation loads the compiled code that writes its input

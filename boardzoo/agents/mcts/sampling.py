@@ -39,12 +39,19 @@ class ThreatsReadWorse:
         self.belief, self.read = belief, read
 
     def __call__(self, view: GameState, unknown: list[int]) -> list[float]:
-        odds = self.belief(view, unknown) if self.belief is not None else [1.0] * len(unknown)
-        return self.read(view, unknown, odds)
+        return self.read(view, unknown, (self.belief or uniform_odds)(view, unknown))
 
 
 #: How ``threats=`` reads the opponent's threats: as the belief has them, or the worse way.
 THREAT_READINGS = ("as-believed", "worse")
+#: ``match=``: each game read alone, or the belief weighed over a match against the
+#: game's own model of the opponent.
+MATCH_READINGS = ("none", "learn")
+
+
+def uniform_odds(view: GameState, unknown: list[int]) -> list[float]:
+    """Every colouring alike: the belief of a search given none."""
+    return [1.0] * len(unknown)
 
 
 class PositionRoot:
@@ -123,8 +130,9 @@ def sampler(model: GameState, rng: random.Random, belief: str | None) -> Callabl
     return root_sampling(model, rng, belief).sample
 
 
-def games_reading_threats() -> list[str]:
-    return [game for game, knowledge in all_knowledge().items() if knowledge.threats_read_worse is not None]
+def games_with(part: str) -> list[str]:
+    """The games whose knowledge has ``part`` (a field of :class:`GameKnowledge`)."""
+    return [game for game, knowledge in all_knowledge().items() if getattr(knowledge, part) is not None]
 
 
 def check_game_options(agent: str, rollout: str, belief: str | None) -> None:
@@ -136,13 +144,16 @@ def check_game_options(agent: str, rollout: str, belief: str | None) -> None:
 
 
 def check_model_options(agent: str, model: GameState, rollout: str, belief: str | None,
-                        threats: str = "as-believed") -> None:
+                        threats: str = "as-believed", match: str = "none") -> None:
     """Before play: the roll-out policy and belief must be the game's own, and so must
-    a worse reading of threats."""
+    a worse reading of threats and a model of the opponent to weigh over a match."""
     rollout_function(model, rollout, None)  # raises ValueError naming the game's policies
     if threats != "as-believed" and knowledge_of(model).threats_read_worse is None:
         raise ValueError(f"{agent}: {model.game_name} has no worse reading of threats; threats={threats} is for "
-                         f"games that name one ({', '.join(games_reading_threats()) or 'none'})")
+                         f"games that name one ({', '.join(games_with('threats_read_worse')) or 'none'})")
+    if match != "none" and knowledge_of(model).match_reading is None:
+        raise ValueError(f"{agent}: {model.game_name} has no model of an opponent to learn over a match; match={match} "
+                         f"is for games that have one ({', '.join(games_with('match_reading')) or 'none'})")
     if belief is None:
         return
     if not model.capabilities.hidden_information:

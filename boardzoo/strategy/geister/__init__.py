@@ -2,8 +2,8 @@
 policies (forward, rushing, baiting; and the tight play-out loop steered forward or
 tactically), the beliefs about hidden colours (:mod:`.beliefs`, with the learned colour
 model of :mod:`.learned`) and escape threats read the worse way, the race to the exits
-that a search adjudicates (:mod:`.race`), and the purple search (:mod:`.purple`) with its
-opponent profile (:mod:`.profile`)."""
+that a search adjudicates (:mod:`.race`), the purple search (:mod:`.purple`), and the
+opponent profile (:mod:`.profile`), which a search's belief is weighed against over a match."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import random
 from boardzoo.games.geister.rules import GeisterState, playout
 from boardzoo.strategy.geister.beliefs import BELIEFS, threats_read_worse
 from boardzoo.strategy.geister.players import baiting_action, forward_policy, rushing_action
+from boardzoo.strategy.geister.profile import MatchReading
 from boardzoo.strategy.geister.purple import PurpleSearch
 from boardzoo.strategy.geister.race import escape_race
 from boardzoo.strategy.knowledge import GameKnowledge, register
@@ -37,6 +38,7 @@ register(GameKnowledge(
     beliefs=BELIEFS,
     adjudicators={"race": escape_race},
     threats_read_worse=threats_read_worse,
+    match_reading=MatchReading,
 ))
 
 

@@ -32,13 +32,23 @@ how often each starting square held a red: the second game already knows the opp
 rates and where it likes its reds. A profile that was never taught (the arena and the
 league never teach one, so their games stay independent of their order) is the archetype
 prior alone.
+
+:class:`MatchReading` puts the profile beside another belief (a network's, say): it reads
+with that belief alone until a match has taught it a game, then weighs the two by how
+well each read the opponent's colours in the games taught, so a match against an opponent
+whose tells the belief never learned (a bluffer, for a network trained by self-play) is
+read by the profile after a game or two, and one the belief reads well keeps it.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
+
+from boardzoo.games.geister.information import GeisterView
+from boardzoo.strategy.geister.beliefs import blue_probabilities
 
 #: The weight, a factor on the odds of blue, of each time a ghost stood on our exit at
 #: its owner's turn and did not escape (a blue there would have won): such a ghost is red.
@@ -197,4 +207,80 @@ class OpponentProfile:
         norm = top + math.log(sum(math.exp(a.log_weight - top) for a in self.archetypes))
         for a in self.archetypes:
             a.log_weight = max(a.log_weight - norm, -50.0)
+        self.games += 1
+
+
+#: The probabilities a reading is scored by are kept within this much of 0 and 1: one
+#: confident miss costs at most log(1/0.01), about 4.6, so no single ghost decides a match.
+SCORE_CLIP = 0.01
+#: The odds handed to the sampler are kept within this much of 0 and 1 (a colouring the
+#: mixture all but excludes can still be drawn).
+ODDS_CLIP = 1e-6
+
+
+class MatchReading:
+    """A belief (``f(view, unknown) -> odds``) and an :class:`OpponentProfile`, weighed over
+    a match (``mcts:match=learn``).
+
+    Until a finished game is taught (:meth:`learn`) every reading is the belief's own, so
+    an agent never taught (in the arena, the league) plays exactly as with the belief
+    alone. Each reading of the game is kept; when the game ends, with every colour shown,
+    each reader is scored by the log-probability it gave each hidden ghost's true colour,
+    averaged over the readings of that ghost and summed over the ghosts (a ghost read at
+    many moves counts once, as a game's evidence about the reader and not about the move
+    count). The scores add up over the match, and from the second game on a ghost's
+    probability of blue is the two readers' mixed with weights proportional to
+    exp(score): Bayes' rule over the two readers with each game's score as its
+    likelihood. The profile learns the game too (:meth:`OpponentProfile.learn`)."""
+
+    def __init__(self, belief: Callable[[GeisterView, list[int]], list[float]], profile: OpponentProfile | None = None):
+        self.belief = belief
+        self.profile = profile if profile is not None else OpponentProfile()
+        #: Each reader's summed score over the games taught (log-likelihood, in nats).
+        self.scores = [0.0, 0.0]
+        self.games = 0
+        #: This game's readings: (the view, its hidden ghosts, the belief's probabilities).
+        self.readings: list[tuple[GeisterView, list[int], list[float]]] = []
+
+    def weights(self) -> tuple[float, float]:
+        """The belief's and the profile's weights in the mixture."""
+        top = max(self.scores)
+        belief, profile = (math.exp(score - top) for score in self.scores)
+        return belief / (belief + profile), profile / (belief + profile)
+
+    def __call__(self, view: GeisterView, unknown: list[int]) -> list[float]:
+        odds = self.belief(view, unknown)
+        blues = view.shape.blue - view.lost[1 - view.seat][0]
+        believed = blue_probabilities(odds, blues)
+        self.readings.append((view.clone(), list(unknown), believed))
+        if self.games == 0:
+            return odds
+        profiled, _ = self.profile.readings(view, unknown, blues)
+        w_belief, w_profile = self.weights()
+        mixed = (w_belief * b + w_profile * p for b, p in zip(believed, profiled))
+        return [q / (1 - q) for q in (min(max(q, ODDS_CLIP), 1 - ODDS_CLIP) for q in mixed)]
+
+    def new_game(self) -> None:
+        """A game starts: the readings of one that was not taught are dropped."""
+        self.readings = []
+
+    def learn(self, final, seat: int) -> None:
+        """Score this game's readings against ``final``'s colours (every colour known),
+        then teach the profile the game."""
+        totals: dict[int, list[float]] = {}
+        counts: dict[int, int] = {}
+        for view, unknown, believed in self.readings:
+            blues = view.shape.blue - view.lost[1 - view.seat][0]
+            profiled, _ = self.profile.readings(view, unknown, blues)
+            for g, b, p in zip(unknown, believed, profiled):
+                sums = totals.setdefault(g, [0.0, 0.0])
+                for reader, q in enumerate((b, p)):
+                    q = min(max(q, SCORE_CLIP), 1 - SCORE_CLIP)
+                    sums[reader] += math.log(1 - q if final.red[g] else q)
+                counts[g] = counts.get(g, 0) + 1
+        for g, sums in totals.items():
+            for reader in range(2):
+                self.scores[reader] += sums[reader] / counts[g]
+        self.readings = []
+        self.profile.learn(final, seat)
         self.games += 1
