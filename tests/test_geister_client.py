@@ -351,20 +351,27 @@ def test_moves_from_boards_plays_the_game_again_and_refuses_an_impossible_board(
             moves_from_boards(ours == 0, history[ours][1], actions, tampered, final, 300)
 
 
-def test_each_finished_game_teaches_the_agent_what_the_final_board_revealed(monkeypatch):
+@pytest.fixture
+def made(monkeypatch):
+    """The agents the client makes, kept for the test to look at."""
+    import boardzoo.geister_client as geister_client
+
+    agents, original = [], geister_client.make
+
+    def make_and_keep(spec, seed=None):
+        agents.append(original(spec, seed=seed))
+        return agents[-1]
+
+    monkeypatch.setattr(geister_client, "make", make_and_keep)
+    return agents
+
+
+def test_each_finished_game_teaches_the_agent_what_the_final_board_revealed(made):
     """After each game the client hands its agent the last position with every colour the
     final board shows and the evidence of the whole game, as the server played it: a
     belief=profile agent learns where the opponent put its reds over the match."""
-    import boardzoo.geister_client as geister_client
     from boardzoo.games.geister import GeisterState
 
-    made, original = [], geister_client.make
-
-    def make_and_keep(spec, seed=None):
-        made.append(original(spec, seed=seed))
-        return made[-1]
-
-    monkeypatch.setattr(geister_client, "make", make_and_keep)
     with FakeServer(games=3, bots={1: lambda s, rng: rng.choice(s.legal_actions())}, seed=5) as server:
         records, _ = client(server.ports[0], "purple:time=none,depth=1,belief=profile", games=3)
     assert not server.errors
@@ -382,18 +389,9 @@ def test_each_finished_game_teaches_the_agent_what_the_final_board_revealed(monk
     assert profile.games == 3 and profile.slot_reds == reds
 
 
-def test_a_searching_agent_learns_its_opponent_over_the_match(monkeypatch):
+def test_a_searching_agent_learns_its_opponent_over_the_match(made):
     """mcts:match=learn is taught each finished game of the match: its reader has scored
     the games and its profile has learned where the opponent put its reds."""
-    import boardzoo.geister_client as geister_client
-
-    made, original = [], geister_client.make
-
-    def make_and_keep(spec, seed=None):
-        made.append(original(spec, seed=seed))
-        return made[-1]
-
-    monkeypatch.setattr(geister_client, "make", make_and_keep)
     with FakeServer(games=3, bots={1: lambda s, rng: rng.choice(s.legal_actions())}, seed=6) as server:
         records, _ = client(server.ports[0], "mcts:belief=adaptive,match=learn,iterations=5", games=3)
     assert not server.errors
