@@ -209,7 +209,13 @@ def threats_read_worse(view: GeisterView, unknown: list[int], odds: list[float])
     believed = blue_probabilities(odds, blues)
     adaptive = adaptive_blue_probabilities(view, unknown, blues)
     read = [max(b, a) if threat else b for b, a, threat in zip(believed, adaptive, near)]
-    return [p / (1 - p) for p in (min(max(q, _CLIP), 1 - _CLIP) for q in read)]
+    return odds_of(read)
+
+
+def odds_of(probabilities) -> list[float]:
+    """Probabilities of blue as the odds a sampler takes, each kept within ``_CLIP`` of 0
+    and 1 (a colouring all but excluded can still be drawn)."""
+    return [p / (1 - p) for p in (min(max(q, _CLIP), 1 - _CLIP) for q in probabilities)]
 
 
 BELIEFS = {"uniform": belief_uniform, "nearest-blue": belief_nearest_blue, "behaviour": belief_behaviour,

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from boardzoo.games.geister.information import GeisterView
-from boardzoo.strategy.geister.beliefs import blue_probabilities
+from boardzoo.strategy.geister.beliefs import blue_probabilities, odds_of
 
 #: The weight, a factor on the odds of blue, of each time a ghost stood on our exit at
 #: its owner's turn and did not escape (a blue there would have won): such a ghost is red.
@@ -213,9 +213,6 @@ class OpponentProfile:
 #: The probabilities a reading is scored by are kept within this much of 0 and 1: one
 #: confident miss costs at most log(1/0.01), about 4.6, so no single ghost decides a match.
 SCORE_CLIP = 0.01
-#: The odds handed to the sampler are kept within this much of 0 and 1 (a colouring the
-#: mixture all but excludes can still be drawn).
-ODDS_CLIP = 1e-6
 
 
 class MatchReading:
@@ -257,8 +254,7 @@ class MatchReading:
             return odds
         profiled, _ = self.profile.readings(view, unknown, blues)
         w_belief, w_profile = self.weights()
-        mixed = (w_belief * b + w_profile * p for b, p in zip(believed, profiled))
-        return [q / (1 - q) for q in (min(max(q, ODDS_CLIP), 1 - ODDS_CLIP) for q in mixed)]
+        return odds_of(w_belief * b + w_profile * p for b, p in zip(believed, profiled))
 
     def new_game(self) -> None:
         """A game starts: the readings of one that was not taught are dropped."""
