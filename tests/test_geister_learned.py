@@ -35,7 +35,7 @@ def test_the_shipped_network_says_what_made_it():
 def test_the_preset_searches_the_shipped_network_with_the_race_worse_threats_and_a_match_reading():
     spec = PRESETS["geister-learned"].spec
     assert "model=shipped" in spec and "belief=network" in spec
-    assert "adjudicate=race" in spec and "threats=worse" in spec and "match=learn" in spec
+    assert "adjudicate=race" in spec and "threats=worse" in spec and "match=learn-in-game" in spec
     agent = make(FIXED, seed=0)
     assert agent.name == "mcts" and agent.iterations == 30 and agent.time_budget is None
     assert expand(FIXED).count("time=") == 1

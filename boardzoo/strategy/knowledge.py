@@ -83,12 +83,14 @@ class GameKnowledge:
     #: opponent's threats read the worse way (``mcts:threats=worse``), for a game in which a
     #: threat missed loses at once.
     threats_read_worse: Callable[[Any, list[int], list[float]], list[float]] | None = None
-    #: ``f(belief) -> reader``: ``belief`` (``f(view, unknown) -> odds``) beside the game's
-    #: own model of an opponent, weighed over a match (``mcts:match=learn``). The reader is
-    #: a belief too, and ``reader.learn(final, seat)`` teaches it each finished game of a
-    #: match (:meth:`~boardzoo.agents.base.Agent.end_of_game`); never taught, it reads as
-    #: ``belief`` alone.
-    match_reading: Callable[[Callable], Any] | None = None
+    #: ``f(belief, within_game) -> reader``: ``belief`` (``f(view, unknown) -> odds``)
+    #: beside the game's own models of an opponent, weighed over a match
+    #: (``mcts:match=learn``) and, with ``within_game``, within each game by the pieces
+    #: shown (``mcts:match=learn-in-game``). The reader is a belief too;
+    #: ``reader.new_game()`` starts a game and ``reader.learn(final, seat)`` teaches it each
+    #: finished game of a match (:meth:`~boardzoo.agents.base.Agent.end_of_game`); never
+    #: taught and not within games, it reads as ``belief`` alone.
+    match_reading: Callable[..., Any] | None = None
 
     def rollout_names(self) -> list[str]:
         return ["random", *[name for name in {**self.rollouts, **self.fast_rollouts} if name != "random"]]

@@ -41,7 +41,9 @@ final choice; a parameter of a part not chosen is refused):
                  opponent's threats the worse way (Geister: a ghost about to escape);
                  match=learn weighs the belief, over a match, against the game's own
                  model of the opponent (Geister: the opponent profile), by how well
-                 each read the colours of the games the match has shown
+                 each read the colours of the games the match has shown;
+                 match=learn-in-game weighs them within each game too, by the colours
+                 captures show, beside a third reader (Geister: which colour moves more)
     chance       chance=tree: each chance outcome its node | open: drawn on the way
                  down and kept in no node, one tree over moves (source 000's coin)
 
@@ -252,18 +254,19 @@ class MCTSAgent(Agent):
                 model, network if network is not None and network.architecture.get("belief") else None)
         base = self.belief_reader if self.belief == NETWORK_BELIEF \
             else knowledge_of(model).beliefs[self.belief] if self.belief is not None else None
-        if self.match == "learn":
+        if self.match != "none":
             if self._match_game != model.game_name:  # a match's learning survives a second check
                 build = knowledge_of(model).match_reading
                 assert build is not None  # check_model_options refused a game without one
-                self.match_reader = build(base if base is not None else uniform_odds)
+                self.match_reader = build(base if base is not None else uniform_odds,
+                                          within_game=self.match == "learn-in-game")
                 self._match_game = model.game_name
             base = self.match_reader
         if self.threats == "worse":
             read = knowledge_of(model).threats_read_worse
             assert read is not None  # check_model_options refused a game without one
             base = ThreatsReadWorse(base, read)
-        self.belief_reader = base if (self.threats == "worse" or self.match == "learn"
+        self.belief_reader = base if (self.threats == "worse" or self.match != "none"
                                       or self.belief == NETWORK_BELIEF) else None
         if self.engine == "compiled":
             from boardzoo.fast.rollouts import check_compiled

@@ -46,7 +46,7 @@ class ThreatsReadWorse:
 THREAT_READINGS = ("as-believed", "worse")
 #: ``match=``: each game read alone, or the belief weighed over a match against the
 #: game's own model of the opponent.
-MATCH_READINGS = ("none", "learn")
+MATCH_READINGS = ("none", "learn", "learn-in-game")
 
 
 def uniform_odds(view: GameState, unknown: list[int]) -> list[float]:

@@ -17,11 +17,13 @@ There are at most C(8, 4) = 70 colourings in the classic game, and every one is 
 on our exit and did not escape is red (its weight of blue is multiplied by 1/20 each
 time).
 
-Two other tells were tried and left out. How far a ghost advanced says little against a
-program that baits (its reds advance as far as its blues). Which colour moves more (the
-share of the moves made by reds) is a strong tell where its rate is known, but learned
-within a game it misleads: the ghosts we took early moved little because they lived
-briefly, and it rated the survivors' colours worse than no model at all.
+Two other tells were left out of the profile. How far a ghost advanced says little
+against a program that baits (its reds advance as far as its blues). Which colour moves
+more (the share of the moves made by reds), counted as a share, misleads: the ghosts we
+took early moved little because they lived briefly, and it rated the survivors' colours
+worse than no model at all. Counted move by move against the ghosts alive at each move,
+it is :class:`~boardzoo.strategy.geister.move_share.MoveShareReading`, a reader of its own
+that :class:`MatchReading` weighs beside the profile within games.
 
 The priors are a mixture of archetypes (:func:`default_archetypes`: a bluffer, a plain
 player, one between), so that the first game against a new opponent starts from what
@@ -49,6 +51,7 @@ from itertools import combinations
 
 from boardzoo.games.geister.information import GeisterView
 from boardzoo.strategy.geister.beliefs import blue_probabilities, odds_of
+from boardzoo.strategy.geister.move_share import MoveShareReading
 
 #: The weight, a factor on the odds of blue, of each time a ghost stood on our exit at
 #: its owner's turn and did not escape (a blue there would have won): such a ghost is red.
@@ -213,70 +216,114 @@ class OpponentProfile:
 #: The probabilities a reading is scored by are kept within this much of 0 and 1: one
 #: confident miss costs at most log(1/0.01), about 4.6, so no single ghost decides a match.
 SCORE_CLIP = 0.01
+#: Within games, the belief's prior weight among the readers: the others share the rest.
+BELIEF_PRIOR = 0.9
 
 
 class MatchReading:
-    """A belief (``f(view, unknown) -> odds``) and an :class:`OpponentProfile`, weighed over
-    a match (``mcts:match=learn``).
+    """A belief (``f(view, unknown) -> odds``) beside other readers of the opponent's
+    colours, weighed by how well each read the colours shown (``mcts:match=learn``,
+    ``mcts:match=learn-in-game``).
 
-    Until a finished game is taught (:meth:`learn`) every reading is the belief's own, so
-    an agent never taught (in the arena, the league) plays exactly as with the belief
-    alone. Each reading of the game is kept; when the game ends, with every colour shown,
-    each reader is scored by the log-probability it gave each hidden ghost's true colour,
-    averaged over the readings of that ghost and summed over the ghosts (a ghost read at
-    many moves counts once, as a game's evidence about the reader and not about the move
-    count). The scores add up over the match, and from the second game on a ghost's
-    probability of blue is the two readers' mixed with weights proportional to
-    exp(score): Bayes' rule over the two readers with each game's score as its
-    likelihood. The profile learns the game too (:meth:`OpponentProfile.learn`)."""
+    The readers are the belief, an :class:`OpponentProfile` and, within games, a
+    :class:`~boardzoo.strategy.geister.move_share.MoveShareReading`. Each reading of the
+    game is kept; a reader is scored on a ghost, once its colour is shown, by the
+    log-probability it gave that colour, averaged over the readings of that ghost (a ghost
+    read at many moves counts once, as evidence about the reader and not about the move
+    count). A ghost's probability of blue is the readers' mixed with weights proportional
+    to prior x exp(score): Bayes' rule over the readers with each ghost's score as its
+    likelihood.
 
-    def __init__(self, belief: Callable[[GeisterView, list[int]], list[float]], profile: OpponentProfile | None = None):
+    * Over a match (``within_game=False``, ``match=learn``): the readers are the belief
+      and the profile, scored when a finished game is taught (:meth:`learn`, with every
+      colour shown). Until then every reading is the belief's own, so an agent never taught
+      (in the arena, the league) plays exactly as with the belief alone.
+    * Within games too (``within_game=True``, ``match=learn-in-game``): the move-share
+      reader joins, and each ghost our captures reveal scores the readers at once, so a
+      belief that an opponent fools (an exploiter that baits with the ghosts the belief
+      reads as blue) loses its weight within the game it is fooled in. The readers start
+      from prior weights (:data:`BELIEF_PRIOR` for the belief), so even before a capture
+      no reading is more certain than the other readers allow.
+
+    The profile learns each taught game too (:meth:`OpponentProfile.learn`)."""
+
+    def __init__(self, belief: Callable[[GeisterView, list[int]], list[float]], profile: OpponentProfile | None = None,
+                 within_game: bool = False):
         self.belief = belief
         self.profile = profile if profile is not None else OpponentProfile()
+        self.within_game = within_game
+        self.move_share = MoveShareReading() if within_game else None
+        readers = 3 if within_game else 2
+        #: Each reader's log prior weight: the belief's and the others' sharing the rest.
+        self.log_priors = ([math.log(BELIEF_PRIOR)] + [math.log((1 - BELIEF_PRIOR) / (readers - 1))] * (readers - 1)
+                           if within_game else [0.0, 0.0])
         #: Each reader's summed score over the games taught (log-likelihood, in nats).
-        self.scores = [0.0, 0.0]
+        self.scores = [0.0] * readers
+        #: Each reader's score on the ghosts revealed in this game so far (within games).
+        self.game_scores = [0.0] * readers
         self.games = 0
-        #: This game's readings: (the view, its hidden ghosts, the belief's probabilities).
-        self.readings: list[tuple[GeisterView, list[int], list[float]]] = []
+        #: This game's readings: (the hidden ghosts, each reader's probabilities of blue).
+        self.readings: list[tuple[list[int], list[list[float]]]] = []
+        self._scored: set[int] = set()
 
-    def weights(self) -> tuple[float, float]:
-        """The belief's and the profile's weights in the mixture."""
-        top = max(self.scores)
-        belief, profile = (math.exp(score - top) for score in self.scores)
-        return belief / (belief + profile), profile / (belief + profile)
+    def weights(self) -> tuple[float, ...]:
+        """Each reader's weight in the mixture: the belief's first, then the profile's (and
+        the move-share reader's, within games)."""
+        logs = [p + s + g for p, s, g in zip(self.log_priors, self.scores, self.game_scores)]
+        top = max(logs)
+        weights = [math.exp(x - top) for x in logs]
+        return tuple(w / sum(weights) for w in weights)
 
     def __call__(self, view: GeisterView, unknown: list[int]) -> list[float]:
         odds = self.belief(view, unknown)
         blues = view.shape.blue - view.lost[1 - view.seat][0]
-        believed = blue_probabilities(odds, blues)
-        self.readings.append((view.clone(), list(unknown), believed))
-        if self.games == 0:
+        read = [blue_probabilities(odds, blues), self.profile.readings(view, unknown, blues)[0]]
+        if self.move_share is not None:
+            read.append(self.move_share(view, unknown, blues))
+        if self.within_game:
+            self._score_revealed(view)
+        self.readings.append((list(unknown), read))
+        if self.games == 0 and not self.within_game:
             return odds
-        profiled, _ = self.profile.readings(view, unknown, blues)
-        w_belief, w_profile = self.weights()
-        return odds_of(w_belief * b + w_profile * p for b, p in zip(believed, profiled))
+        weights = self.weights()
+        return odds_of(sum(w * p[i] for w, p in zip(weights, read)) for i in range(len(unknown)))
+
+    def _score_revealed(self, view: GeisterView) -> None:
+        """Score the readers on the ghosts whose colours our captures have shown since."""
+        shown = {g for unknown, _ in self.readings for g in unknown
+                 if g not in self._scored and view.red[g] is not None}
+        for g in shown:
+            for reader, score in enumerate(self._ghost_scores(g, bool(view.red[g]))):
+                self.game_scores[reader] += score
+        self._scored |= shown
+
+    def _ghost_scores(self, ghost: int, red: bool) -> list[float]:
+        """Each reader's log-probability of ``ghost``'s colour, averaged over its readings."""
+        sums, count = [0.0] * len(self.scores), 0
+        for unknown, read in self.readings:
+            if ghost in unknown:
+                i = unknown.index(ghost)
+                for reader, probabilities in enumerate(read):
+                    q = min(max(probabilities[i], SCORE_CLIP), 1 - SCORE_CLIP)
+                    sums[reader] += math.log(1 - q if red else q)
+                count += 1
+        return [s / count for s in sums]
 
     def new_game(self) -> None:
         """A game starts: the readings of one that was not taught are dropped."""
         self.readings = []
+        self.game_scores = [0.0] * len(self.scores)
+        self._scored = set()
+        if self.move_share is not None:
+            self.move_share.new_game()
 
     def learn(self, final, seat: int) -> None:
         """Score this game's readings against ``final``'s colours (every colour known),
         then teach the profile the game."""
-        totals: dict[int, list[float]] = {}
-        counts: dict[int, int] = {}
-        for view, unknown, believed in self.readings:
-            blues = view.shape.blue - view.lost[1 - view.seat][0]
-            profiled, _ = self.profile.readings(view, unknown, blues)
-            for g, b, p in zip(unknown, believed, profiled):
-                sums = totals.setdefault(g, [0.0, 0.0])
-                for reader, q in enumerate((b, p)):
-                    q = min(max(q, SCORE_CLIP), 1 - SCORE_CLIP)
-                    sums[reader] += math.log(1 - q if final.red[g] else q)
-                counts[g] = counts.get(g, 0) + 1
-        for g, sums in totals.items():
-            for reader in range(2):
-                self.scores[reader] += sums[reader] / counts[g]
-        self.readings = []
+        ghosts = {g for unknown, _ in self.readings for g in unknown}
+        for g in ghosts:
+            for reader, score in enumerate(self._ghost_scores(g, bool(final.red[g]))):
+                self.scores[reader] += score
         self.profile.learn(final, seat)
         self.games += 1
+        self.new_game()
