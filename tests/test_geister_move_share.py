@@ -3,6 +3,7 @@ weighed within a game by the colours captures show (``mcts:match=learn-in-game``
 reading against a referee that replays each move against the ghosts then alive, its
 symmetry before any capture, and a rusher read after its reds were taken."""
 
+import itertools
 import math
 import random
 
@@ -46,7 +47,7 @@ def referee(view: GeisterView, moves, unknown: list[int], blues: int) -> list[fl
     rho = np.exp(log_rho)
     totals = np.zeros(len(unknown))
     total = 0.0
-    for blue_set in __import__("itertools").combinations(unknown, blues):
+    for blue_set in itertools.combinations(unknown, blues):
         red = {g: view.red[g] if view.red[g] is not None else g not in blue_set for g in range(8, 16)}
         log_likelihood = sum(np.log(np.where(red[g], rho, 1.0) / (rho * reds + blues_alive))
                              for g, reds, blues_alive in moves) if moves else np.zeros_like(rho)
@@ -85,11 +86,10 @@ def test_before_any_capture_it_reads_no_colour(moved):
 
 
 def rusher(state: GeisterState, actions: list[int]) -> int:
-    """Player_1 moves only its reds while it has any (toward us when it can); player_0
-    takes what it can."""
+    """Player_1 moves only its reds while it has any; player_0 takes what it can."""
     if state.player == 1:
         reds = [a for a in actions if state.red[8 + (a >> 2)]]
-        return max(reds or actions, key=lambda a: (a & 3) == 2)
+        return (reds or actions)[0]
     ghosts = state.shape.ghosts
     takes = [a for a in actions if (t := state.shape.target[0][state.pos[a >> 2]][a & 3]) is not None
              and t >= 0 and state.board[t] >= ghosts]
