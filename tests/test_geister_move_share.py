@@ -132,10 +132,12 @@ def test_within_a_game_a_belief_fooled_by_the_ghosts_shown_loses_its_weight():
     assert fooled.weights() == pytest.approx(prior_weights)  # a new game starts from the priors
 
 
-def test_within_games_it_never_peeks():
-    """match=learn-in-game, the readers weighed by the captures of the game: recolouring
-    the opponent's hidden ghosts never changes a decision."""
-    agent = make("geister-learned:time=none,iterations=30,match=learn-in-game")
+@pytest.mark.parametrize("spec", ["geister-learned:time=none,iterations=30",
+                                  "geister-learned:time=none,iterations=30,captures=cautious"])
+def test_within_games_it_never_peeks(spec):
+    """match=learn-in-game, the readers weighed by the captures of the game (and captures
+    read cautiously): recolouring the opponent's hidden ghosts never changes a decision."""
+    agent = make(spec)
     rng = random.Random(11)
     for state in random_midgames(rng, 16, most_plies=70):
         seat, other = state.player, recoloured(state, rng)

@@ -11,7 +11,12 @@ from geister_positions import random_midgames, recoloured
 from boardzoo.agents import make
 from boardzoo.errors import SpecError
 from boardzoo.games.geister import GeisterState, GeisterView, position_from_board_string
-from boardzoo.strategy.geister.beliefs import adaptive_blue_probabilities, blue_probabilities, threats_read_worse
+from boardzoo.strategy.geister.beliefs import (
+    adaptive_blue_probabilities,
+    blue_probabilities,
+    captures_read_cautiously,
+    threats_read_worse,
+)
 from boardzoo.strategy.geister.race import escape_race, free_runner_moves
 
 PLAYER_0_WINS, PLAYER_1_WINS = (1.0, -1.0), (-1.0, 1.0)
@@ -159,6 +164,34 @@ def test_with_one_red_left_a_threat_is_read_as_believed():
     assert threats_read_worse(view, unknown, believed) != believed
 
 
+def test_with_one_red_left_the_ghosts_we_could_take_read_at_least_as_red_as_a_coin():
+    rng = random.Random(12)
+    checked = 0
+    for state in random_midgames(rng, 400, most_plies=120):
+        view = GeisterView(state, state.player)
+        seat, opponent = view.seat, 1 - view.seat
+        unknown = view.unknown_ghosts()
+        if not unknown:
+            continue
+        odds = [rng.choice([0.01, 1.0, 100.0]) for _ in unknown]
+        blues = 4 - view.lost[opponent][0]
+        read = captures_read_cautiously(view, unknown, odds)
+        if view.lost[opponent][1] != 3:
+            assert read == odds  # two reds or more left: as believed
+            continue
+        ours = [divmod(view.pos[g], 6) for g in range(8 * seat, 8 * seat + 8) if view.pos[g] >= 0]
+        takeable = [any(abs(row - r0) + abs(column - c0) == 1 for r0, c0 in ours)
+                    for row, column in (divmod(view.pos[g], 6) for g in unknown)]
+        if not any(takeable):
+            assert read == odds  # nothing to take: as believed
+            continue
+        coin, believed = blues / len(unknown), blue_probabilities(odds, blues)
+        for b, r, take in zip(believed, read, takeable):  # as probabilities, the odds' own
+            assert r / (1 + r) == pytest.approx(min(b, coin) if take else b, abs=1e-6)
+        checked += 1
+    assert checked >= 5  # enough positions with one red left
+
+
 def test_the_worse_reading_reads_the_view_alone():
     """Recolouring the opponent's ghosts in the full state leaves the reading unchanged."""
     rng = random.Random(4)
@@ -175,6 +208,7 @@ def test_the_worse_reading_reads_the_view_alone():
     ("mcts:adjudicate=nothing", "unknown adjudicator 'nothing'"),
     ("mcts:threats=sometimes,belief=adaptive", "threats must be one of as-believed, worse"),
     ("mcts:match=always,belief=adaptive", "match must be one of none, learn, learn-in-game"),
+    ("mcts:captures=never,belief=adaptive", "captures must be one of as-believed, cautious"),
 ])
 def test_unknown_settings_are_refused_by_name(spec, message):
     with pytest.raises(SpecError, match=message):
@@ -185,6 +219,7 @@ def test_unknown_settings_are_refused_by_name(spec, message):
     ("mcts:adjudicate=race,iterations=10", "connect_four has no adjudicator 'race'"),
     ("mcts:threats=worse,iterations=10", "connect_four has no worse reading of threats"),
     ("mcts:match=learn,iterations=10", "connect_four has no model of an opponent to learn over a match"),
+    ("mcts:captures=cautious,iterations=10", "connect_four has no cautious reading of captures"),
 ])
 def test_a_game_without_the_knowledge_refuses_it(spec, message):
     from boardzoo.games.connect_four import ConnectFourState

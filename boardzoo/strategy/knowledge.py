@@ -20,14 +20,15 @@ state object for attributes.
         solve_moves=None,                               # f(state, seconds, engine) -> {action: value}
         adjudicators={},                                # name -> f(state) -> returns or None
         threats_read_worse=None,                        # f(view, unknown, odds) -> odds
+        captures_read_cautiously=None,                  # f(view, unknown, odds) -> odds
         match_reading=None,                             # f(belief) -> belief that learns a match
     ))
 
 A new game gets every generic agent with no registration at all (random, minimax,
 alpha-beta with ``eval=simple``, MCTS with random roll-outs); registering knowledge adds
 ``greedy``, ``mcts:rollout=NAME``, ``alphabeta:eval=NAME``, ``mcts:value=NAME``,
-``mcts:belief=NAME``, ``mcts:adjudicate=NAME``, ``mcts:threats=worse`` and ``mcts:match=learn``
-for it.
+``mcts:belief=NAME``, ``mcts:adjudicate=NAME``, ``mcts:threats=worse``,
+``mcts:captures=cautious`` and ``mcts:match=learn`` for it.
 """
 
 from __future__ import annotations
@@ -83,6 +84,10 @@ class GameKnowledge:
     #: opponent's threats read the worse way (``mcts:threats=worse``), for a game in which a
     #: threat missed loses at once.
     threats_read_worse: Callable[[Any, list[int], list[float]], list[float]] | None = None
+    #: ``f(view, unknown, odds) -> odds``: a belief's odds with the pieces we could take
+    #: read cautiously (``mcts:captures=cautious``), for a game in which one capture can
+    #: lose at once.
+    captures_read_cautiously: Callable[[Any, list[int], list[float]], list[float]] | None = None
     #: ``f(belief, within_game) -> reader``: ``belief`` (``f(view, unknown) -> odds``)
     #: beside the game's own models of an opponent, weighed over a match
     #: (``mcts:match=learn``) and, with ``within_game``, within each game by the pieces

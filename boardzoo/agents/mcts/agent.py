@@ -39,6 +39,8 @@ final choice; a parameter of a part not chosen is refused):
                  (belief=network: the belief head of model=, or of the network shipped
                  for the game: boardzoo train geister); threats=worse reads the
                  opponent's threats the worse way (Geister: a ghost about to escape);
+                 captures=cautious reads the pieces we could take cautiously (Geister:
+                 with one red left, as likely red as a coin has them at least);
                  match=learn weighs the belief, over a match, against the game's own
                  model of the opponent (Geister: the opponent profile), by how well
                  each read the colours of the games the match has shown;
@@ -90,11 +92,12 @@ from boardzoo.agents.mcts.evaluation import (
 from boardzoo.agents.mcts.expansion import AllChildren, OneChildPerIteration
 from boardzoo.agents.mcts.final import FINAL, decisive_move
 from boardzoo.agents.mcts.sampling import (
+    CAPTURE_READINGS,
     CHANCE_TREES,
     MATCH_READINGS,
     NETWORK_BELIEF,
     THREAT_READINGS,
-    ThreatsReadWorse,
+    ReadAgain,
     check_game_options,
     check_model_options,
     root_sampling,
@@ -132,8 +135,8 @@ class MCTSAgent(Agent):
                  nthr: int = 0, rollout: str = "random", max_rollout: int = 0, value: str | None = None,
                  model: str | None = None, solver: bool = False, decisive: bool = False,
                  belief: str | None = None, adjudicate: str | None = None, threats: str = "as-believed",
-                 match: str = "none", engine: str = "auto", evaluator: Any = None, schedule: str | None = None,
-                 chance: str = "tree",
+                 captures: str = "as-believed", match: str = "none", engine: str = "auto", evaluator: Any = None,
+                 schedule: str | None = None, chance: str = "tree",
                  **options: Any):
         super().__init__(seed)
         if schedule is not None:
@@ -162,6 +165,8 @@ class MCTSAgent(Agent):
             check_known("mcts", "adjudicator", adjudicate)
         if threats not in THREAT_READINGS:
             raise ValueError(f"mcts: threats must be one of {', '.join(THREAT_READINGS)}, got {threats!r}")
+        if captures not in CAPTURE_READINGS:
+            raise ValueError(f"mcts: captures must be one of {', '.join(CAPTURE_READINGS)}, got {captures!r}")
         if match not in MATCH_READINGS:
             raise ValueError(f"mcts: match must be one of {', '.join(MATCH_READINGS)}, got {match!r}")
         self.evaluator = self._evaluator(evaluator, model, value)
@@ -177,6 +182,7 @@ class MCTSAgent(Agent):
         self.reuse, self.nthr, self.rollout_name, self.max_rollout = reuse, nthr, rollout, max_rollout
         self.value_name, self.solver, self.belief = value, solver, belief
         self.decisive, self.adjudicate, self.threats, self.match = decisive, adjudicate, threats, match
+        self.captures = captures
         #: The belief built before play (:meth:`check`): belief=network's reader, the
         #: belief weighed over a match (match=learn), with threats read the worse way
         #: (threats=worse).
@@ -236,7 +242,7 @@ class MCTSAgent(Agent):
         return evaluator
 
     def check(self, model: GameState) -> None:
-        check_model_options("mcts", model, self.rollout_name, self.belief, self.threats, self.match)
+        check_model_options("mcts", model, self.rollout_name, self.belief, self.threats, self.match, self.captures)
         if self.adjudicate is not None:
             adjudicators = knowledge_of(model).adjudicators
             if self.adjudicate not in adjudicators:
@@ -265,8 +271,12 @@ class MCTSAgent(Agent):
         if self.threats == "worse":
             read = knowledge_of(model).threats_read_worse
             assert read is not None  # check_model_options refused a game without one
-            base = ThreatsReadWorse(base, read)
-        self.belief_reader = base if (self.threats == "worse" or self.match != "none"
+            base = ReadAgain(base, read)
+        if self.captures == "cautious":
+            read = knowledge_of(model).captures_read_cautiously
+            assert read is not None  # check_model_options refused a game without one
+            base = ReadAgain(base, read)
+        self.belief_reader = base if (self.threats == "worse" or self.captures == "cautious" or self.match != "none"
                                       or self.belief == NETWORK_BELIEF) else None
         if self.engine == "compiled":
             from boardzoo.fast.rollouts import check_compiled

@@ -31,9 +31,10 @@ Belief = Callable[[GameState, list[int]], list[float]]
 NETWORK_BELIEF = "network"
 
 
-class ThreatsReadWorse:
-    """``belief`` (every colouring alike when None) with the opponent's threats read the
-    worse way by the game's ``read(view, unknown, odds) -> odds`` (``threats=worse``)."""
+class ReadAgain:
+    """``belief`` (every colouring alike when None) read again by one of the game's
+    ``read(view, unknown, odds) -> odds``: its threats the worse way (``threats=worse``),
+    its captures cautiously (``captures=cautious``)."""
 
     def __init__(self, belief: Belief | None, read: Callable[[GameState, list[int], list[float]], list[float]]):
         self.belief, self.read = belief, read
@@ -44,6 +45,8 @@ class ThreatsReadWorse:
 
 #: How ``threats=`` reads the opponent's threats: as the belief has them, or the worse way.
 THREAT_READINGS = ("as-believed", "worse")
+#: How ``captures=`` reads the pieces we could take: as the belief has them, or cautiously.
+CAPTURE_READINGS = ("as-believed", "cautious")
 #: ``match=``: each game read alone, or the belief weighed over a match against the
 #: game's own model of the opponent.
 MATCH_READINGS = ("none", "learn", "learn-in-game")
@@ -144,13 +147,17 @@ def check_game_options(agent: str, rollout: str, belief: str | None) -> None:
 
 
 def check_model_options(agent: str, model: GameState, rollout: str, belief: str | None,
-                        threats: str = "as-believed", match: str = "none") -> None:
+                        threats: str = "as-believed", match: str = "none", captures: str = "as-believed") -> None:
     """Before play: the roll-out policy and belief must be the game's own, and so must
-    a worse reading of threats and a model of the opponent to weigh over a match."""
+    a worse reading of threats, a cautious reading of captures and a model of the
+    opponent to weigh over a match."""
     rollout_function(model, rollout, None)  # raises ValueError naming the game's policies
     if threats != "as-believed" and knowledge_of(model).threats_read_worse is None:
         raise ValueError(f"{agent}: {model.game_name} has no worse reading of threats; threats={threats} is for "
                          f"games that name one ({', '.join(games_with('threats_read_worse')) or 'none'})")
+    if captures != "as-believed" and knowledge_of(model).captures_read_cautiously is None:
+        raise ValueError(f"{agent}: {model.game_name} has no cautious reading of captures; captures={captures} is "
+                         f"for games that name one ({', '.join(games_with('captures_read_cautiously')) or 'none'})")
     if match != "none" and knowledge_of(model).match_reading is None:
         raise ValueError(f"{agent}: {model.game_name} has no model of an opponent to learn over a match; match={match} "
                          f"is for games that have one ({', '.join(games_with('match_reading')) or 'none'})")
