@@ -31,3 +31,15 @@ def recoloured(state, rng: random.Random):
     for g, red in zip(on_board, colours):
         other.red[g] = red
     return other
+
+
+def decides_alike_recoloured(agent, state, rng: random.Random, seed: int = 9) -> bool:
+    """Whether ``agent``, handed ``seed``, plays the same move at the mover's view of
+    ``state`` and of ``state`` recoloured: it reads nothing the seat cannot see."""
+    from boardzoo.games.geister import GeisterView
+
+    seat, decisions = state.player, []
+    for full in (state, recoloured(state, rng)):
+        agent.reset(seed=seed)
+        decisions.append(agent.act({}, GeisterView(full, seat)))
+    return decisions[0] == decisions[1]

@@ -9,11 +9,9 @@ import random
 
 import numpy as np
 import pytest
-from geister_positions import random_midgames, recoloured
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boardzoo.agents import make
 from boardzoo.games.geister import GeisterState, GeisterView
 from boardzoo.strategy.geister.beliefs import blue_probabilities
 from boardzoo.strategy.geister.move_share import PRIOR_SPREAD, MoveShareReading
@@ -130,19 +128,3 @@ def test_within_a_game_a_belief_fooled_by_the_ghosts_shown_loses_its_weight():
     assert max(abs(p - 0.5) for p in mixed) < 0.45
     fooled.new_game()
     assert fooled.weights() == pytest.approx(prior_weights)  # a new game starts from the priors
-
-
-@pytest.mark.parametrize("spec", ["geister-learned:time=none,iterations=30",
-                                  "geister-learned:time=none,iterations=30,captures=cautious"])
-def test_within_games_it_never_peeks(spec):
-    """match=learn-in-game, the readers weighed by the captures of the game (and captures
-    read cautiously): recolouring the opponent's hidden ghosts never changes a decision."""
-    agent = make(spec)
-    rng = random.Random(11)
-    for state in random_midgames(rng, 16, most_plies=70):
-        seat, other = state.player, recoloured(state, rng)
-        decisions = []
-        for full in (state, other):
-            agent.reset(seed=9)
-            decisions.append(agent.act({}, GeisterView(full, seat)))
-        assert decisions[0] == decisions[1]
