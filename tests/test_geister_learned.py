@@ -36,7 +36,7 @@ def test_the_shipped_network_says_what_made_it():
 def test_the_preset_searches_the_shipped_network_with_the_race_worse_threats_and_a_match_reading():
     spec = PRESETS["geister-learned"].spec
     assert "model=shipped" in spec and "belief=network" in spec
-    assert "adjudicate=race" in spec and "threats=worse" in spec and "match=learn-in-game" in spec
+    assert "adjudicate=race" in spec and "threats=worse" in spec and "match=learn" in spec
     agent = make(FIXED, seed=0)
     assert agent.name == "mcts" and agent.iterations == 30 and agent.time_budget is None
     assert expand(FIXED).count("time=") == 1
@@ -57,10 +57,10 @@ def test_it_plays_from_numpy_alone():
     assert done.stdout.strip() == "False"
 
 
-@pytest.mark.parametrize("spec", [FIXED, FIXED + ",captures=cautious"])
+@pytest.mark.parametrize("spec", [FIXED, FIXED + ",match=learn-in-game", FIXED + ",captures=cautious"])
 def test_recolouring_the_opponents_ghosts_never_changes_its_decision(spec):
-    """The searched network, race, threat reading and the readers weighed within the game
-    included (and captures read cautiously), handed the same seed, plays the same move
+    """The searched network, race and threat reading included (and the readers weighed
+    within the game, and captures read cautiously), handed the same seed, plays the same move
     whatever colours the opponent's hidden ghosts really have: it decides from the seat's
     view, the colours it searches over drawn from its belief."""
     agent = make(spec)
@@ -100,17 +100,13 @@ H_TAKES_IT = 4 * 7 + 1
 
 def test_with_forced_playouts_it_takes_the_runner_whatever_its_first_sample_said():
     """The capture has a small prior (0.02); without forced playouts its one visit can be
-    a sample in which the ghost is red, a loss, and PUCT then leaves it (here one seed of
-    eight at 1,500 iterations walks away; in the game the ghost left). Forced playouts
-    sample it enough.
-    The ghost is read by the adaptive model, which has it blue: with one red left the
-    threat is read as believed, and the network's head, fooled by this bluffer, has it red
-    (the preset's match reading corrects that only from what a game or a match has shown)."""
+    a sample in which the ghost is red, a loss, and PUCT then leaves it (two seeds of eight
+    at 1,500 iterations walked away, and the ghost left). Forced playouts sample it enough."""
     state = GeisterState(300)
     for action in ON_THE_EXIT:
         state.apply(action)
     assert state.lost[1] == [1, 3] and state.board[35] >= 8  # three reds taken; a ghost on the corner
-    agent = make("geister-learned:time=none,iterations=1500,forced=2,belief=adaptive")
+    agent = make("geister-learned:time=none,iterations=1500,forced=2")
     for seed in range(4):
         agent.reset(seed=seed)
         assert agent.act({}, GeisterView(state, 0)) == H_TAKES_IT

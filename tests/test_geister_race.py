@@ -145,25 +145,6 @@ def test_a_ghost_about_to_leave_is_read_as_blue_as_the_adaptive_model_has_it_the
     assert threats_read_worse(view, [g for g in unknown if g != 12], [1.0] * 7) == [1.0] * 7  # no threat: as given
 
 
-def test_with_one_red_left_a_threat_is_read_as_believed():
-    """Three of their reds taken: a threat read blue and taken may be the last red, which
-    loses as surely as a blue let through, so the belief's odds stand."""
-    state = position_from_board_string("13R23R33R43R22B25B35B45B41u31u21u11u04u30u20u10u")
-    state.advance[12] = state.moved[12] = 4
-    for g in (9, 10, 11):  # b, c, d taken off the board, shown red
-        state.board[state.pos[g]] = -1
-        state.pos[g], state.red[g] = -1, True
-    state.lost[1][1] = 3
-    view = GeisterView(state, 0)
-    unknown = view.unknown_ghosts()
-    believed = [0.01 if g == 12 else 1.0 for g in unknown]
-    assert threats_read_worse(view, unknown, believed) == believed
-    state.lost[1][1], state.red[11] = 2, False  # d was blue: two reds left, the worse reading again
-    state.lost[1][0] = 1
-    view = GeisterView(state, 0)
-    assert threats_read_worse(view, unknown, believed) != believed
-
-
 def test_with_one_red_left_the_ghosts_we_could_take_read_at_least_as_red_as_a_coin():
     rng = random.Random(12)
     checked = 0

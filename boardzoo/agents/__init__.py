@@ -52,11 +52,10 @@ PRESETS: dict[str, Preset] = {
         "the race to the exits judged beyond the horizon, reds sent forward as bait, captures that may be "
         "red priced twice, sure blues hunted with two reds, no back-and-forth play, within 0.17 s a move"),
     "geister-learned": Preset(
-        "mcts:policy=puct,model=shipped,belief=network,match=learn-in-game,adjudicate=race,threats=worse,time=0.17",
+        "mcts:policy=puct,model=shipped,belief=network,match=learn,adjudicate=race,threats=worse,time=0.17",
         "Geister's learned player: PUCT search over the network shipped for Geister (trained by self-play on "
         "each seat's information state, boardzoo train geister), the hidden colours drawn by its belief head, "
-        "weighed within each game and over a match against the opponent profile and the colour that moves "
-        "more, by the colours shown, a ghost about to escape read the worse way, "
+        "weighed over a match against the opponent profile, a ghost about to escape read the worse way, "
         "settled races to the exits scored at the leaves, within 0.17 s a move",
         games=frozenset({"geister"})),
 }

@@ -204,15 +204,8 @@ def threats_read_worse(view: GeisterView, unknown: list[int], odds: list[float])
     another kind of player's tells can read a runner as a bait: a network that met the
     expert's reds sent forward read its runners as red, where the adaptive model read them
     as blue (the Geister learning log). Other ghosts keep the belief's probability; all
-    are turned back into odds, for the sampler.
-
-    Once the opponent has one red left, no reading is the worse one: a threat read blue
-    and taken may be its last red, which loses at once as surely as a blue let through,
-    and an exploiter that rushed its reds at our exits was handed its last capture by
-    exactly this reading. Then the belief's odds stand."""
+    are turned back into odds, for the sampler."""
     seat, shape = view.seat, view.shape
-    if shape.red - view.lost[1 - seat][1] <= 1:
-        return odds
     near = [exit_distance(1 - seat, view.pos[g], shape) <= THREAT_MOVES for g in unknown]
     if not any(near):
         return odds
