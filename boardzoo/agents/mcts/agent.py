@@ -185,7 +185,7 @@ class MCTSAgent(Agent):
         self.captures = captures
         #: The belief built before play (:meth:`check`): belief=network's reader, the
         #: belief weighed over a match (match=learn), with threats read the worse way
-        #: (threats=worse).
+        #: (threats=worse) and captures cautiously (captures=cautious).
         self.belief_reader: Any = None
         #: match=learn's reader and the game it reads: kept across games, taught by
         #: :meth:`end_of_game`.
