@@ -243,7 +243,10 @@ class MatchReading:
       belief that an opponent fools (an exploiter that baits with the ghosts the belief
       reads as blue) loses its weight within the game it is fooled in. The readers start
       from prior weights (:data:`BELIEF_PRIOR` for the belief), so even before a capture
-      no reading is more certain than the other readers allow.
+      no reading is more certain than the other readers allow. A reader trusted for what
+      it got right earlier in the game can be led astray later in it: an exploiter
+      trained against this reading kept its reds still, then moved its last one, and the
+      move share read that red as blue (the Geister learning log).
 
     The profile learns each taught game too (:meth:`OpponentProfile.learn`)."""
 
