@@ -56,13 +56,13 @@ def belief_purple(view: GeisterView, unknown: list[int]) -> list[float]:
 
 
 def _takeable(view: GeisterView, ghosts: list[int]) -> list[bool]:
-    """For each of ``ghosts``, whether one of the seat's own ghosts stands next to it."""
-    shape, seat = view.shape, view.seat
-    cols = shape.cols
-    ours = [divmod(view.pos[g], cols) for g in range(shape.ghosts * seat, shape.ghosts * (seat + 1))
-            if view.pos[g] >= 0]
-    return [any(abs(row - r) + abs(column - c) == 1 for r, c in ours)
-            for row, column in (divmod(view.pos[g], cols) for g in ghosts)]
+    """For each of ``ghosts``, whether one of the seat's own ghosts stands next to it (the
+    board's own table of neighbouring squares, as the rules count an offer)."""
+    shape, seat, board = view.shape, view.seat, view.board
+    neighbours = shape.target[seat]
+    return [any(n is not None and n >= 0 and board[n] >= 0 and board[n] // shape.ghosts == seat
+                for n in neighbours[view.pos[g]])
+            for g in ghosts]
 
 
 #: belief=adaptive's two kinds of opponent: a *bluffer*, whose red ghosts step next to
