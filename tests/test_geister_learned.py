@@ -57,7 +57,8 @@ def test_it_plays_from_numpy_alone():
     assert done.stdout.strip() == "False"
 
 
-@pytest.mark.parametrize("spec", [FIXED, FIXED + ",match=learn-in-game", FIXED + ",captures=cautious"])
+@pytest.mark.parametrize("spec", [FIXED, FIXED + ",match=learn-in-game", FIXED + ",captures=cautious",
+                                  FIXED + ",captures=wary"])
 def test_recolouring_the_opponents_ghosts_never_changes_its_decision(spec):
     """The searched network, race and threat reading included (and the readers weighed
     within the game, and captures read cautiously), handed the same seed, plays the same move

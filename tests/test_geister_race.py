@@ -15,6 +15,7 @@ from boardzoo.strategy.geister.beliefs import (
     adaptive_blue_probabilities,
     blue_probabilities,
     captures_read_cautiously,
+    captures_read_warily,
     threats_read_worse,
 )
 from boardzoo.strategy.geister.race import escape_race, free_runner_moves
@@ -145,7 +146,14 @@ def test_a_ghost_about_to_leave_is_read_as_blue_as_the_adaptive_model_has_it_the
     assert threats_read_worse(view, [g for g in unknown if g != 12], [1.0] * 7) == [1.0] * 7  # no threat: as given
 
 
-def test_with_one_red_left_the_ghosts_we_could_take_read_at_least_as_red_as_a_coin():
+@pytest.mark.parametrize("read_captures, most_blue", [
+    (captures_read_cautiously, lambda coin, threat: coin),
+    (captures_read_warily, lambda coin, threat: coin if threat else min(coin, 0.5)),
+])
+def test_with_one_red_left_the_ghosts_we_could_take_read_at_least_as_red_as_a_coin(read_captures, most_blue):
+    """cautious: every ghost we could take at most as likely blue as a coin has it; wary:
+    those that are no threat (more than two moves from leaving by one of our corners) at
+    most as likely blue as red too. Checked against plain distances on the 6x6 board."""
     rng = random.Random(12)
     checked = 0
     for state in random_midgames(rng, 400, most_plies=120):
@@ -156,7 +164,7 @@ def test_with_one_red_left_the_ghosts_we_could_take_read_at_least_as_red_as_a_co
             continue
         odds = [rng.choice([0.01, 1.0, 100.0]) for _ in unknown]
         blues = 4 - view.lost[opponent][0]
-        read = captures_read_cautiously(view, unknown, odds)
+        read = read_captures(view, unknown, odds)
         if view.lost[opponent][1] != 3:
             assert read == odds  # two reds or more left: as believed
             continue
@@ -167,8 +175,11 @@ def test_with_one_red_left_the_ghosts_we_could_take_read_at_least_as_red_as_a_co
             assert read == odds  # nothing to take: as believed
             continue
         coin, believed = blues / len(unknown), blue_probabilities(odds, blues)
-        for b, r, take in zip(believed, read, takeable):  # as probabilities, the odds' own
-            assert r / (1 + r) == pytest.approx(min(b, coin) if take else b, abs=1e-6)
+        exits = [(0, 5), (5, 5)] if seat == 0 else [(0, 0), (5, 0)]  # ours, as (column, row)
+        for g, b, r, take in zip(unknown, believed, read, takeable):  # as probabilities, the odds' own
+            column, row = view.pos[g] % 6, view.pos[g] // 6
+            threat = min(abs(column - x) + abs(row - y) for x, y in exits) + 1 <= 2
+            assert r / (1 + r) == pytest.approx(min(b, most_blue(coin, threat)) if take else b, abs=1e-6)
         checked += 1
     assert checked >= 5  # enough positions with one red left
 
@@ -189,7 +200,7 @@ def test_the_worse_reading_reads_the_view_alone():
     ("mcts:adjudicate=nothing", "unknown adjudicator 'nothing'"),
     ("mcts:threats=sometimes,belief=adaptive", "threats must be one of as-believed, worse"),
     ("mcts:match=always,belief=adaptive", "match must be one of none, learn, learn-in-game"),
-    ("mcts:captures=never,belief=adaptive", "captures must be one of as-believed, cautious"),
+    ("mcts:captures=never,belief=adaptive", "captures must be one of as-believed, cautious, wary"),
 ])
 def test_unknown_settings_are_refused_by_name(spec, message):
     with pytest.raises(SpecError, match=message):
@@ -201,6 +212,7 @@ def test_unknown_settings_are_refused_by_name(spec, message):
     ("mcts:threats=worse,iterations=10", "connect_four has no worse reading of threats"),
     ("mcts:match=learn,iterations=10", "connect_four has no model of an opponent to learn over a match"),
     ("mcts:captures=cautious,iterations=10", "connect_four has no cautious reading of captures"),
+    ("mcts:captures=wary,iterations=10", "connect_four has no wary reading of captures"),
 ])
 def test_a_game_without_the_knowledge_refuses_it(spec, message):
     from boardzoo.games.connect_four import ConnectFourState

@@ -20,7 +20,7 @@ state object for attributes.
         solve_moves=None,                               # f(state, seconds, engine) -> {action: value}
         adjudicators={},                                # name -> f(state) -> returns or None
         threats_read_worse=None,                        # f(view, unknown, odds) -> odds
-        captures_read_cautiously=None,                  # f(view, unknown, odds) -> odds
+        capture_readings={"cautious": f},               # f(view, unknown, odds) -> odds
         match_reading=None,                             # f(belief) -> belief that learns a match
     ))
 
@@ -84,10 +84,10 @@ class GameKnowledge:
     #: opponent's threats read the worse way (``mcts:threats=worse``), for a game in which a
     #: threat missed loses at once.
     threats_read_worse: Callable[[Any, list[int], list[float]], list[float]] | None = None
-    #: ``f(view, unknown, odds) -> odds``: a belief's odds with the pieces we could take
-    #: read cautiously (``mcts:captures=cautious``), for a game in which one capture can
-    #: lose at once.
-    captures_read_cautiously: Callable[[Any, list[int], list[float]], list[float]] | None = None
+    #: By name, ``f(view, unknown, odds) -> odds``: a belief's odds with the pieces we
+    #: could take read more cautiously than believed (``mcts:captures=NAME``), for a game
+    #: in which one capture can lose at once.
+    capture_readings: Mapping[str, Callable[[Any, list[int], list[float]], list[float]]] = field(default_factory=dict)
     #: ``f(belief, within_game) -> reader``: ``belief`` (``f(view, unknown) -> odds``)
     #: beside the game's own models of an opponent, weighed over a match
     #: (``mcts:match=learn``) and, with ``within_game``, within each game by the pieces

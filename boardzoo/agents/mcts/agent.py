@@ -41,6 +41,8 @@ final choice; a parameter of a part not chosen is refused):
                  opponent's threats the worse way (Geister: a ghost about to escape);
                  captures=cautious reads the pieces we could take cautiously (Geister:
                  with one red left, as likely red as a coin has them at least);
+                 captures=wary too, and those that are no threat as likely red as
+                 blue at least;
                  match=learn weighs the belief, over a match, against the game's own
                  model of the opponent (Geister: the opponent profile), by how well
                  each read the colours of the games the match has shown;
@@ -185,7 +187,7 @@ class MCTSAgent(Agent):
         self.captures = captures
         #: The belief built before play (:meth:`check`): belief=network's reader, the
         #: belief weighed over a match (match=learn), with threats read the worse way
-        #: (threats=worse) and captures cautiously (captures=cautious).
+        #: (threats=worse) and captures cautiously (captures=cautious / wary).
         self.belief_reader: Any = None
         #: match=learn's reader and the game it reads: kept across games, taught by
         #: :meth:`end_of_game`.
@@ -272,11 +274,9 @@ class MCTSAgent(Agent):
             read = knowledge_of(model).threats_read_worse
             assert read is not None  # check_model_options refused a game without one
             base = ReadAgain(base, read)
-        if self.captures == "cautious":
-            read = knowledge_of(model).captures_read_cautiously
-            assert read is not None  # check_model_options refused a game without one
-            base = ReadAgain(base, read)
-        self.belief_reader = base if (self.threats == "worse" or self.captures == "cautious" or self.match != "none"
+        if self.captures != "as-believed":  # check_model_options refused a game without it
+            base = ReadAgain(base, knowledge_of(model).capture_readings[self.captures])
+        self.belief_reader = base if (self.threats == "worse" or self.captures != "as-believed" or self.match != "none"
                                       or self.belief == NETWORK_BELIEF) else None
         if self.engine == "compiled":
             from boardzoo.fast.rollouts import check_compiled

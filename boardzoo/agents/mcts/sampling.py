@@ -34,7 +34,7 @@ NETWORK_BELIEF = "network"
 class ReadAgain:
     """``belief`` (every colouring alike when None) read again by one of the game's
     ``read(view, unknown, odds) -> odds``: its threats the worse way (``threats=worse``),
-    its captures cautiously (``captures=cautious``)."""
+    its captures more cautiously than believed (``captures=cautious / wary``)."""
 
     def __init__(self, belief: Belief | None, read: Callable[[GameState, list[int], list[float]], list[float]]):
         self.belief, self.read = belief, read
@@ -45,8 +45,9 @@ class ReadAgain:
 
 #: How ``threats=`` reads the opponent's threats: as the belief has them, or the worse way.
 THREAT_READINGS = ("as-believed", "worse")
-#: How ``captures=`` reads the pieces we could take: as the belief has them, or cautiously.
-CAPTURE_READINGS = ("as-believed", "cautious")
+#: How ``captures=`` reads the pieces we could take: as the belief has them, or one of
+#: the game's more cautious readings (its knowledge's ``capture_readings``).
+CAPTURE_READINGS = ("as-believed", "cautious", "wary")
 #: ``match=``: each game read alone, or the belief weighed over a match against the
 #: game's own model of the opponent.
 MATCH_READINGS = ("none", "learn", "learn-in-game")
@@ -135,7 +136,7 @@ def sampler(model: GameState, rng: random.Random, belief: str | None) -> Callabl
 
 def games_with(part: str) -> list[str]:
     """The games whose knowledge has ``part`` (a field of :class:`GameKnowledge`)."""
-    return [game for game, knowledge in all_knowledge().items() if getattr(knowledge, part) is not None]
+    return [game for game, knowledge in all_knowledge().items() if getattr(knowledge, part)]
 
 
 def check_game_options(agent: str, rollout: str, belief: str | None) -> None:
@@ -155,9 +156,9 @@ def check_model_options(agent: str, model: GameState, rollout: str, belief: str 
     if threats != "as-believed" and knowledge_of(model).threats_read_worse is None:
         raise ValueError(f"{agent}: {model.game_name} has no worse reading of threats; threats={threats} is for "
                          f"games that name one ({', '.join(games_with('threats_read_worse')) or 'none'})")
-    if captures != "as-believed" and knowledge_of(model).captures_read_cautiously is None:
-        raise ValueError(f"{agent}: {model.game_name} has no cautious reading of captures; captures={captures} is "
-                         f"for games that name one ({', '.join(games_with('captures_read_cautiously')) or 'none'})")
+    if captures != "as-believed" and captures not in knowledge_of(model).capture_readings:
+        raise ValueError(f"{agent}: {model.game_name} has no {captures} reading of captures; captures={captures} is "
+                         f"for games that name one ({', '.join(games_with('capture_readings')) or 'none'})")
     if match != "none" and knowledge_of(model).match_reading is None:
         raise ValueError(f"{agent}: {model.game_name} has no model of an opponent to learn over a match; match={match} "
                          f"is for games that have one ({', '.join(games_with('match_reading')) or 'none'})")

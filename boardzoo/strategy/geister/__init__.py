@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from boardzoo.games.geister.rules import GeisterState, playout
-from boardzoo.strategy.geister.beliefs import BELIEFS, captures_read_cautiously, threats_read_worse
+from boardzoo.strategy.geister.beliefs import BELIEFS, CAPTURE_READINGS, threats_read_worse
 from boardzoo.strategy.geister.players import baiting_action, forward_policy, rushing_action
 from boardzoo.strategy.geister.profile import MatchReading
 from boardzoo.strategy.geister.purple import PurpleSearch
@@ -38,7 +38,7 @@ register(GameKnowledge(
     beliefs=BELIEFS,
     adjudicators={"race": escape_race},
     threats_read_worse=threats_read_worse,
-    captures_read_cautiously=captures_read_cautiously,
+    capture_readings=CAPTURE_READINGS,
     match_reading=MatchReading,
 ))
 
