@@ -252,9 +252,37 @@ def _captures_read_no_surer_than(view: GeisterView, unknown: list[int], odds: li
         return odds
     blues = shape.blue - view.lost[1 - seat][0]
     coin = blues / len(unknown)
-    believed = blue_probabilities(odds, blues)
-    return odds_of(min(b, most(coin, exit_distance(1 - seat, view.pos[g], shape) <= THREAT_MOVES)) if take else b
-                   for b, g, take in zip(believed, unknown, takeable))
+    return odds_at_most(odds, blues, {i: most(coin, exit_distance(1 - seat, view.pos[g], shape) <= THREAT_MOVES)
+                                      for i, (g, take) in enumerate(zip(unknown, takeable)) if take})
+
+
+#: How near a probability :func:`odds_at_most` brings each bounded ghost to its bound.
+_FIT_TOLERANCE = 1e-6
+#: The most rounds :func:`odds_at_most` fits the odds in (bounds that every colouring
+#: breaks, such as every ghost at most even odds of blue when most are blue, stop there).
+_FIT_ROUNDS = 60
+
+
+def odds_at_most(odds: list[float], blues: int, most: dict[int, float]) -> list[float]:
+    """``odds`` with the ghost at each index of ``most`` made no likelier blue than its
+    bound, as the sampler draws them: exactly ``blues`` blue, so lowering one ghost's odds
+    raises the others' probabilities of blue, and a probability turned back into odds
+    alone would miss its bound (with one red left, a ghost read at even odds of blue is
+    still drawn blue nearly always when the belief is sure the red is another). Only the
+    bounded ghosts' odds change; each is scaled by how far its probability still is from
+    its bound, round after round, until every bound holds."""
+    weights = list(odds)
+    for _ in range(_FIT_ROUNDS):
+        probabilities = blue_probabilities(weights, blues)
+        over = {i: bound for i, bound in most.items() if probabilities[i] > bound + _FIT_TOLERANCE}
+        if not over:
+            break
+        for i, bound in over.items():
+            wanted, now = min(max(bound, _CLIP), 1 - _CLIP), min(probabilities[i], 1 - _CLIP)
+            weights[i] *= (wanted / (1 - wanted)) / (now / (1 - now))
+        top = max(weights)
+        weights = [w / top for w in weights]
+    return weights
 
 
 #: How ``mcts:captures=`` may read the ghosts we could take once one red is left.
