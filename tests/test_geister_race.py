@@ -210,7 +210,9 @@ def test_the_worse_reading_reads_the_view_alone():
     ("mcts:adjudicate=nothing", "unknown adjudicator 'nothing'"),
     ("mcts:threats=sometimes,belief=adaptive", "threats must be one of as-believed, worse"),
     ("mcts:match=always,belief=adaptive", "match must be one of none, learn, learn-in-game"),
-    ("mcts:captures=never,belief=adaptive", "captures must be one of as-believed, cautious, wary"),
+    ("mcts:captures=never,belief=adaptive",
+     r"unknown reading of captures 'never'; there are: as-believed \(every game\); "
+     r"cautious \(geister\); wary \(geister\)"),
 ])
 def test_unknown_settings_are_refused_by_name(spec, message):
     with pytest.raises(SpecError, match=message):

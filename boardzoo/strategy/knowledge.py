@@ -134,14 +134,14 @@ def all_knowledge() -> dict[str, GameKnowledge]:
 
 #: What ``known_names`` calls each kind of game knowledge, for messages.
 _KINDS = {"rollout": "roll-out policy", "eval": "evaluator", "belief": "belief", "schedule": "iteration schedule",
-          "adjudicator": "adjudicator"}
+          "adjudicator": "adjudicator", "capture": "reading of captures"}
 
 
 def known_names(kind: str) -> dict[str, list[str]]:
     """Every name of one kind of game knowledge a spec can choose, with the games that
     have it: ``kind`` is ``"rollout"`` (``mcts:rollout=``), ``"eval"`` (``alphabeta:eval=``,
-    ``mcts:value=``), ``"belief"`` (``mcts:belief=``), ``"schedule"`` (``mcts:schedule=``) or
-    ``"adjudicator"`` (``mcts:adjudicate=``)."""
+    ``mcts:value=``), ``"belief"`` (``mcts:belief=``), ``"schedule"`` (``mcts:schedule=``),
+    ``"adjudicator"`` (``mcts:adjudicate=``) or ``"capture"`` (``mcts:captures=``)."""
     if kind not in _KINDS:
         raise ValueError(f"unknown kind of game knowledge {kind!r}")
     found: dict[str, list[str]] = {}
@@ -149,10 +149,12 @@ def known_names(kind: str) -> dict[str, list[str]]:
         found["random"] = ["every game"]
     elif kind == "eval":
         found["simple"] = ["every game"]
+    elif kind == "capture":
+        found["as-believed"] = ["every game"]
     for game, knowledge in all_knowledge().items():
         names = {"rollout": knowledge.rollout_names()[1:], "eval": list(knowledge.evaluators),
                  "belief": list(knowledge.beliefs), "schedule": list(knowledge.schedules),
-                 "adjudicator": list(knowledge.adjudicators)}[kind]
+                 "adjudicator": list(knowledge.adjudicators), "capture": list(knowledge.capture_readings)}[kind]
         for name in names:
             found.setdefault(name, []).append(game)
     return found

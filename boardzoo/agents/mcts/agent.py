@@ -94,7 +94,6 @@ from boardzoo.agents.mcts.evaluation import (
 from boardzoo.agents.mcts.expansion import AllChildren, OneChildPerIteration
 from boardzoo.agents.mcts.final import FINAL, decisive_move
 from boardzoo.agents.mcts.sampling import (
-    CAPTURE_READINGS,
     CHANCE_TREES,
     MATCH_READINGS,
     NETWORK_BELIEF,
@@ -167,8 +166,7 @@ class MCTSAgent(Agent):
             check_known("mcts", "adjudicator", adjudicate)
         if threats not in THREAT_READINGS:
             raise ValueError(f"mcts: threats must be one of {', '.join(THREAT_READINGS)}, got {threats!r}")
-        if captures not in CAPTURE_READINGS:
-            raise ValueError(f"mcts: captures must be one of {', '.join(CAPTURE_READINGS)}, got {captures!r}")
+        check_known("mcts", "capture", captures)
         if match not in MATCH_READINGS:
             raise ValueError(f"mcts: match must be one of {', '.join(MATCH_READINGS)}, got {match!r}")
         self.evaluator = self._evaluator(evaluator, model, value)

@@ -45,9 +45,6 @@ class ReadAgain:
 
 #: How ``threats=`` reads the opponent's threats: as the belief has them, or the worse way.
 THREAT_READINGS = ("as-believed", "worse")
-#: How ``captures=`` reads the pieces we could take: as the belief has them, or one of
-#: the game's more cautious readings (its knowledge's ``capture_readings``).
-CAPTURE_READINGS = ("as-believed", "cautious", "wary")
 #: ``match=``: each game read alone, or the belief weighed over a match against the
 #: game's own model of the opponent.
 MATCH_READINGS = ("none", "learn", "learn-in-game")
