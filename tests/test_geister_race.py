@@ -126,7 +126,7 @@ def test_every_race_it_settles_within_two_moves_is_won_by_its_winner_whatever_th
 
 
 # --- threats read the worse way ----------------------------------------------------------------
-def test_a_ghost_about_to_leave_is_read_as_blue_as_the_adaptive_model_has_it_the_others_as_believed():
+def test_a_ghost_about_to_leave_is_drawn_as_blue_as_the_adaptive_model_has_it_the_others_likelier_red():
     # their e at (0, 4), one step from their exit (0, 5); a at (4, 1) far from it
     state = position_from_board_string("13R23R33R43R22B25B35B45B41u31u21u11u04u30u20u10u")
     state.advance[12] = state.moved[12] = 4
@@ -134,16 +134,46 @@ def test_a_ghost_about_to_leave_is_read_as_blue_as_the_adaptive_model_has_it_the
     unknown = view.unknown_ghosts()
     believed = [0.01 if g == 12 else 1.0 for g in unknown]  # a belief sure that e is red
     blues = 4
-    read = threats_read_worse(view, unknown, believed)
     before = blue_probabilities(believed, blues)
+    drawn = blue_probabilities(threats_read_worse(view, unknown, believed), blues)
     adaptive = adaptive_blue_probabilities(view, unknown, blues)
     e = unknown.index(12)
-    worse = max(before[e], adaptive[e])
-    assert read[e] == pytest.approx(worse / (1 - worse))  # the worse probability, as odds
-    assert worse > 0.5 > before[e]
-    far = unknown.index(8)
-    assert read[far] == pytest.approx(before[far] / (1 - before[far]))  # the belief's own probability
+    assert drawn[e] == pytest.approx(adaptive[e], abs=1e-4)  # as the sampler draws it, exactly so many blue
+    assert adaptive[e] > 0.5 > before[e]
+    assert all(d < b for i, (d, b) in enumerate(zip(drawn, before)) if i != e)  # the others likelier red
     assert threats_read_worse(view, [g for g in unknown if g != 12], [1.0] * 7) == [1.0] * 7  # no threat: as given
+
+
+def test_threats_are_drawn_at_least_as_blue_as_the_adaptive_model_has_them():
+    """Each ghost two moves or fewer from leaving by one of our corners (plain distances
+    on the 6x6 board) is drawn blue, exactly so many blue, at least as often as the
+    adaptive model has it; every other ghost no more often than the belief had it; odds
+    that already meet the bounds come back as they were."""
+    rng = random.Random(21)
+    threats_seen = 0
+    for state in random_midgames(rng, 300, most_plies=120):
+        view = GeisterView(state, state.player)
+        seat, opponent = view.seat, 1 - view.seat
+        unknown = view.unknown_ghosts()
+        blues = 4 - view.lost[opponent][0]
+        if not 0 < blues < len(unknown):
+            continue
+        odds = [rng.choice([0.01, 1.0, 100.0]) for _ in unknown]
+        read = threats_read_worse(view, unknown, odds)
+        exits = [(0, 5), (5, 5)] if seat == 0 else [(0, 0), (5, 0)]  # ours, as (column, row)
+        threat = [min(abs(view.pos[g] % 6 - x) + abs(view.pos[g] // 6 - y) for x, y in exits) + 1 <= 2
+                  for g in unknown]
+        believed, drawn = blue_probabilities(odds, blues), blue_probabilities(read, blues)
+        adaptive = adaptive_blue_probabilities(view, unknown, blues)
+        if all(b >= a - 1e-6 for b, a, t in zip(believed, adaptive, threat) if t):
+            assert read == odds
+        for b, d, a, t in zip(believed, drawn, adaptive, threat):
+            if t:
+                assert d >= a - 1e-4
+            else:
+                assert d <= b + 1e-9
+        threats_seen += sum(threat)
+    assert threats_seen >= 20
 
 
 @pytest.mark.parametrize("read_captures, most_blue", [

@@ -5,7 +5,8 @@ and the probabilities of blue they imply."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 
 from boardzoo.games.geister.information import GeisterView
 from boardzoo.strategy.geister.learned import belief_learned
@@ -200,21 +201,20 @@ _CLIP = 1e-6
 def threats_read_worse(view: GeisterView, unknown: list[int], odds: list[float]) -> list[float]:
     """A belief's ``odds`` of blue for ``unknown``, with each escape threat read the worse
     way (``mcts:threats=worse``): a ghost :data:`THREAT_MOVES` or fewer moves from leaving
-    by one of our corners is as likely blue as the higher of the belief's probability and
-    the adaptive model's. A threat missed loses the game at once, and a belief that learned
-    another kind of player's tells can read a runner as a bait: a network that met the
-    expert's reds sent forward read its runners as red, where the adaptive model read them
-    as blue (the Geister learning log). Other ghosts keep the belief's probability; all
-    are turned back into odds, for the sampler."""
+    by one of our corners is drawn blue at least as often as the adaptive model has it. A
+    threat missed loses the game at once, and a belief that learned another kind of
+    player's tells can read a runner as a bait: a network that met the expert's reds sent
+    forward read its runners as red, where the adaptive model read them as blue (the
+    Geister learning log). The odds are fitted as the sampler draws them
+    (:func:`odds_within`), so raising a threat makes the other ghosts likelier red, never
+    likelier blue."""
     seat, shape = view.seat, view.shape
     near = [exit_distance(1 - seat, view.pos[g], shape) <= THREAT_MOVES for g in unknown]
     if not any(near):
         return odds
     blues = shape.blue - view.lost[1 - seat][0]
-    believed = blue_probabilities(odds, blues)
     adaptive = adaptive_blue_probabilities(view, unknown, blues)
-    read = [max(b, a) if threat else b for b, a, threat in zip(believed, adaptive, near)]
-    return odds_of(read)
+    return odds_within(odds, blues, least={i: a for i, (a, threat) in enumerate(zip(adaptive, near)) if threat})
 
 
 def captures_read_cautiously(view: GeisterView, unknown: list[int], odds: list[float]) -> list[float]:
@@ -252,33 +252,37 @@ def _captures_read_no_surer_than(view: GeisterView, unknown: list[int], odds: li
         return odds
     blues = shape.blue - view.lost[1 - seat][0]
     coin = blues / len(unknown)
-    return odds_at_most(odds, blues, {i: most(coin, exit_distance(1 - seat, view.pos[g], shape) <= THREAT_MOVES)
-                                      for i, (g, take) in enumerate(zip(unknown, takeable)) if take})
+    return odds_within(odds, blues, most={i: most(coin, exit_distance(1 - seat, view.pos[g], shape) <= THREAT_MOVES)
+                                          for i, (g, take) in enumerate(zip(unknown, takeable)) if take})
 
 
-#: How near a probability :func:`odds_at_most` brings each bounded ghost to its bound.
+#: How near a probability :func:`odds_within` brings each bounded ghost to its bound.
 _FIT_TOLERANCE = 1e-6
-#: The most rounds :func:`odds_at_most` fits the odds in (bounds that every colouring
+#: The most rounds :func:`odds_within` fits the odds in (bounds that every colouring
 #: breaks, such as every ghost at most even odds of blue when most are blue, stop there).
 _FIT_ROUNDS = 60
 
 
-def odds_at_most(odds: list[float], blues: int, most: dict[int, float]) -> list[float]:
-    """``odds`` with the ghost at each index of ``most`` made no likelier blue than its
-    bound, as the sampler draws them: exactly ``blues`` blue, so lowering one ghost's odds
-    raises the others' probabilities of blue, and a probability turned back into odds
-    alone would miss its bound (with one red left, a ghost read at even odds of blue is
-    still drawn blue nearly always when the belief is sure the red is another). Only the
-    bounded ghosts' odds change; each is scaled by how far its probability still is from
-    its bound, round after round, until every bound holds."""
+def odds_within(odds: list[float], blues: int, least: Mapping[int, float] = MappingProxyType({}),
+                most: Mapping[int, float] = MappingProxyType({})) -> list[float]:
+    """``odds`` with the ghost at each index of ``least`` drawn blue at least that often,
+    and at each index of ``most`` at most that often, as the sampler draws them: exactly
+    ``blues`` blue, so changing one ghost's odds moves the others' probabilities of blue,
+    and a probability turned back into odds alone would miss its bound (with one red left,
+    a ghost read at even odds of blue is still drawn blue nearly always when the belief is
+    sure the red is another). Only the bounded ghosts' odds change; each is scaled by how
+    far its probability still is from its bound, round after round, until every bound
+    holds. Odds that already meet every bound come back as they are."""
     weights = list(odds)
     for _ in range(_FIT_ROUNDS):
         probabilities = blue_probabilities(weights, blues)
-        over = {i: bound for i, bound in most.items() if probabilities[i] > bound + _FIT_TOLERANCE}
-        if not over:
+        off = {i: bound for i, bound in most.items() if probabilities[i] > bound + _FIT_TOLERANCE}
+        off.update({i: bound for i, bound in least.items() if probabilities[i] < bound - _FIT_TOLERANCE})
+        if not off:
             break
-        for i, bound in over.items():
-            wanted, now = min(max(bound, _CLIP), 1 - _CLIP), min(probabilities[i], 1 - _CLIP)
+        for i, bound in off.items():
+            wanted = min(max(bound, _CLIP), 1 - _CLIP)
+            now = min(max(probabilities[i], _CLIP), 1 - _CLIP)
             weights[i] *= (wanted / (1 - wanted)) / (now / (1 - now))
         top = max(weights)
         weights = [w / top for w in weights]
