@@ -22,7 +22,7 @@ class NetworkEvaluator:
     def answer(self, state: GameState) -> tuple[float, list[tuple[int, float]]]:
         raise NotImplementedError
 
-    def _answer(self, state: GameState) -> tuple[float, list[tuple[int, float]]]:
+    def _answer(self, state: GameState) -> tuple[float, tuple[tuple[int, float], ...]]:
         # A key names a position within one game's size; the number of actions keeps
         # the answers for another size (a network asked about a board it was not made
         # for, which then explains itself) apart.
@@ -30,7 +30,11 @@ class NetworkEvaluator:
         if key is not None and key in self._cache:
             self._cache.move_to_end(key)
             return self._cache[key]
-        found = self.answer(state)
+        value, prior = self.answer(state)
+        # Kept as tuples of numbers, which the cyclic garbage collector stops tracking: as
+        # lists, a full cache is a million objects that every full collection walks, and
+        # one such pass, a quarter of a second, fell inside a move of a timed search.
+        found = (value, tuple(prior))
         if key is not None:
             self._cache[key] = found
             if len(self._cache) > self._cache_size:
@@ -41,5 +45,5 @@ class NetworkEvaluator:
         value, _ = self._answer(state)
         return (value, -value) if state.current_player() == 0 else (-value, value)
 
-    def prior(self, state: GameState) -> list[tuple[int, float]]:
+    def prior(self, state: GameState) -> tuple[tuple[int, float], ...]:
         return self._answer(state)[1]
