@@ -144,6 +144,14 @@ def test_a_ghost_about_to_leave_is_drawn_as_blue_as_the_adaptive_model_has_it_th
     assert threats_read_worse(view, [g for g in unknown if g != 12], [1.0] * 7) == [1.0] * 7  # no threat: as given
 
 
+def is_threat(view: GeisterView, ghost: int) -> bool:
+    """Whether the opponent's ``ghost`` is two moves or fewer from leaving by one of the
+    viewer's corners, by plain distances on the 6x6 board."""
+    exits = [(0, 5), (5, 5)] if view.seat == 0 else [(0, 0), (5, 0)]  # ours, as (column, row)
+    column, row = view.pos[ghost] % 6, view.pos[ghost] // 6
+    return min(abs(column - x) + abs(row - y) for x, y in exits) + 1 <= 2
+
+
 def test_threats_are_drawn_at_least_as_blue_as_the_adaptive_model_has_them():
     """Each ghost two moves or fewer from leaving by one of our corners (plain distances
     on the 6x6 board) is drawn blue, exactly so many blue, at least as often as the
@@ -153,16 +161,14 @@ def test_threats_are_drawn_at_least_as_blue_as_the_adaptive_model_has_them():
     threats_seen = 0
     for state in random_midgames(rng, 300, most_plies=120):
         view = GeisterView(state, state.player)
-        seat, opponent = view.seat, 1 - view.seat
+        opponent = 1 - view.seat
         unknown = view.unknown_ghosts()
         blues = 4 - view.lost[opponent][0]
         if not 0 < blues < len(unknown):
             continue
         odds = [rng.choice([0.01, 1.0, 100.0]) for _ in unknown]
         read = threats_read_worse(view, unknown, odds)
-        exits = [(0, 5), (5, 5)] if seat == 0 else [(0, 0), (5, 0)]  # ours, as (column, row)
-        threat = [min(abs(view.pos[g] % 6 - x) + abs(view.pos[g] // 6 - y) for x, y in exits) + 1 <= 2
-                  for g in unknown]
+        threat = [is_threat(view, g) for g in unknown]
         believed, drawn = blue_probabilities(odds, blues), blue_probabilities(read, blues)
         adaptive = adaptive_blue_probabilities(view, unknown, blues)
         if all(b >= a - 1e-6 for b, a, t in zip(believed, adaptive, threat) if t):
@@ -207,12 +213,7 @@ def test_with_one_red_left_the_ghosts_we_could_take_read_at_least_as_red_as_a_co
             assert read == odds  # nothing to take: as believed
             continue
         coin, believed, drawn = blues / len(unknown), blue_probabilities(odds, blues), blue_probabilities(read, blues)
-        exits = [(0, 5), (5, 5)] if seat == 0 else [(0, 0), (5, 0)]  # ours, as (column, row)
-        bounds = []
-        for g, take in zip(unknown, takeable):
-            column, row = view.pos[g] % 6, view.pos[g] // 6
-            threat = min(abs(column - x) + abs(row - y) for x, y in exits) + 1 <= 2
-            bounds.append(most_blue(coin, threat) if take else 1.0)
+        bounds = [most_blue(coin, is_threat(view, g)) if take else 1.0 for g, take in zip(unknown, takeable)]
         if all(b <= bound for b, bound in zip(believed, bounds)):
             assert read == odds  # no bound broken: as believed
         for b, d, bound, take in zip(believed, drawn, bounds, takeable):
