@@ -326,7 +326,8 @@ def parser() -> argparse.ArgumentParser:
     client.add_argument("--host", default="localhost", help="server host (default localhost)")
     client.add_argument("--port", type=int, default=10000, help="server port (default 10000)")
     client.add_argument("--agent", default="geister-expert",
-                        help="agent spec (default: geister-expert, boardzoo's strongest Geister player)")
+                        help="agent spec (default: geister-expert, boardzoo's strongest against outside "
+                             "Geister programs)")
     client.add_argument("--games", type=int, default=1, help="games to play (default 1)")
     client.add_argument("--red", help="the 4 red ghosts, e.g. ABCD (default: the agent chooses)")
     client.add_argument("--seed", type=int, default=None, help="agent seed (default: random)")
