@@ -71,11 +71,13 @@ def test_recolouring_the_opponents_ghosts_never_changes_its_decision(spec):
     assert all(decides_alike_recoloured(agent, state, rng) for state in states)
 
 
-def test_over_a_match_it_reads_as_before_until_taught_and_never_peeks_once_taught():
+@pytest.mark.parametrize("match", ["learn", "learn-calibrated"])
+def test_over_a_match_it_reads_as_before_until_taught_and_never_peeks_once_taught(match):
     """match=learn: untaught (the arena, the league) every decision is the one the network's
-    belief alone makes; taught a finished game, its belief mixes in the opponent profile,
-    and recolouring the opponent's hidden ghosts still never changes a decision."""
-    plain, learner = make(FIXED + ",match=none"), make(FIXED + ",match=learn")
+    belief alone makes; taught a finished game, its belief mixes in the opponent profile
+    (and, with match=learn-calibrated, its calibration), and recolouring
+    the opponent's hidden ghosts still never changes a decision."""
+    plain, learner = make(FIXED + ",match=none"), make(FIXED + f",match={match}")
     rng = random.Random(8)
     positions = random_midgames(rng, 12, most_plies=50)
     for state in positions:
@@ -87,6 +89,7 @@ def test_over_a_match_it_reads_as_before_until_taught_and_never_peeks_once_taugh
     learner.end_of_game(finished, 0)
     reader = learner.match_reader
     assert reader.games == 1 and reader.readings == [] and reader.weights() != (1.0, 0.0)
+    assert (reader.calibration is not None and reader.calibration.games == 1) == (match == "learn-calibrated")
     assert all(decides_alike_recoloured(learner, state, rng) for state in positions)
 
 

@@ -240,7 +240,7 @@ def test_the_worse_reading_reads_the_view_alone():
 @pytest.mark.parametrize("spec, message", [
     ("mcts:adjudicate=nothing", "unknown adjudicator 'nothing'"),
     ("mcts:threats=sometimes,belief=adaptive", "threats must be one of as-believed, worse"),
-    ("mcts:match=always,belief=adaptive", "match must be one of none, learn, learn-in-game"),
+    ("mcts:match=always,belief=adaptive", "match must be one of none, learn, learn-in-game, learn-calibrated"),
     ("mcts:captures=never,belief=adaptive",
      r"unknown reading of captures 'never'; there are: as-believed \(every game\); "
      r"cautious \(geister\); wary \(geister\)"),

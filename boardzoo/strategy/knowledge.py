@@ -88,13 +88,14 @@ class GameKnowledge:
     #: could take read more cautiously than believed (``mcts:captures=NAME``), for a game
     #: in which one capture can lose at once.
     capture_readings: Mapping[str, Callable[[Any, list[int], list[float]], list[float]]] = field(default_factory=dict)
-    #: ``f(belief, within_game) -> reader``: ``belief`` (``f(view, unknown) -> odds``)
-    #: beside the game's own models of an opponent, weighed over a match
-    #: (``mcts:match=learn``) and, with ``within_game``, within each game by the pieces
-    #: shown (``mcts:match=learn-in-game``). The reader is a belief too;
-    #: ``reader.new_game()`` starts a game and ``reader.learn(final, seat)`` teaches it each
-    #: finished game of a match (:meth:`~boardzoo.agents.base.Agent.end_of_game`); never
-    #: taught and not within games, it reads as ``belief`` alone.
+    #: ``f(belief, within_game, calibrated) -> reader``: ``belief`` (``f(view, unknown) ->
+    #: odds``) beside the game's own models of an opponent, weighed over a match
+    #: (``mcts:match=learn``); with ``within_game``, within each game too by the pieces
+    #: shown (``mcts:match=learn-in-game``); with ``calibrated``, read again by what the
+    #: match showed of it (``mcts:match=learn-calibrated``). The reader is a belief too;
+    #: ``reader.new_game()`` starts a game and ``reader.learn(final, seat)`` teaches it
+    #: each finished game of a match (:meth:`~boardzoo.agents.base.Agent.end_of_game`);
+    #: never taught and not within games, it reads as ``belief`` alone.
     match_reading: Callable[..., Any] | None = None
 
     def rollout_names(self) -> list[str]:

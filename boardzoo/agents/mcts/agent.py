@@ -47,7 +47,10 @@ final choice; a parameter of a part not chosen is refused):
                  model of the opponent (Geister: the opponent profile), by how well
                  each read the colours of the games the match has shown;
                  match=learn-in-game weighs them within each game too, by the colours
-                 captures show, beside a third reader (Geister: which colour moves more)
+                 captures show, beside a third reader (Geister: which colour moves more);
+                 match=learn-calibrated is match=learn read again by what the
+                 match showed (Geister: how sure to be of every hidden colour, and
+                 how the opponent colours the ghosts it leaves within our reach)
     chance       chance=tree: each chance outcome its node | open: drawn on the way
                  down and kept in no node, one tree over moves (source 000's coin)
 
@@ -265,7 +268,8 @@ class MCTSAgent(Agent):
                 build = knowledge_of(model).match_reading
                 assert build is not None  # check_model_options refused a game without one
                 self.match_reader = build(base if base is not None else uniform_odds,
-                                          within_game=self.match == "learn-in-game")
+                                          within_game=self.match == "learn-in-game",
+                                          calibrated=self.match == "learn-calibrated")
                 self._match_game = model.game_name
             base = self.match_reader
         if self.threats == "worse":

@@ -47,7 +47,7 @@ class ReadAgain:
 THREAT_READINGS = ("as-believed", "worse")
 #: ``match=``: each game read alone, or the belief weighed over a match against the
 #: game's own model of the opponent.
-MATCH_READINGS = ("none", "learn", "learn-in-game")
+MATCH_READINGS = ("none", "learn", "learn-in-game", "learn-calibrated")
 
 
 def uniform_odds(view: GameState, unknown: list[int]) -> list[float]:

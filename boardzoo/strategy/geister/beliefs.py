@@ -52,12 +52,12 @@ def belief_purple(view: GeisterView, unknown: list[int]) -> list[float]:
     rest, the ones nearest our home rows are blue (they threaten to escape). The study
     found this view too pessimistic, and weak against the rushing player."""
     seat, shape = view.seat, view.shape
-    takeable = _takeable(view, unknown)
+    within = takeable(view, unknown)
     return [1e-9 if take else 1000.0 ** (shape.to_own(seat, view.pos[g]) // shape.cols)
-            for g, take in zip(unknown, takeable)]
+            for g, take in zip(unknown, within)]
 
 
-def _takeable(view: GeisterView, ghosts: list[int]) -> list[bool]:
+def takeable(view: GeisterView, ghosts: list[int]) -> list[bool]:
     """For each of ``ghosts``, whether one of the seat's own ghosts stands next to it (the
     board's own table of neighbouring squares, as the rules count an offer)."""
     shape, seat, board = view.shape, view.seat, view.board
@@ -247,13 +247,13 @@ def _captures_read_no_surer_than(view: GeisterView, unknown: list[int], odds: li
     seat, shape = view.seat, view.shape
     if shape.red - view.lost[1 - seat][1] != 1 or not unknown:
         return odds
-    takeable = _takeable(view, unknown)
-    if not any(takeable):
+    within = takeable(view, unknown)
+    if not any(within):
         return odds
     blues = shape.blue - view.lost[1 - seat][0]
     coin = blues / len(unknown)
     return odds_within(odds, blues, most={i: most(coin, exit_distance(1 - seat, view.pos[g], shape) <= THREAT_MOVES)
-                                          for i, (g, take) in enumerate(zip(unknown, takeable)) if take})
+                                          for i, (g, take) in enumerate(zip(unknown, within)) if take})
 
 
 #: How near a probability :func:`odds_within` brings each bounded ghost to its bound.

@@ -51,6 +51,7 @@ from itertools import combinations
 
 from boardzoo.games.geister.information import GeisterView
 from boardzoo.strategy.geister.beliefs import blue_probabilities, odds_of
+from boardzoo.strategy.geister.calibration import MatchCalibration
 from boardzoo.strategy.geister.move_share import MoveShareReading
 
 #: The weight, a factor on the odds of blue, of each time a ghost stood on our exit at
@@ -248,13 +249,19 @@ class MatchReading:
       trained against this reading kept its reds still, then moved its last one, and the
       move share read that red as blue (the Geister learning log).
 
+    * And calibrated (``calibrated=True``, ``match=learn-calibrated``): the mixed
+      reading's odds read again by a temperature, and those of the ghosts within our reach
+      by a factor, both learned over the match from the colours shown
+      (:class:`~boardzoo.strategy.geister.calibration.MatchCalibration`).
+
     The profile learns each taught game too (:meth:`OpponentProfile.learn`)."""
 
     def __init__(self, belief: Callable[[GeisterView, list[int]], list[float]], profile: OpponentProfile | None = None,
-                 within_game: bool = False):
+                 within_game: bool = False, calibrated: bool = False):
         self.belief = belief
         self.profile = profile if profile is not None else OpponentProfile()
         self.within_game = within_game
+        self.calibration = MatchCalibration() if calibrated else None
         self.move_share = MoveShareReading() if within_game else None
         readers = 3 if within_game else 2
         #: Each reader's log prior weight: the belief's and the others' sharing the rest.
@@ -286,10 +293,10 @@ class MatchReading:
         if self.within_game:
             self._score_revealed(view)
         self.readings.append((list(unknown), read))
-        if self.games == 0 and not self.within_game:
-            return odds
-        weights = self.weights()
-        return odds_of(sum(w * p[i] for w, p in zip(weights, read)) for i in range(len(unknown)))
+        if self.games > 0 or self.within_game:
+            weights = self.weights()
+            odds = odds_of(sum(w * p[i] for w, p in zip(weights, read)) for i in range(len(unknown)))
+        return odds if self.calibration is None else self.calibration(view, unknown, odds)
 
     def _score_revealed(self, view: GeisterView) -> None:
         """Score the readers on the ghosts whose colours our captures have shown since."""
@@ -319,6 +326,8 @@ class MatchReading:
         self._scored = set()
         if self.move_share is not None:
             self.move_share.new_game()
+        if self.calibration is not None:
+            self.calibration.new_game()
 
     def learn(self, final, seat: int) -> None:
         """Score this game's readings against ``final``'s colours (every colour known),
@@ -328,5 +337,7 @@ class MatchReading:
             for reader, score in enumerate(self._ghost_scores(g, bool(final.red[g]))):
                 self.scores[reader] += score
         self.profile.learn(final, seat)
+        if self.calibration is not None:
+            self.calibration.learn(final)
         self.games += 1
         self.new_game()
