@@ -72,7 +72,7 @@ def mcts_options(game: str) -> dict[str, list]:
               + [f"value={name}" for name in knowledge.evaluators] + [f"evaluator={name}" for name in EVALUATORS])
     return {
         "policy": [f"policy={name}" for name in SELECTION.names()],
-        "final": ["final=visits", "final=value", "final=value,c_final=1"],
+        "final": ["final=visits", "final=value", "final=value,c_final=1", "final=lcb"],
         "nthr": ["nthr=0", "nthr=2"],
         "q": ["q=win-lose", "q=wins", "q=score"],
         "chance": ["chance=tree"] if capabilities.hidden_information else ["chance=tree", "chance=open"],

@@ -700,3 +700,53 @@ def test_on_hidden_information_a_move_is_decisive_only_if_it_wins_in_every_sampl
         if escapes:
             break
     assert decisive_move(lambda: view.determinize(rng), hidden=True) in escapes
+
+
+def _child(action: int, payoffs: list[float]):
+    from boardzoo.agents.mcts.tree import Node
+
+    node = Node(action, 0)
+    node.visits, node.total, node.sum_sq = len(payoffs), sum(payoffs), sum(p * p for p in payoffs)
+    return node
+
+
+def test_lcb_plays_the_surely_better_move_the_priors_visited_less():
+    """A capture that loses at once in 7 samples of 10 (else wins), visited most because
+    the prior was sure of it, against a quiet move valued a little better on 160 visits
+    of steady values: visits plays the capture, lcb the quiet move."""
+    from boardzoo.agents.mcts.final import FINAL
+
+    capture = _child(0, [-1.0] * 245 + [0.3] * 105)  # mean -0.61, spread wide
+    quiet = _child(1, [-0.45, -0.55] * 80)  # mean -0.50, spread narrow
+    rare = _child(2, [1.0] * 3)  # best mean, but under a tenth of the visits
+    root = _child(-1, [])
+    assert FINAL.build("visits", {})(root, [capture, quiet, rare]) is capture
+    assert FINAL.build("lcb", {})(root, [capture, quiet, rare]) is quiet
+    assert FINAL.build("lcb", {"lcb_share": 0.0})(root, [capture, quiet, rare]) is rare
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([-1.0, -0.5, 0.0, 0.5, 1.0]), min_size=0, max_size=40),
+                min_size=1, max_size=6),
+       st.floats(0.0, 3.0), st.floats(0.0, 1.0))
+def test_lcb_chooses_the_highest_bound_among_the_well_visited(payoff_lists, z, share):
+    from boardzoo.agents.mcts.final import FINAL
+
+    children = [_child(i, payoffs) for i, payoffs in enumerate(payoff_lists)]
+    chosen = FINAL.build("lcb", {"lcb_z": z, "lcb_share": share})(_child(-1, []), children)
+    most = max(c.visits for c in children)
+    trusted = [c for c in children if c.visits >= max(share * most, 2)]
+
+    def bound(c):
+        mean = c.total / c.visits
+        return mean - z * math.sqrt(max(c.sum_sq / c.visits - mean * mean, 0.0) / c.visits)
+
+    if not trusted:
+        assert chosen.visits == most
+    else:
+        assert chosen in trusted and all(bound(chosen) >= bound(c) - 1e-12 for c in trusted)
+
+
+def test_lcb_refuses_a_share_above_one():
+    with pytest.raises(ValueError, match="lcb_share is a share"):
+        make("mcts:final=lcb,lcb_share=2")

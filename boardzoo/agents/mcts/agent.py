@@ -33,8 +33,9 @@ final choice; a parameter of a part not chosen is refused):
                  adjudicate=NAME scores a leaf whose result the game knows by it
                  (Geister: race, a race to the exits that nothing can stop)
     backup       q=win-lose | wins | score ([0, 1]: a draw 1/2); solver=true adds MCTS-Solver proofs
-    final        final=visits | value (c_final); decisive=true plays a move that wins
-                 at once first (on hidden information: in each of 16 samples)
+    final        final=visits | value (c_final) | lcb (lcb_z, lcb_share: the surest
+                 good move of those well visited); decisive=true plays a move that
+                 wins at once first (on hidden information: in each of 16 samples)
     root         the position, or (hidden information) samples under belief=NAME
                  (belief=network: the belief head of model=, or of the network shipped
                  for the game: boardzoo train geister); threats=worse reads the
@@ -126,7 +127,7 @@ REUSE_DEPTH = 4
 
 class MCTSAgent(Agent):
     name = "mcts"
-    summary = ("Monte Carlo tree search: ucb1/ucbv/ucb-minimal/puct, q=win-lose|wins|score, final=visits|value, "
+    summary = ("Monte Carlo tree search: ucb1/ucbv/ucb-minimal/puct, q=win-lose|wins|score, final=visits|value|lcb, "
                "iterations/time budgets, reuse, nthr expansion, roll-outs, heuristic or learned evaluators, "
                "chance nodes, solver, determinization")
     #: Part choosers: the spec parameter -> the registry of parts it chooses from.
