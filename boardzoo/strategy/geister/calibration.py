@@ -48,7 +48,7 @@ SCORE_CLIP = 0.01
 
 def calibrated(odds: list[float], within: list[bool], temperature: float, factor: float) -> list[float]:
     """``odds`` to the power ``temperature``, those of the ghosts ``within`` reach times ``factor``."""
-    top = max(odds)
+    top = max(odds) or 1.0  # odds are relative: scaled so that the largest is 1 before the power
     return [(o / top) ** temperature * (factor if w else 1.0) for o, w in zip(odds, within)]
 
 
