@@ -293,6 +293,19 @@ def odds_within(odds: list[float], blues: int, least: Mapping[int, float] = Mapp
 CAPTURE_READINGS = {"cautious": captures_read_cautiously, "wary": captures_read_warily}
 
 
+#: A reading is scored on a ghost by the log-probability it gave the ghost's true colour,
+#: that probability kept within this much of 0 and 1: one confident miss costs at most
+#: log(1/0.01), about 4.6, so no single ghost decides a match.
+SCORE_CLIP = 0.01
+
+
+def colour_score(blue: float, red: bool) -> float:
+    """The log-probability a reading that gave ``blue`` as the probability of blue gave
+    the colour shown (``red`` or not), clipped by :data:`SCORE_CLIP`."""
+    q = min(max(blue, SCORE_CLIP), 1 - SCORE_CLIP)
+    return math.log(1 - q if red else q)
+
+
 def odds_of(probabilities) -> list[float]:
     """Probabilities of blue as the odds a sampler takes, each kept within ``_CLIP`` of 0
     and 1 (a colouring all but excluded can still be drawn)."""

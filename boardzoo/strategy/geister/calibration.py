@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 
 from boardzoo.games.geister.information import GeisterView
-from boardzoo.strategy.geister.beliefs import blue_probabilities, takeable
+from boardzoo.strategy.geister.beliefs import blue_probabilities, colour_score, takeable
 
 #: The temperatures a match may learn: 1 keeps the belief's odds, 0.2 all but flattens them.
 TEMPERATURES = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.85, 1.0, 1.2)
@@ -41,9 +41,6 @@ LOG_FACTORS = tuple(step / 2 for step in range(-6, 3))
 #: The priors' standard deviation on the log of the temperature and of the factor: a
 #: match must show a few games' worth of evidence before the reading moves by much.
 PRIOR_SD = 1.0
-#: A probability scored is kept this far from 0 and 1: one confident miss costs at most
-#: log(1/0.01), so no single ghost decides the calibration.
-SCORE_CLIP = 0.01
 
 
 def calibrated(odds: list[float], within: list[bool], temperature: float, factor: float) -> list[float]:
@@ -90,9 +87,7 @@ class MatchCalibration:
             factor, total = math.exp(log_factor), 0.0
             for unknown, odds, within, blues in self.readings:
                 probabilities = blue_probabilities(calibrated(odds, within, temperature, factor), blues)
-                for g, p in zip(unknown, probabilities):
-                    q = min(max(p, SCORE_CLIP), 1 - SCORE_CLIP)
-                    total += math.log(1 - q if red[g] else q) / counts[g]
+                total += sum(colour_score(p, bool(red[g])) / counts[g] for g, p in zip(unknown, probabilities))
             scores.append(total)
         return scores
 

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from boardzoo.games.geister.information import GeisterView
-from boardzoo.strategy.geister.beliefs import blue_probabilities, odds_of
+from boardzoo.strategy.geister.beliefs import blue_probabilities, colour_score, odds_of
 from boardzoo.strategy.geister.calibration import MatchCalibration
 from boardzoo.strategy.geister.move_share import MoveShareReading
 
@@ -214,9 +214,6 @@ class OpponentProfile:
         self.games += 1
 
 
-#: The probabilities a reading is scored by are kept within this much of 0 and 1: one
-#: confident miss costs at most log(1/0.01), about 4.6, so no single ghost decides a match.
-SCORE_CLIP = 0.01
 #: Within games, the belief's prior weight among the readers: the others share the rest.
 BELIEF_PRIOR = 0.9
 
@@ -314,8 +311,7 @@ class MatchReading:
             if ghost in unknown:
                 i = unknown.index(ghost)
                 for reader, probabilities in enumerate(read):
-                    q = min(max(probabilities[i], SCORE_CLIP), 1 - SCORE_CLIP)
-                    sums[reader] += math.log(1 - q if red else q)
+                    sums[reader] += colour_score(probabilities[i], red)
                 count += 1
         return [s / count for s in sums]
 
