@@ -71,11 +71,12 @@ def test_recolouring_the_opponents_ghosts_never_changes_its_decision(spec):
     assert all(decides_alike_recoloured(agent, state, rng) for state in states)
 
 
-@pytest.mark.parametrize("match", ["learn", "learn-calibrated"])
+@pytest.mark.parametrize("match", ["learn", "learn-calibrated", "learn-tells"])
 def test_over_a_match_it_reads_as_before_until_taught_and_never_peeks_once_taught(match):
     """match=learn: untaught (the arena, the league) every decision is the one the network's
     belief alone makes; taught a finished game, its belief mixes in the opponent profile
-    (and, with match=learn-calibrated, its calibration), and recolouring
+    (and, with match=learn-calibrated, its calibration; with match=learn-tells, the tells
+    it learned), and recolouring
     the opponent's hidden ghosts still never changes a decision."""
     plain, learner = make(FIXED + ",match=none"), make(FIXED + f",match={match}")
     rng = random.Random(8)
@@ -90,6 +91,7 @@ def test_over_a_match_it_reads_as_before_until_taught_and_never_peeks_once_taugh
     reader = learner.match_reader
     assert reader.games == 1 and reader.readings == [] and reader.weights() != (1.0, 0.0)
     assert (reader.calibration is not None and reader.calibration.games == 1) == (match == "learn-calibrated")
+    assert (reader.tells is not None and reader.tells.games == 1) == (match == "learn-tells")
     assert all(decides_alike_recoloured(learner, state, rng) for state in positions)
 
 

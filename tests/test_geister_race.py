@@ -239,7 +239,8 @@ def test_the_worse_reading_reads_the_view_alone():
 # --- the agent's options -----------------------------------------------------------------------
 @pytest.mark.parametrize("spec, message", [
     ("mcts:adjudicate=nothing", "unknown adjudicator 'nothing'"),
-    ("mcts:threats=sometimes,belief=adaptive", "threats must be one of as-believed, worse"),
+    ("mcts:threats=sometimes,belief=adaptive",
+     r"unknown reading of threats 'sometimes'; there are: as-believed \(every game\); worse \(geister\)"),
     ("mcts:match=always,belief=adaptive", "match must be one of none, learn, learn-in-game, learn-calibrated"),
     ("mcts:captures=never,belief=adaptive",
      r"unknown reading of captures 'never'; there are: as-believed \(every game\); "

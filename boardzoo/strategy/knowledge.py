@@ -19,7 +19,7 @@ state object for attributes.
         schedules={},                                   # name -> f(state) -> iterations
         solve_moves=None,                               # f(state, seconds, engine) -> {action: value}
         adjudicators={},                                # name -> f(state) -> returns or None
-        threats_read_worse=None,                        # f(view, unknown, odds) -> odds
+        threat_readings={"worse": f},                   # name -> f(view, unknown, odds) -> odds
         capture_readings={"cautious": f},               # f(view, unknown, odds) -> odds
         match_reading=None,                             # f(belief) -> belief that learns a match
     ))
@@ -80,22 +80,24 @@ class GameKnowledge:
     #: returns`` of a position whose outcome is settled (Geister: a race to the exits that
     #: nothing can stop), None when it is not; a leaf it settles is scored so.
     adjudicators: Mapping[str, Callable[[Any], tuple[float, float] | None]] = field(default_factory=dict)
-    #: ``f(view, unknown, odds) -> odds``: a belief's odds of the hidden pieces with the
-    #: opponent's threats read the worse way (``mcts:threats=worse``), for a game in which a
-    #: threat missed loses at once.
-    threats_read_worse: Callable[[Any, list[int], list[float]], list[float]] | None = None
+    #: By name, ``f(view, unknown, odds) -> odds``: a belief's odds of the hidden pieces
+    #: with the opponent's threats read the worse way (``mcts:threats=NAME``), for a game
+    #: in which a threat missed loses at once.
+    threat_readings: Mapping[str, Callable[[Any, list[int], list[float]], list[float]]] = field(default_factory=dict)
     #: By name, ``f(view, unknown, odds) -> odds``: a belief's odds with the pieces we
     #: could take read more cautiously than believed (``mcts:captures=NAME``), for a game
     #: in which one capture can lose at once.
     capture_readings: Mapping[str, Callable[[Any, list[int], list[float]], list[float]]] = field(default_factory=dict)
-    #: ``f(belief, within_game, calibrated) -> reader``: ``belief`` (``f(view, unknown) ->
-    #: odds``) beside the game's own models of an opponent, weighed over a match
+    #: ``f(belief, within_game, calibrated, tells) -> reader``: ``belief`` (``f(view,
+    #: unknown) -> odds``) beside the game's own models of an opponent, weighed over a match
     #: (``mcts:match=learn``); with ``within_game``, within each game too by the pieces
     #: shown (``mcts:match=learn-in-game``); with ``calibrated``, read again by what the
-    #: match showed of it (``mcts:match=learn-calibrated``). The reader is a belief too;
-    #: ``reader.new_game()`` starts a game and ``reader.learn(final, seat)`` teaches it
-    #: each finished game of a match (:meth:`~boardzoo.agents.base.Agent.end_of_game`);
-    #: never taught and not within games, it reads as ``belief`` alone.
+    #: match showed of it (``mcts:match=learn-calibrated``); with ``tells``, beside a reader
+    #: of the opponent's tells fitted over the match (``mcts:match=learn-tells``). The
+    #: reader is a belief too; ``reader.new_game()`` starts a game and
+    #: ``reader.learn(final, seat)`` teaches it each finished game of a match
+    #: (:meth:`~boardzoo.agents.base.Agent.end_of_game`); never taught and not within
+    #: games, it reads as ``belief`` alone.
     match_reading: Callable[..., Any] | None = None
 
     def rollout_names(self) -> list[str]:
@@ -135,14 +137,16 @@ def all_knowledge() -> dict[str, GameKnowledge]:
 
 #: What ``known_names`` calls each kind of game knowledge, for messages.
 _KINDS = {"rollout": "roll-out policy", "eval": "evaluator", "belief": "belief", "schedule": "iteration schedule",
-          "adjudicator": "adjudicator", "capture": "reading of captures"}
+          "adjudicator": "adjudicator", "threat": "reading of threats",
+          "capture": "reading of captures"}
 
 
 def known_names(kind: str) -> dict[str, list[str]]:
     """Every name of one kind of game knowledge a spec can choose, with the games that
     have it: ``kind`` is ``"rollout"`` (``mcts:rollout=``), ``"eval"`` (``alphabeta:eval=``,
     ``mcts:value=``), ``"belief"`` (``mcts:belief=``), ``"schedule"`` (``mcts:schedule=``),
-    ``"adjudicator"`` (``mcts:adjudicate=``) or ``"capture"`` (``mcts:captures=``)."""
+    ``"adjudicator"`` (``mcts:adjudicate=``), ``"threat"`` (``mcts:threats=``) or
+    ``"capture"`` (``mcts:captures=``)."""
     if kind not in _KINDS:
         raise ValueError(f"unknown kind of game knowledge {kind!r}")
     found: dict[str, list[str]] = {}
@@ -150,12 +154,13 @@ def known_names(kind: str) -> dict[str, list[str]]:
         found["random"] = ["every game"]
     elif kind == "eval":
         found["simple"] = ["every game"]
-    elif kind == "capture":
+    elif kind in ("capture", "threat"):
         found["as-believed"] = ["every game"]
     for game, knowledge in all_knowledge().items():
         names = {"rollout": knowledge.rollout_names()[1:], "eval": list(knowledge.evaluators),
                  "belief": list(knowledge.beliefs), "schedule": list(knowledge.schedules),
-                 "adjudicator": list(knowledge.adjudicators), "capture": list(knowledge.capture_readings)}[kind]
+                 "adjudicator": list(knowledge.adjudicators), "threat": list(knowledge.threat_readings),
+                 "capture": list(knowledge.capture_readings)}[kind]
         for name in names:
             found.setdefault(name, []).append(game)
     return found

@@ -51,7 +51,9 @@ final choice; a parameter of a part not chosen is refused):
                  captures show, beside a third reader (Geister: which colour moves more);
                  match=learn-calibrated is match=learn read again by what the
                  match showed (Geister: how sure to be of every hidden colour, and
-                 how the opponent colours the ghosts it leaves within our reach)
+                 how the opponent colours the ghosts it leaves within our reach);
+                 match=learn-tells is match=learn beside a third reader fitted over
+                 the match (Geister: a logistic regression on each ghost's public record)
     chance       chance=tree: each chance outcome its node | open: drawn on the way
                  down and kept in no node, one tree over moves (source 000's coin)
 
@@ -101,7 +103,6 @@ from boardzoo.agents.mcts.sampling import (
     CHANCE_TREES,
     MATCH_READINGS,
     NETWORK_BELIEF,
-    THREAT_READINGS,
     ReadAgain,
     check_game_options,
     check_model_options,
@@ -168,8 +169,7 @@ class MCTSAgent(Agent):
             check_known("mcts", "eval", value)
         if adjudicate is not None:
             check_known("mcts", "adjudicator", adjudicate)
-        if threats not in THREAT_READINGS:
-            raise ValueError(f"mcts: threats must be one of {', '.join(THREAT_READINGS)}, got {threats!r}")
+        check_known("mcts", "threat", threats)
         check_known("mcts", "capture", captures)
         if match not in MATCH_READINGS:
             raise ValueError(f"mcts: match must be one of {', '.join(MATCH_READINGS)}, got {match!r}")
@@ -270,17 +270,16 @@ class MCTSAgent(Agent):
                 assert build is not None  # check_model_options refused a game without one
                 self.match_reader = build(base if base is not None else uniform_odds,
                                           within_game=self.match == "learn-in-game",
-                                          calibrated=self.match == "learn-calibrated")
+                                          calibrated=self.match == "learn-calibrated",
+                                          tells=self.match == "learn-tells")
                 self._match_game = model.game_name
             base = self.match_reader
-        if self.threats == "worse":
-            read = knowledge_of(model).threats_read_worse
-            assert read is not None  # check_model_options refused a game without one
-            base = ReadAgain(base, read)
+        if self.threats != "as-believed":  # check_model_options refused a game without it
+            base = ReadAgain(base, knowledge_of(model).threat_readings[self.threats])
         if self.captures != "as-believed":  # check_model_options refused a game without it
             base = ReadAgain(base, knowledge_of(model).capture_readings[self.captures])
-        self.belief_reader = base if (self.threats == "worse" or self.captures != "as-believed" or self.match != "none"
-                                      or self.belief == NETWORK_BELIEF) else None
+        read_again = self.threats != "as-believed" or self.captures != "as-believed" or self.match != "none"
+        self.belief_reader = base if read_again or self.belief == NETWORK_BELIEF else None
         if self.engine == "compiled":
             from boardzoo.fast.rollouts import check_compiled
 

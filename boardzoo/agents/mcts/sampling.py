@@ -43,11 +43,9 @@ class ReadAgain:
         return self.read(view, unknown, (self.belief or uniform_odds)(view, unknown))
 
 
-#: How ``threats=`` reads the opponent's threats: as the belief has them, or the worse way.
-THREAT_READINGS = ("as-believed", "worse")
 #: ``match=``: each game read alone, or the belief weighed over a match against the
 #: game's own model of the opponent.
-MATCH_READINGS = ("none", "learn", "learn-in-game", "learn-calibrated")
+MATCH_READINGS = ("none", "learn", "learn-in-game", "learn-calibrated", "learn-tells")
 
 
 def uniform_odds(view: GameState, unknown: list[int]) -> list[float]:
@@ -147,12 +145,12 @@ def check_game_options(agent: str, rollout: str, belief: str | None) -> None:
 def check_model_options(agent: str, model: GameState, rollout: str, belief: str | None,
                         threats: str = "as-believed", match: str = "none", captures: str = "as-believed") -> None:
     """Before play: the roll-out policy and belief must be the game's own, and so must
-    a worse reading of threats, a cautious reading of captures and a model of the
+    a reading of threats, a reading of captures and a model of the
     opponent to weigh over a match."""
     rollout_function(model, rollout, None)  # raises ValueError naming the game's policies
-    if threats != "as-believed" and knowledge_of(model).threats_read_worse is None:
-        raise ValueError(f"{agent}: {model.game_name} has no worse reading of threats; threats={threats} is for "
-                         f"games that name one ({', '.join(games_with('threats_read_worse')) or 'none'})")
+    if threats != "as-believed" and threats not in knowledge_of(model).threat_readings:
+        raise ValueError(f"{agent}: {model.game_name} has no {threats} reading of threats; threats={threats} is for "
+                         f"games that name one ({', '.join(games_with('threat_readings')) or 'none'})")
     if captures != "as-believed" and captures not in knowledge_of(model).capture_readings:
         raise ValueError(f"{agent}: {model.game_name} has no {captures} reading of captures; captures={captures} is "
                          f"for games that name one ({', '.join(games_with('capture_readings')) or 'none'})")

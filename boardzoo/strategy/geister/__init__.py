@@ -3,14 +3,15 @@ policies (forward, rushing, baiting; and the tight play-out loop steered forward
 tactically), the beliefs about hidden colours (:mod:`.beliefs`, with the learned colour
 model of :mod:`.learned`) and escape threats read the worse way, the race to the exits
 that a search adjudicates (:mod:`.race`), the purple search (:mod:`.purple`), and the
-opponent profile (:mod:`.profile`), which a search's belief is weighed against over a match."""
+opponent profile (:mod:`.profile`, with the tells of :mod:`.tells`), which a search's belief
+is weighed against over a match."""
 
 from __future__ import annotations
 
 import random
 
 from boardzoo.games.geister.rules import GeisterState, playout
-from boardzoo.strategy.geister.beliefs import BELIEFS, CAPTURE_READINGS, threats_read_worse
+from boardzoo.strategy.geister.beliefs import BELIEFS, CAPTURE_READINGS, THREAT_READINGS
 from boardzoo.strategy.geister.players import baiting_action, forward_policy, rushing_action
 from boardzoo.strategy.geister.profile import MatchReading
 from boardzoo.strategy.geister.purple import PurpleSearch
@@ -37,7 +38,7 @@ register(GameKnowledge(
     fast_rollouts={"random": fast_random, "forward": fast_forward, "tactical": fast_tactical},
     beliefs=BELIEFS,
     adjudicators={"race": escape_race},
-    threats_read_worse=threats_read_worse,
+    threat_readings=THREAT_READINGS,
     capture_readings=CAPTURE_READINGS,
     match_reading=MatchReading,
 ))

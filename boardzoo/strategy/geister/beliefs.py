@@ -289,6 +289,8 @@ def odds_within(odds: list[float], blues: int, least: Mapping[int, float] = Mapp
     return weights
 
 
+#: How ``mcts:threats=`` may read the ghosts about to escape.
+THREAT_READINGS = {"worse": threats_read_worse}
 #: How ``mcts:captures=`` may read the ghosts we could take once one red is left.
 CAPTURE_READINGS = {"cautious": captures_read_cautiously, "wary": captures_read_warily}
 

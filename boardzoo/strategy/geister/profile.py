@@ -53,6 +53,7 @@ from boardzoo.games.geister.information import GeisterView
 from boardzoo.strategy.geister.beliefs import blue_probabilities, colour_score, odds_of
 from boardzoo.strategy.geister.calibration import MatchCalibration
 from boardzoo.strategy.geister.move_share import MoveShareReading
+from boardzoo.strategy.geister.tells import TellsReading
 
 #: The weight, a factor on the odds of blue, of each time a ghost stood on our exit at
 #: its owner's turn and did not escape (a blue there would have won): such a ghost is red.
@@ -246,6 +247,9 @@ class MatchReading:
       trained against this reading kept its reds still, then moved its last one, and the
       move share read that red as blue (the Geister learning log).
 
+    * With the tells (``tells=True``, ``match=learn-tells``): over a match, a third reader
+      joins, a logistic regression on each ghost's public record fitted to the colours
+      of the games taught (:class:`~boardzoo.strategy.geister.tells.TellsReading`).
     * And calibrated (``calibrated=True``, ``match=learn-calibrated``): the mixed
       reading's odds read again by a temperature, and those of the ghosts within our reach
       by a factor, both learned over the match from the colours shown
@@ -254,16 +258,17 @@ class MatchReading:
     The profile learns each taught game too (:meth:`OpponentProfile.learn`)."""
 
     def __init__(self, belief: Callable[[GeisterView, list[int]], list[float]], profile: OpponentProfile | None = None,
-                 within_game: bool = False, calibrated: bool = False):
+                 within_game: bool = False, calibrated: bool = False, tells: bool = False):
         self.belief = belief
         self.profile = profile if profile is not None else OpponentProfile()
         self.within_game = within_game
         self.calibration = MatchCalibration() if calibrated else None
         self.move_share = MoveShareReading() if within_game else None
-        readers = 3 if within_game else 2
+        self.tells = TellsReading() if tells else None
+        readers = 2 + (self.move_share is not None) + (self.tells is not None)
         #: Each reader's log prior weight: the belief's and the others' sharing the rest.
         self.log_priors = ([math.log(BELIEF_PRIOR)] + [math.log((1 - BELIEF_PRIOR) / (readers - 1))] * (readers - 1)
-                           if within_game else [0.0, 0.0])
+                           if within_game else [0.0] * readers)
         #: Each reader's summed score over the games taught (log-likelihood, in nats).
         self.scores = [0.0] * readers
         #: Each reader's score on the ghosts revealed in this game so far (within games).
@@ -274,8 +279,8 @@ class MatchReading:
         self._scored: set[int] = set()
 
     def weights(self) -> tuple[float, ...]:
-        """Each reader's weight in the mixture: the belief's first, then the profile's (and
-        the move-share reader's, within games)."""
+        """Each reader's weight in the mixture: the belief's first, then the profile's, then
+        the move-share reader's (within games) or the tells' (with them)."""
         logs = [p + s + g for p, s, g in zip(self.log_priors, self.scores, self.game_scores)]
         top = max(logs)
         weights = [math.exp(x - top) for x in logs]
@@ -287,6 +292,8 @@ class MatchReading:
         read = [blue_probabilities(odds, blues), self.profile.readings(view, unknown, blues)[0]]
         if self.move_share is not None:
             read.append(self.move_share(view, unknown, blues))
+        if self.tells is not None:
+            read.append(self.tells(view, unknown, blues))
         if self.within_game:
             self._score_revealed(view)
         self.readings.append((list(unknown), read))
@@ -322,6 +329,8 @@ class MatchReading:
         self._scored = set()
         if self.move_share is not None:
             self.move_share.new_game()
+        if self.tells is not None:
+            self.tells.new_game()
         if self.calibration is not None:
             self.calibration.new_game()
 
@@ -333,6 +342,8 @@ class MatchReading:
             for reader, score in enumerate(self._ghost_scores(g, bool(final.red[g]))):
                 self.scores[reader] += score
         self.profile.learn(final, seat)
+        if self.tells is not None:
+            self.tells.learn(final, seat)
         if self.calibration is not None:
             self.calibration.learn(final)
         self.games += 1
