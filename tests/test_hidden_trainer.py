@@ -310,6 +310,14 @@ def test_a_branch_goes_on_from_its_source_with_settings_changed(tmp_path):
     assert any("baiting" in entry["games"] for entry in bait.history[2:])
     assert set(bait.history[-1]["league"]) == {"4", "baiting"}
     shutil.rmtree(tmp_path / "bait")
+    # a run kept as committed (no weights folder: only its checkpoint, settings and history)
+    kept = tmp_path / "kept"
+    shutil.copytree(source, kept, ignore=shutil.ignore_patterns("weights", "eval", ".lock"))
+    from_kept = branch(str(kept), str(tmp_path / "from-kept"), {"learning_rate": "0.0001"}, log=quiet)
+    assert Network.load(str(tmp_path / "from-kept" / "weights" / "latest.npz")).about["iteration"] == 2
+    from_kept.train(iterations=3)
+    shutil.rmtree(kept)
+    shutil.rmtree(tmp_path / "from-kept")
     with pytest.raises(ValueError, match="keeps its source's channels"):
         branch(str(source), str(tmp_path / "wide"), {"channels": "16"}, log=quiet)
     with pytest.raises(ValueError, match="is not empty"):

@@ -201,7 +201,9 @@ class HiddenTrainer:
                  "league": league, "fixed_scores": self._fixed_scores(digits=None),
                  "history": [json.dumps(entry) for entry in self.history],
                  "commands": json.dumps(self.commands)}
-        self.run.write_file(self.run.file("weights", "latest.npz"), self.network().write)
+        # A run kept as committed (its checkpoint, settings and history alone) has no
+        # weights folder until its first checkpoint here.
+        self.run.write_file(os.path.join(self.run.folder("weights"), "latest.npz"), self.network().write)
         self.run.write_checkpoint(state, self.history)
 
     def _fixed_scores(self, digits: int | None = 4) -> dict[str, float]:
