@@ -122,8 +122,10 @@ class RunDirectory:
         self.write_file(self.file(CONFIG), lambda handle: handle.write((json.dumps(config, indent=1) + "\n").encode()))
 
     def write_file(self, path: str, write: Callable[[Any], Any]) -> None:
-        """``path`` written whole by ``write`` (a new file renamed into place), or a
-        RunDirectoryError that keeps the old one."""
+        """``path`` written whole by ``write`` (a new file renamed into place), its folder
+        made if need be (a run kept in version control has only its checkpoint, settings
+        and history), or a RunDirectoryError that keeps the old one."""
+        self.folder(os.path.dirname(path))
         try:
             write_atomic_with(path, write)
         except BoardzooError as error:  # the ledger's words for an OSError
@@ -139,7 +141,6 @@ class RunDirectory:
     def write_weights(self, generation: int, network: Any, averaged: Any, keep: int, keep_every: int) -> None:
         """Generation ``generation``'s network (also as latest.npz) and the average; only
         the newest ``keep`` generations' files stay, and every ``keep_every``-th."""
-        self.folder("weights")
         for path in (self.weights_path(generation), self.file("weights", "latest.npz")):
             self.write_file(path, network.write)
         self.write_file(self.file("weights", AVERAGED), averaged.write)
@@ -155,7 +156,7 @@ class RunDirectory:
     def stage(self, generation: int, result: SelfPlayResult) -> None:
         meta = {key: getattr(result, key) for key in ("number", "games", "plies", "first_player_score", "seconds",
                                                        "evaluations", "outcomes")}
-        self.write_file(os.path.join(self.folder("staging"), f"gen-{generation}-task-{result.number}.npz"),
+        self.write_file(self.file("staging", f"gen-{generation}-task-{result.number}.npz"),
                     lambda handle: np.savez(handle, inputs=result.inputs, policies=result.policies,
                                             values=result.values, meta=np.array(json.dumps(meta))))
 

@@ -201,9 +201,7 @@ class HiddenTrainer:
                  "league": league, "fixed_scores": self._fixed_scores(digits=None),
                  "history": [json.dumps(entry) for entry in self.history],
                  "commands": json.dumps(self.commands)}
-        # A run kept as committed (its checkpoint, settings and history alone) has no
-        # weights folder until its first checkpoint here.
-        self.run.write_file(os.path.join(self.run.folder("weights"), "latest.npz"), self.network().write)
+        self.run.write_file(self.run.file("weights", "latest.npz"), self.network().write)
         self.run.write_checkpoint(state, self.history)
 
     def _fixed_scores(self, digits: int | None = 4) -> dict[str, float]:
@@ -222,7 +220,6 @@ class HiddenTrainer:
         config = self.config
         torch.set_num_threads(self.threads)
         with self.run.held():
-            self.run.folder("weights")
             rng = np.random.default_rng(config.seed + 104_729 * (self.iteration + 1))
             started = last_checkpoint = time.monotonic()
             base = self.seconds
