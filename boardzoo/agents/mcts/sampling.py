@@ -148,12 +148,10 @@ def check_model_options(agent: str, model: GameState, rollout: str, belief: str 
     a reading of threats, a reading of captures and a model of the
     opponent to weigh over a match."""
     rollout_function(model, rollout, None)  # raises ValueError naming the game's policies
-    if threats != "as-believed" and threats not in knowledge_of(model).threat_readings:
-        raise ValueError(f"{agent}: {model.game_name} has no {threats} reading of threats; threats={threats} is for "
-                         f"games that name one ({', '.join(games_with('threat_readings')) or 'none'})")
-    if captures != "as-believed" and captures not in knowledge_of(model).capture_readings:
-        raise ValueError(f"{agent}: {model.game_name} has no {captures} reading of captures; captures={captures} is "
-                         f"for games that name one ({', '.join(games_with('capture_readings')) or 'none'})")
+    for option, name, readings in (("threats", threats, "threat_readings"), ("captures", captures, "capture_readings")):
+        if name != "as-believed" and name not in getattr(knowledge_of(model), readings):
+            raise ValueError(f"{agent}: {model.game_name} has no {name} reading of {option}; {option}={name} is for "
+                             f"games that name one ({', '.join(games_with(readings)) or 'none'})")
     if match != "none" and knowledge_of(model).match_reading is None:
         raise ValueError(f"{agent}: {model.game_name} has no model of an opponent to learn over a match; match={match} "
                          f"is for games that have one ({', '.join(games_with('match_reading')) or 'none'})")
