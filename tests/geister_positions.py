@@ -1,8 +1,10 @@
-"""Random Geister positions and recolourings for the tests that hold a player to its view."""
+"""Random Geister positions and recolourings for the tests that hold a player to its view,
+and the placements a player draws."""
 
 import random
 
-from boardzoo.games.geister import GeisterState
+from boardzoo.agents import make
+from boardzoo.games.geister import GeisterState, GeisterView
 
 
 def random_midgames(rng: random.Random, count: int, most_plies: int = 60) -> list[GeisterState]:
@@ -43,3 +45,16 @@ def decides_alike_recoloured(agent, state, rng: random.Random, seed: int = 9) ->
         agent.reset(seed=seed)
         decisions.append(agent.act({}, GeisterView(full, seat)))
     return decisions[0] == decisions[1]
+
+
+def placements_drawn(spec: str, games: int) -> list[int]:
+    """The red sets one agent chooses at Geister's start over ``games`` games, seeded 0, 1,
+    ..., alternately as player_0 (the first placement) and player_1 (the second)."""
+    agent, chosen = make(spec), []
+    for game in range(games):
+        state = GeisterState(max_turns=200)
+        if game % 2:
+            state.apply(state.legal_actions()[game % 70])
+        agent.reset(seed=game)
+        chosen.append(agent.act(None, GeisterView(state, game % 2)))
+    return chosen

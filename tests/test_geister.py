@@ -25,6 +25,7 @@ from boardzoo.games.geister import (
     placement_action,
     position_from_board_string,
 )
+from boardzoo.games.model import CHANCE
 from boardzoo.strategy.geister.beliefs import BELIEFS
 from boardzoo.strategy.geister.players import rushing_action
 
@@ -187,6 +188,17 @@ def test_placement_is_the_first_action_of_each_seat():
     assert game.current_player() == 0 and len(game.legal_actions()) > 0
     assert not game.is_legal(MOVE_ACTIONS)
     assert game.parse_action("red EFGH") == placement_action((4, 5, 6, 7)) == game.parse_action("SET:HGFE")
+
+
+def test_a_chosen_placement_is_a_secret_choice_for_both_seats_and_nothing_after_it_is():
+    game = GeisterState()
+    assert game.secret_choice() and GeisterView(game, 0).secret_choice()
+    game.apply(placement_action((4, 5, 6, 7)))
+    assert game.secret_choice() and GeisterView(game, 1).secret_choice()
+    game.apply(MOVE_ACTIONS)
+    assert not game.secret_choice() and not GeisterView(game, 0).secret_choice()
+    dealt = GeisterState(dealt=True)  # chance deals the colours: no player chooses a secret
+    assert dealt.current_player() == CHANCE and not dealt.secret_choice()
 
 
 def test_env_reset_option_fixes_red_ghosts():

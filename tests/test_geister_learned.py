@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from geister_positions import decides_alike_recoloured, random_midgames, recoloured
+from geister_positions import decides_alike_recoloured, placements_drawn, random_midgames, recoloured
 
 from boardzoo import arena
 from boardzoo.agents import PRESETS, expand, make
@@ -43,8 +43,12 @@ def test_the_preset_searches_the_shipped_network_with_the_race_worse_threats_and
 
 
 def test_the_learned_player_beats_random_play_from_either_seat():
-    records = arena.run("geister_v0", FIXED, "random", games=4, seed=3, progress=False)
-    assert [record["winner"] for record in records] == ["a"] * 4
+    """It loses about one game in twenty to random play (the league's figure; its losses
+    are the fourth red taken): ten games, seats alternating, eight won at least, a rate
+    a broken player (about even) reaches once in twenty matches."""
+    records = arena.run("geister_v0", FIXED, "random", games=10, seed=3, progress=False)
+    won = [record["winner"] == "a" for record in records]
+    assert sum(won) >= 8 and any(won[0::2]) and any(won[1::2])
 
 
 def test_it_plays_from_numpy_alone():
@@ -69,6 +73,23 @@ def test_recolouring_the_opponents_ghosts_never_changes_its_decision(spec):
     states = random_midgames(rng, 24, most_plies=70)
     assert sum(recoloured(state, random.Random(1)).red != state.red for state in states) >= 10  # colours change
     assert all(decides_alike_recoloured(agent, state, rng) for state in states)
+
+
+def test_it_draws_its_placement_from_the_networks_own_mix_and_searches_every_other_move_as_before():
+    """The placement is a secret: drawn from the policy the network learned in self-play
+    (which mixes), never the search's one favourite (the same red set every game)."""
+    from boardzoo.agents.alphazero.evaluator import FileNetworkEvaluator
+
+    prior = dict(FileNetworkEvaluator(shipped_path("geister", shipped=SHIPPED_ANY)).prior(GeisterState()))
+    favourite, share = max(prior.items(), key=lambda item: item[1])
+    chosen = placements_drawn("geister-learned:time=none,iterations=2", 120)
+    drawn = chosen[::2]  # player_0's, from the start the prior was read at
+    spread = 4 * (share * (1 - share) / len(drawn)) ** 0.5
+    assert abs(drawn.count(favourite) / len(drawn) - share) < spread and len(set(chosen)) >= 4
+    for state in random_midgames(random.Random(3), 8, most_plies=60):
+        seat = state.current_player()
+        view = GeisterView(state, seat)
+        assert make(FIXED, seed=5).act(None, view) == make(FIXED + ",secret=search", seed=5).act(None, view)
 
 
 @pytest.mark.parametrize("match", ["learn", "learn-calibrated", "learn-tells"])

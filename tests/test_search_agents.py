@@ -4,12 +4,14 @@ import math
 import random
 
 import pytest
+from geister_positions import placements_drawn
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardzoo import arena
 from boardzoo.agents import make
 from boardzoo.agents.minimax import MinimaxAgent
+from boardzoo.errors import SpecError
 from boardzoo.games import CHANCE, ConnectFourState, NimState
 from boardzoo.games.geister.rules import GeisterState
 from boardzoo.games.model import play_sequence
@@ -417,6 +419,39 @@ def test_determinized_full_expansion_gives_children_the_player_who_moved(nthr):
                     assert child.wins <= child.visits and abs(child.total) <= child.visits
                 stack.append((child, 1 - to_move))
         assert sum(c.visits for c in agent.root.children) == 300
+
+
+@pytest.mark.parametrize("spec", ["mcts:iterations=20", "mcts:iterations=20,policy=puct",
+                                  "flatmc:playouts=1", "minimax:depth=1", "alphabeta:depth=2"])
+def test_a_search_draws_its_secret_placement_at_random_every_game(spec):
+    """A search that picked the placement it values most would pick the same one every
+    game (minimax's first best, always ABCD), and the first red captured would start
+    telling the opponent the rest: every searching agent draws it, uniformly here."""
+    chosen = placements_drawn(spec, 60)
+    # 60 draws from 70 sets: about 40 distinct expected; the most frequent one 3 or 4 times.
+    assert len(set(chosen)) >= 30 and max(chosen.count(c) for c in chosen) <= 7, sorted(chosen)
+
+
+def test_with_secret_search_mcts_plays_its_searched_placement_as_before():
+    """``secret=search`` is the old way: the search's own choice, so a search with a
+    prior that always favours one set plays it every game."""
+    class Favouring:  # every position even, one set favoured: PUCT's visits follow the prior
+        def evaluate(self, state):
+            return 0.0, 0.0
+
+        def prior(self, state):
+            actions = state.legal_actions()
+            return [(a, 0.9 if a == actions[5] else 0.1 / (len(actions) - 1)) for a in actions]
+
+    from boardzoo.games.geister import GeisterState, GeisterView
+
+    for secret, least in (("search", 1), ("draw", 2)):
+        chosen = {make(f"mcts:policy=puct,iterations=50,secret={secret}", seed=seed, evaluator=Favouring())
+                  .act(None, GeisterView(GeisterState(), 0)) for seed in range(12)}
+        assert (len(chosen) == 1) == (secret == "search") and len(chosen) >= least
+        assert GeisterState().legal_actions()[5] in chosen
+    with pytest.raises(SpecError, match="secret must be one of draw, search"):
+        make("mcts:secret=always")
 
 
 # --- evaluators and PUCT ------------------------------------------------------------------------

@@ -56,7 +56,8 @@ PRESETS: dict[str, Preset] = {
         "Geister's learned player: PUCT search over the network shipped for Geister (trained by self-play on "
         "each seat's information state, boardzoo train geister), the hidden colours drawn by its belief head, "
         "weighed over a match against the opponent profile, a ghost about to escape read the worse way, "
-        "settled races to the exits scored at the leaves, within 0.17 s a move",
+        "settled races to the exits scored at the leaves, its placement drawn from the network's own mix, "
+        "within 0.17 s a move",
         games=frozenset({"geister"})),
 }
 

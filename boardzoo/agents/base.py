@@ -11,7 +11,7 @@ randomness comes from ``self.rng``, a ``random.Random`` seeded by ``seed``.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -99,6 +99,25 @@ def legal_from_mask(observation: dict) -> np.ndarray:
     if len(legal) == 0:
         raise ValueError("no legal action: the action mask is all zeros (is it this agent's turn?)")
     return legal
+
+
+def drawn_secret(model: GameState, rng: random.Random,
+                 prior: Sequence[tuple[int, float]] | None = None) -> int | None:
+    """At a secret choice (:meth:`~boardzoo.games.model.GameState.secret_choice`), a move
+    drawn from ``prior`` (pairs of a legal move and its probability: a learned player's
+    mixed strategy), or uniformly among the legal moves without one; None elsewhere.
+
+    A search picks the secret it values most, the same one every game, and the opponent
+    sees it the first time a game shows it (Geister's captured ghosts show their colours):
+    from then on the secret is no secret. A secret has to be mixed."""
+    if not model.secret_choice():
+        return None
+    if prior:
+        moves, weights = zip(*prior)
+        if sum(weights) > 0:
+            return int(rng.choices(moves, weights)[0])
+    actions = model.legal_actions()
+    return actions[int(rng.random() * len(actions))]
 
 
 #: The longest time budget a move may have, in seconds: budgets are finite by design.

@@ -6,7 +6,8 @@ the same number of roll-outs and the best mean payoff is played.
 
 On a hidden-information model each roll-out starts from its own full state sampled under
 ``belief`` (Geister: ``uniform``, ``nearest-blue``, ``behaviour``, ``purple``, ``learned``), so the estimate
-averages over the opponent's possible hidden colours.
+averages over the opponent's possible hidden colours. A secret choice (Geister's
+placement) is drawn at random, not searched.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import time
 from collections.abc import Mapping
 from typing import ClassVar
 
-from boardzoo.agents.base import Agent, check_budget
+from boardzoo.agents.base import Agent, check_budget, drawn_secret
 from boardzoo.agents.mcts import check_game_options, check_model_options, rollout_function, sampler
 from boardzoo.games.model import GameState
 
@@ -65,7 +66,9 @@ class FlatMonteCarloAgent(Agent):
                 state.apply(action)
                 totals[action] += rollout(state)[me]
             rounds += 1
-        best = max(actions, key=lambda a: totals[a])
+        best = drawn_secret(model, self.rng)
+        if best is None:
+            best = max(actions, key=lambda a: totals[a])
         self.stats = {"rounds": rounds, "playouts": rounds * len(actions), "seconds": time.perf_counter() - start,
                       "value": totals[best] / rounds,
                       "children": [{"action": a, "label": model.action_label(a), "value": totals[a] / rounds}

@@ -15,6 +15,7 @@ events are averaged by their probabilities and don't count as plies.
 
 On a hidden-information model (a Geister seat's view) both search one full state sampled
 from it (``determinize``): a single guess at the hidden colours, searched as the truth.
+A secret choice (Geister's placement) is drawn at random, not searched.
 
 Both agents look at moves in the game's ``ordered_legal_actions()`` order (``order=centre``,
 the default: for Connect Four from the centre out) or left to right (``order=left``, the
@@ -30,7 +31,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import ClassVar
 
-from boardzoo.agents.base import Agent, check_budget
+from boardzoo.agents.base import Agent, check_budget, drawn_secret
 from boardzoo.games.model import CHANCE, TERMINAL, GameState, require
 from boardzoo.strategy.knowledge import check_known, knowledge_of
 
@@ -95,13 +96,15 @@ class MinimaxAgent(Agent):
     def act(self, observation: dict, model: GameState) -> int:
         start = time.perf_counter()
         heuristic = self._heuristic(model)
-        if self.random_first and model.is_initial():
+        drawn = drawn_secret(model, self.rng)  # a secret is drawn, as random_first draws the first move
+        if drawn is None and self.random_first and model.is_initial():
             actions = model.legal_actions()
-            action = actions[int(self.rng.random() * len(actions))]
+            drawn = actions[int(self.rng.random() * len(actions))]
+        if drawn is not None:
             self.stats = {"nodes": 0, "seconds": time.perf_counter() - start, "depth": 0,
                           "value": None, "random_first": True}
             self._decided = None
-            return action
+            return drawn
         self.nodes = 0
         if model.capabilities.hidden_information:
             # One guess at the hidden information, searched as if it were the truth.

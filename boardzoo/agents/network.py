@@ -10,7 +10,8 @@ may know (the game's ``network_input`` of its view: never a hidden colour). The 
 drawn from the policy, with the agent's seeded generator, because a game of hidden
 information asks for a mixed strategy: a player that always makes its likeliest move
 tells the opponent what its ghosts are. ``temperature`` reshapes the policy (its
-probabilities to the power 1/T; 0 plays the likeliest move). ``stats`` holds the
+probabilities to the power 1/T; 0 plays the likeliest move), except at a secret choice
+(the placement), always drawn from the policy as it is. ``stats`` holds the
 network's value of the position and the move's probability.
 """
 
@@ -22,7 +23,7 @@ import numpy as np
 
 from boardzoo.agents.alphazero.evaluator import check_fits, load_network, one_blas_thread, shipped_path
 from boardzoo.agents.alphazero.network import Network, move_probabilities
-from boardzoo.agents.base import Agent
+from boardzoo.agents.base import Agent, drawn_secret
 from boardzoo.games.model import GameState
 from boardzoo.games.registry import game as declared_game
 from boardzoo.games.registry import games
@@ -101,7 +102,10 @@ class NetworkAgent(Agent):
             logits, values = network(inputs)
         legal = model.legal_actions()
         probabilities = move_probabilities(logits[0], legal)
-        if self.temperature == 0:
+        secret = drawn_secret(model, self.rng, list(zip(legal, probabilities.tolist())))
+        if secret is not None:  # the policy's own mix, whatever the temperature
+            choice = list(legal).index(secret)
+        elif self.temperature == 0:
             choice = int(np.argmax(probabilities))
         else:
             weights = probabilities ** (1.0 / self.temperature)

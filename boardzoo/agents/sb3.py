@@ -7,7 +7,9 @@
 The policy gets the seat's observation array (what ``SingleAgentEnv`` trained it on) and,
 for MaskablePPO, the action mask, so it only ever chooses legal moves; a policy trained
 without masks that still picks an illegal move falls back to the legal move it rates
-highest. Stable-Baselines3 is imported only when such an agent is built.
+highest. A secret choice (Geister's placement) is drawn from the policy with the agent's
+own generator, whatever ``deterministic`` says. Stable-Baselines3 is imported only when
+such an agent is built.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from boardzoo.agents.base import Agent, legal_from_mask
+from boardzoo.agents.base import Agent, drawn_secret, legal_from_mask
 from boardzoo.agents.network_evaluator import NetworkEvaluator
 from boardzoo.games.model import GameState
 
@@ -65,6 +67,11 @@ class SB3Agent(Agent):
         mask = np.asarray(observation["action_mask"], dtype=bool)
         legal = legal_from_mask(observation)
         obs = observation["observation"]
+        if model is not None and model.secret_choice():  # drawn from the policy, never its argmax
+            probabilities = self._probabilities(obs)
+            drawn = drawn_secret(model, self.rng, [(int(a), float(probabilities[a])) for a in legal])
+            assert drawn is not None
+            return drawn
         try:
             action, _ = self.policy.predict(obs, action_masks=mask, deterministic=self.deterministic)
         except TypeError:  # plain PPO: no masks
@@ -73,12 +80,16 @@ class SB3Agent(Agent):
         if mask[action]:
             return action
         # A maskless policy chose an illegal move: take the legal move it rates highest.
+        probabilities = self._probabilities(obs)
+        return int(legal[np.argmax(probabilities[legal])])
+
+    def _probabilities(self, obs: np.ndarray) -> np.ndarray:
+        """The policy's probability of every action."""
         import torch
 
         with torch.no_grad():
             tensor, _ = self.policy.policy.obs_to_tensor(obs)
-            probabilities = self.policy.policy.get_distribution(tensor).distribution.probs[0].numpy()
-        return int(legal[np.argmax(probabilities[legal])])
+            return self.policy.policy.get_distribution(tensor).distribution.probs[0].numpy()
 
 
 class SB3Evaluator(NetworkEvaluator):

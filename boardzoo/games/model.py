@@ -184,6 +184,14 @@ class GameState:
         ``belief``'s odds (every consistent state alike when None)."""
         raise NotImplementedError(f"{self.game_name} hides nothing: it has no determinize()")
 
+    def secret_choice(self) -> bool:
+        """True when the move to make now is a secret the opponent never sees played
+        (Geister's choice of its red ghosts). A player that makes the same secret choice
+        every game gives it away to anyone who has seen one of its games, so agents draw
+        such a move from a mixed strategy (:func:`boardzoo.agents.base.drawn_secret`)
+        rather than pick their best."""
+        return False
+
     def view_key(self, seat: int) -> Hashable:
         """A full state of a hidden-information game: what ``seat`` knows of it, equal to
         the ``key()`` of that seat's information set."""

@@ -35,7 +35,11 @@ final choice; a parameter of a part not chosen is refused):
     backup       q=win-lose | wins | score ([0, 1]: a draw 1/2); solver=true adds MCTS-Solver proofs
     final        final=visits | value (c_final) | lcb (lcb_z, lcb_share: the surest
                  good move of those well visited); decisive=true plays a move that
-                 wins at once first (on hidden information: in each of 16 samples)
+                 wins at once first (on hidden information: in each of 16 samples);
+                 secret=draw plays a secret choice (Geister's placement) drawn from
+                 the evaluator's prior, uniformly without one, and secret=search the
+                 search's choice, the same every game (how the figures published
+                 before the draw were played)
     root         the position, or (hidden information) samples under belief=NAME
                  (belief=network: the belief head of model=, or of the network shipped
                  for the game: boardzoo train geister); threats=worse reads the
@@ -83,7 +87,7 @@ import time
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from boardzoo.agents.base import Agent, check_budget
+from boardzoo.agents.base import Agent, check_budget, drawn_secret
 from boardzoo.agents.mcts.backup import Proofs, backup
 from boardzoo.agents.mcts.evaluation import (
     GameCheckedEvaluator,
@@ -124,6 +128,10 @@ from boardzoo.values import whole
 DEFAULT_ITERATIONS = 1000
 #: How many events after our own move a reused tree is searched for the new position.
 REUSE_DEPTH = 4
+#: What a secret choice (Geister's placement) plays: a move drawn from the evaluator's
+#: prior, uniformly without one (``draw``), or the search's choice, the same every game
+#: (``search``: how the figures published before this option were played).
+SECRET_CHOICES = ("draw", "search")
 
 
 class MCTSAgent(Agent):
@@ -142,7 +150,7 @@ class MCTSAgent(Agent):
                  model: str | None = None, solver: bool = False, decisive: bool = False,
                  belief: str | None = None, adjudicate: str | None = None, threats: str = "as-believed",
                  captures: str = "as-believed", match: str = "none", engine: str = "auto", evaluator: Any = None,
-                 schedule: str | None = None, chance: str = "tree",
+                 schedule: str | None = None, chance: str = "tree", secret: str = "draw",
                  **options: Any):
         super().__init__(seed)
         if schedule is not None:
@@ -205,6 +213,9 @@ class MCTSAgent(Agent):
             raise ValueError("mcts: chance=open keeps no outcome in the tree, so a kept tree cannot be followed "
                              "through the outcome that came; drop reuse=true or chance=open")
         self.chance = chance
+        if secret not in SECRET_CHOICES:
+            raise ValueError(f"mcts: secret must be one of {', '.join(SECRET_CHOICES)}, got {secret!r}")
+        self.secret = secret
         self.expands_all = nthr > 0 or SELECTION.trait(policy, "expands_all", False)
         if self.engine == "compiled":
             unsupported = [what for what, given in ((f"policy={policy}", policy not in COMPILED_POLICIES),
@@ -415,8 +426,14 @@ class MCTSAgent(Agent):
         searched = time.perf_counter()
         best = self._final_child(root, search)
         if self.decisive:
-            best = self._decisive(root, best, decisive_move(search.sampling.sample,
-                                                             model.capabilities.hidden_information))
+            best, added = self._played_instead(root, best, decisive_move(search.sampling.sample,
+                                                                         model.capabilities.hidden_information))
+            search.size += added
+        if self.secret == "draw":
+            prior = self._prior()
+            best, added = self._played_instead(root, best,
+                                               drawn_secret(model, self.rng, prior(first) if prior else None))
+            search.size += added
         if self.reuse:
             after = search.sampling.sample()
             after.apply(best.action)
@@ -443,7 +460,8 @@ class MCTSAgent(Agent):
         limit = self._iteration_limit(model)
         root, best, size, depths, leaves, reused = self._compiled.decide(model, limit, deadline, self.choose)
         if self.decisive:
-            best = self._decisive(root, best, decisive_move(model.clone, hidden=False))
+            best, added = self._played_instead(root, best, decisive_move(model.clone, hidden=False))
+            size += added
         searched = time.perf_counter()
         self.root, self.root_state = root, model
         self.stats = self._statistics(root, best, size, searched - start, depths, leaves, reused)
@@ -451,13 +469,21 @@ class MCTSAgent(Agent):
         return best.action
 
     @staticmethod
-    def _decisive(root: Node, best: Node, winning: int | None) -> Node:
-        """The child of the move that wins at once, when there is one (a node of its own
-        when the search never expanded it: the game ends there, so no tree follows)."""
-        if winning is None:
-            return best
-        return next((child for child in root.children or () if child.action == winning),
-                    None) or Node(winning, best.mover)
+    def _played_instead(root: Node, best: Node, played: int | None) -> tuple[Node, int]:
+        """The child of ``played`` when there is one to play instead of the search's
+        choice, the move that wins at once or a drawn secret, else ``best``; and the nodes
+        added to the tree (0 or 1). A move the search never expanded gets a child of its
+        own, unvisited, so that the tree and its statistics show the move played."""
+        if played is None:
+            return best, 0
+        for child in root.children or ():
+            if child.action == played:
+                return child, 0
+        node = Node(played, best.mover)
+        root.children = [*(root.children or ()), node]
+        if played in root.untried:
+            root.untried.remove(played)  # a list once the root is expanded
+        return node, 1
 
     def _final_child(self, root: Node, search: Search) -> Node:
         children = [c for c in root.children or [] if c.visits > 0] or root.children or []

@@ -56,6 +56,9 @@ class GeisterPosition(GameState):
     def is_terminal(self) -> bool:
         return self.over
 
+    def secret_choice(self) -> bool:
+        return self.placing and not self.dealt and not self.over
+
     def current_player(self) -> int:
         if self.over:
             return TERMINAL
