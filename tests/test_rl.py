@@ -13,7 +13,7 @@ pytest.importorskip("sb3_contrib", reason="the rl extra is not installed (pip in
 
 from boardzoo import arena  # noqa: E402
 from boardzoo.agents import make  # noqa: E402
-from boardzoo.envs import cantris_v0  # noqa: E402
+from boardzoo.envs import cantris_v0, geister_v0  # noqa: E402
 
 
 def test_training_saves_reloads_and_plays_legal_moves(tmp_path, capsys, load_example):
@@ -42,6 +42,27 @@ def test_training_works_on_other_games(tmp_path, load_example):
         if action is not None:
             assert observation["action_mask"][action] == 1
         env.step(action)
+
+
+def test_a_deterministic_policy_still_draws_its_secret_placement(tmp_path, load_example):
+    """``deterministic=true`` plays the likeliest move, except the Geister placement, a
+    secret: drawn from the policy with the agent's seeded generator (the same seed, the
+    same placement), so the placement is not one red set every game."""
+    example = load_example("train_maskable_ppo")
+    path = tmp_path / "geister.zip"
+    example.main(["--env", "geister_v0", "--steps", "512", "--save", str(path), "--eval-games", "1"])
+    env = geister_v0.env()
+    placements = []
+    for seed in range(12):
+        env.reset(seed=seed)
+        name = env.agent_selection
+        agent = make(f"sb3:path={path}", seed=seed)
+        placements.append(agent.act(env.observe(name), env.unwrapped.model(name)))
+    assert len(set(placements)) >= 4  # an untrained policy is near uniform over the 70 sets
+    env.reset(seed=0)
+    again = make(f"sb3:path={path}", seed=0).act(env.observe(env.agent_selection),
+                                                 env.unwrapped.model(env.agent_selection))
+    assert again == placements[0]
 
 
 def test_self_play_example_runs(tmp_path, capsys, load_example):
