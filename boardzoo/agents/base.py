@@ -107,9 +107,9 @@ def drawn_secret(model: GameState, rng: random.Random,
     drawn from ``prior`` (pairs of a legal move and its probability: a learned player's
     mixed strategy), or uniformly among the legal moves without one; None elsewhere.
 
-    A search picks the secret it values most, the same one every game, and the opponent
-    sees it the first time a game shows it (Geister's captured ghosts show their colours):
-    from then on the secret is no secret. A secret has to be mixed."""
+    A search picks the secret it values most, a strong search the same one every game,
+    and the opponent sees it the first time a game shows it (Geister's captured ghosts
+    show their colours): from then on the secret is no secret. A secret has to be mixed."""
     if not model.secret_choice():
         return None
     if prior:
