@@ -481,8 +481,8 @@ class MCTSAgent(Agent):
                 return child, 0
         node = Node(played, best.mover)
         root.children = [*(root.children or ()), node]
-        if played in root.untried:
-            root.untried.remove(played)  # a list once the root is expanded
+        if isinstance(root.untried, list) and played in root.untried:  # a list once the root is expanded
+            root.untried.remove(played)
         return node, 1
 
     def _final_child(self, root: Node, search: Search) -> Node:
