@@ -61,7 +61,7 @@ import time
 from collections.abc import Callable
 from typing import Any, cast
 
-from boardzoo.agents.base import Agent, check_budget
+from boardzoo.agents.base import Agent, check_budget, drawn_secret
 from boardzoo.games.geister.board import CLASSIC, ESCAPED, OWN_STEPS, Layout
 from boardzoo.games.geister.information import GeisterView
 from boardzoo.games.model import GameState
@@ -173,8 +173,9 @@ class PurpleAgent(Agent):
         start = time.perf_counter()
         view = cast(GeisterView, model)  # check() made sure it is Geister
         shape = view.shape
-        if view.placing:
-            return shape.move_actions + int(self.rng.random() * len(shape.red_sets))
+        drawn = drawn_secret(view, self.rng)
+        if drawn is not None:
+            return drawn
         seat = view.player
         unknown = view.unknown_ghosts()
         blues_left = shape.blue - view.lost[1 - seat][0]
