@@ -246,6 +246,8 @@ def test_settings_are_checked():
         tiny_config(clip=5.0)
     with pytest.raises(ValueError, match="add up to more than 1"):
         tiny_config(self_share=0.8, fixed_share=0.5)
+    with pytest.raises(ValueError, match="disguised_share must be"):
+        tiny_config(disguised_share=1.5)
     assert PRESETS["geister"].env == "geister_v0"
 
 
@@ -400,6 +402,40 @@ def test_an_agent_in_the_league_plays_from_its_seats_view(tmp_path, monkeypatch)
         assert hidden and all(model.red[g] is None for g in hidden)
 
 
+@pytest.mark.slow
+@pytest.mark.training
+def test_past_selves_play_disguised_in_their_share_of_games(tmp_path, monkeypatch):
+    """With ``disguised_share`` 1 every past self plays from the game's decoy, and only past
+    selves: the learner's own inputs (what it learns from) keep its true colours."""
+    import boardzoo.training.hidden.selfplay as selfplay
+
+    decoyed = []
+    original = selfplay.LeagueGames.__init__
+
+    def spying(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        disguise = self.disguise
+
+        def spy(inputs, ranks):
+            decoyed.append(len(inputs))
+            disguise(inputs, ranks)
+
+        self.disguise = spy
+
+    monkeypatch.setattr(selfplay.LeagueGames, "__init__", spying)
+    trainer = HiddenTrainer(str(tmp_path / "run"), tiny_config(params=dict(SMALL), self_share=0.2, fixed_share=0.0,
+                                                               disguised_share=1.0), log=quiet)
+    trainer.train(iterations=6)
+    played = {name for entry in trainer.history for name in entry["games"]}
+    assert "past selves disguised" in played and "past selves" not in played
+    assert sum(decoyed) > 100
+    plain = HiddenTrainer(str(tmp_path / "plain"), tiny_config(params=dict(SMALL), self_share=0.2, fixed_share=0.0),
+                          log=quiet)
+    decoyed.clear()
+    plain.train(iterations=6)
+    assert "past selves" in {name for entry in plain.history for name in entry["games"]} and not decoyed
+
+
 def test_the_league_draws_each_kind_of_opponent_in_its_share():
     """Half the games the learner plays itself, a tenth a roll-out policy, the rest a past
     self (itself while it has none), each past self and each roll-out policy by how hard
@@ -435,6 +471,50 @@ def test_the_league_draws_each_kind_of_opponent_in_its_share():
     fixed = [d for d in draws if d <= FIXED_POLICY]
     assert abs(len(fixed) / len(draws) - 0.1) < 0.01
     assert abs(fixed.count(FIXED_POLICY) / len(fixed) - 0.02 / 1.02) < 0.01
+
+
+def own_recoloured(state, rng: random.Random):
+    """``state`` with the colours of the mover's own ghosts still on the board shuffled."""
+    seat, ghosts = state.player, state.shape.ghosts
+    on_board = [g for g in range(ghosts * seat, ghosts * (seat + 1)) if state.pos[g] >= 0]
+    other = state.clone()
+    colours = [state.red[g] for g in on_board]
+    rng.shuffle(colours)
+    for g, red in zip(on_board, colours):
+        other.red[g] = red
+    return other
+
+
+@pytest.mark.parametrize("params", [{}, SMALL], ids=["classic", "small"])
+def test_a_disguised_past_self_plays_from_a_decoy_that_tells_nothing_of_its_colours(params):
+    """The decoy depends on where the mover's ghosts stand and how many of its reds are
+    left, never on which of them are red: recolouring its own ghosts leaves the disguised
+    input as it was. Everything but the two colour planes stays; the decoy marks as many
+    reds and blues as the truth, on the mover's own ghosts; inputs before the mover's
+    placement stay as they were."""
+    from boardzoo.games.geister import disguised_colours, network_input
+
+    rng = random.Random(3)
+    found = positions(params, 60, seed=4)
+    ghosts = found[0].shape.ghosts
+    ranks = np.random.default_rng(5).random((len(found), 64))
+    truth = np.stack([network_input(state) for state in found])
+    shuffled = np.stack([network_input(own_recoloured(state, rng)) for state in found])
+    disguised, disguised_shuffled = truth.copy(), shuffled.copy()
+    disguised_colours(disguised, ranks)
+    disguised_colours(disguised_shuffled, ranks)
+    np.testing.assert_array_equal(disguised, disguised_shuffled)
+    assert not np.array_equal(truth, shuffled)  # the recolouring was seen before the disguise
+    colours = slice(ghosts, ghosts + 2)
+    np.testing.assert_array_equal(np.delete(disguised, [ghosts, ghosts + 1], axis=1),
+                                  np.delete(truth, [ghosts, ghosts + 1], axis=1))
+    np.testing.assert_array_equal(disguised[:, colours].sum(axis=(2, 3)), truth[:, colours].sum(axis=(2, 3)))
+    np.testing.assert_array_equal(disguised[:, colours].sum(axis=1), truth[:, colours].sum(axis=1))
+    assert not np.array_equal(disguised, truth)
+    unplaced = network_input(GAME.new_initial_state(random.Random(0), **params))[None]
+    before = unplaced.copy()
+    disguised_colours(unplaced, ranks[:1])
+    np.testing.assert_array_equal(unplaced, before)
 
 
 def test_the_belief_accuracy_tool_scores_each_belief_on_the_ghosts_it_could_not_see(tmp_path):

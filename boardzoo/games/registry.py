@@ -92,6 +92,12 @@ class Learning:
     #: pieces, as the determinizing searches draw them (``belief=network``); None: the
     #: game's network has no belief a search can read.
     belief_odds: Callable[[Any, list[int], Any], list[float]] | None = None
+    #: ``f(inputs, ranks)``: a batch of network inputs rewritten in place so that each
+    #: mover's own secret is a decoy drawn by ``ranks`` (a row of random numbers a game, one
+    #: a cell of the input's plane): a past self playing from them shows no tell of its
+    #: true secret (the ``disguised_share`` of a hidden-information run); None: the game
+    #: has no decoy to offer.
+    disguise: Callable[[Any, Any], None] | None = None
 
 
 @dataclass(frozen=True)

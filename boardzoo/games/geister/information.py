@@ -197,6 +197,32 @@ def blue_odds(view, unknown: list[int], red_logits: np.ndarray) -> list[float]:
 BELIEF_LOGIT_CAP = 20.0
 
 
+def disguised_colours(inputs: np.ndarray, ranks: np.ndarray) -> None:
+    """Rewrite, in place, the mover's own colours in a batch of network inputs
+    (:func:`network_input`'s layout, ``(n, planes, rows, cols)``) by a decoy: of its ghosts
+    on the board, as many as it has reds left are marked red, those whose ``ranks`` (one row
+    a game, drawn once a game, a column a ghost) are lowest; the rest blue. A network that
+    plays from the decoy plays as it would, and its moves tell nothing of its true colours:
+    an opponent without tells, as some outside programs are. Inputs before the mover's
+    placement carry no colours and stay as they are."""
+    n, planes = inputs.shape[:2]
+    ghosts = planes - 3 - RECORD_PLANES - COUNT_PLANES
+    where = inputs[:, :ghosts].reshape(n, ghosts, -1)
+    alive = where.any(axis=2)
+    colours = inputs[:, ghosts:ghosts + 2].reshape(n, 2, -1)
+    reds_left = colours[:, 1].sum(axis=1).round().astype(np.int64)
+    placed = colours.any(axis=(1, 2))
+    order = np.argsort(np.where(alive, ranks[:, :ghosts], np.inf), axis=1, kind="stable")
+    place = np.empty_like(order)
+    np.put_along_axis(place, order, np.arange(ghosts)[None, :].repeat(n, axis=0), axis=1)
+    red = alive & (place < reds_left[:, None])
+    blue = alive & ~red
+    decoy = np.stack([np.einsum("ng,ngs->ns", blue.astype(np.float32), where),
+                      np.einsum("ng,ngs->ns", red.astype(np.float32), where)], axis=1)
+    colours[placed] = decoy[placed]
+    inputs[:, ghosts:ghosts + 2] = colours.reshape(inputs[:, ghosts:ghosts + 2].shape)
+
+
 def observation_of(game, player: int) -> np.ndarray:
     """The observation array of seat ``player`` (layout in the module docstring), from the
     true state or from that seat's own :class:`GeisterView` alike: it reads only what the

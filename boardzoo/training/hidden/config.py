@@ -41,6 +41,11 @@ class HiddenConfig:
     #: offers its reds: a belief learned only from its own kind reads a bluffer's colours
     #: worse than a coin does.
     fixed_opponents: tuple[str, ...] = ("rushing", "forward", "baiting")
+    #: Of the games against past selves, the share in which the past self plays from a
+    #: decoy of its own secret (the game's ``disguise``), so that its moves tell nothing of
+    #: it: a belief learned only against players with tells trusts tells a stranger lacks.
+    #: These games count toward the past self's score as the others do.
+    disguised_share: float = bounded(0.0, 0.0, 1.0)
     #: A past self joins the league every this many iterations; the league keeps the newest.
     snapshot_every: int = bounded(10, 1, 100_000)
     league_size: int = bounded(16, 1, 1000)
@@ -86,6 +91,9 @@ class HiddenConfig:
         for name in self.fixed_opponents:
             if name not in policies:
                 check_agent(name, self.game, policies)
+        learning = games()[self.game].learning
+        if self.disguised_share > 0 and (learning is None or learning.disguise is None):
+            raise ValueError(f"train: disguised_share is above 0 but {self.game} has no decoy of a secret to play from")
         if self.fixed_share > 0 and not self.fixed_opponents:
             raise ValueError("train: fixed_share is above 0 but fixed_opponents names none")
 

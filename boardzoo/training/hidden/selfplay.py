@@ -122,6 +122,7 @@ class LeagueGames:
         self.kernels = self.games.kernels
         declared = self.declared = declared_game(config.game)
         rollouts = declared.compiled_rollouts
+        self.disguise = declared.learning.disguise if declared.learning is not None else None
         #: Each fixed opponent's roll-out policy number, or -1 for an agent (played in Python).
         self.fixed_policies = [rollouts.index(name) if name in rollouts else -1 for name in league.fixed]
         #: The agents playing in each game slot, by name (made on first need, reset each game).
@@ -135,6 +136,9 @@ class LeagueGames:
         self.batch = self.games.reset(int(self.rng.integers(2**62)))
         size = self.games.batch
         self.controllers = np.full((size, 2), LEARNER, dtype=np.int64)
+        #: Games whose past self plays from a decoy of its secret, and the ranks that draw it.
+        self.disguised = np.zeros(size, dtype=np.bool_)
+        self.decoys = np.zeros((size, self.cells), dtype=np.float64)
         for b in range(size):
             self._assign(b)
         self.pending: list[list[list[int]]] = [[[], []] for _ in range(size)]
@@ -146,8 +150,12 @@ class LeagueGames:
     def _assign(self, b: int) -> None:
         opponent = self.league.draw(self.rng)
         self.controllers[b] = LEARNER
+        self.disguised[b] = False
         if opponent != LEARNER:
             self.controllers[b, int(self.rng.integers(2))] = opponent
+            if opponent >= SNAPSHOT and self.config.disguised_share > 0:
+                self.disguised[b] = self.rng.random() < self.config.disguised_share
+                self.decoys[b] = self.rng.random(self.cells)
             if opponent <= FIXED_POLICY and self.fixed_policies[FIXED_POLICY - opponent] < 0:
                 self._agent(b, self.league.fixed_name(opponent)).reset(seed=int(self.rng.integers(2**62)))
 
@@ -210,8 +218,14 @@ class LeagueGames:
                 rows = np.flatnonzero(movers == c)
                 snapshot = self.league.snapshot(int(c)) if c >= SNAPSHOT else None
                 if snapshot is not None:  # (every snapshot still playing is in the league: see above)
+                    inputs = self._inputs(states, rows)
+                    disguised = self.disguised[rows]
+                    if disguised.any() and self.disguise is not None:
+                        decoyed = inputs[disguised]
+                        self.disguise(decoyed, self.decoys[rows[disguised]])
+                        inputs[disguised] = decoyed
                     with torch.no_grad():
-                        logits, _ = snapshot.module(torch.from_numpy(self._inputs(states, rows)))
+                        logits, _ = snapshot.module(torch.from_numpy(inputs))
                     actions[rows] = sample_actions(logits.numpy(), masks[rows], self.rng)[0]
                 elif self.fixed_policies[FIXED_POLICY - c] >= 0:
                     out = np.empty(len(rows), dtype=np.int64)
@@ -240,7 +254,7 @@ class LeagueGames:
                     seat = learner_seats[0]
                     opponent = int(self.controllers[b, 1 - seat])
                     score = (float(rewards[seat]) + 1) / 2
-                    tally.add(self.opponent_name(opponent), score)
+                    tally.add(self.opponent_name(opponent) + (" disguised" if self.disguised[b] else ""), score)
                     self.league.record(opponent, score)
                 else:
                     tally.add("itself", 0.5)
