@@ -22,11 +22,13 @@ def random_midgames(rng: random.Random, count: int, most_plies: int = 60) -> lis
     return found
 
 
-def recoloured(state, rng: random.Random):
+def recoloured(state, rng: random.Random, own: bool = False):
     """``state`` with the colours of the opponent's ghosts still on the board shuffled
-    (the mover's own colours, and those captures made public, as they were)."""
-    seat, ghosts = state.player, state.shape.ghosts
-    on_board = [g for g in range(ghosts * (1 - seat), ghosts * (2 - seat)) if state.pos[g] >= 0]
+    (the mover's own colours, and those captures made public, as they were); with ``own``,
+    the mover's own ghosts' instead."""
+    ghosts = state.shape.ghosts
+    seat = state.player if own else 1 - state.player
+    on_board = [g for g in range(ghosts * seat, ghosts * (seat + 1)) if state.pos[g] >= 0]
     other = state.clone()
     colours = [state.red[g] for g in on_board]
     rng.shuffle(colours)

@@ -473,18 +473,6 @@ def test_the_league_draws_each_kind_of_opponent_in_its_share():
     assert abs(fixed.count(FIXED_POLICY) / len(fixed) - 0.02 / 1.02) < 0.01
 
 
-def own_recoloured(state, rng: random.Random):
-    """``state`` with the colours of the mover's own ghosts still on the board shuffled."""
-    seat, ghosts = state.player, state.shape.ghosts
-    on_board = [g for g in range(ghosts * seat, ghosts * (seat + 1)) if state.pos[g] >= 0]
-    other = state.clone()
-    colours = [state.red[g] for g in on_board]
-    rng.shuffle(colours)
-    for g, red in zip(on_board, colours):
-        other.red[g] = red
-    return other
-
-
 @pytest.mark.parametrize("params", [{}, SMALL], ids=["classic", "small"])
 def test_a_disguised_past_self_plays_from_a_decoy_that_tells_nothing_of_its_colours(params):
     """The decoy depends on where the mover's ghosts stand and how many of its reds are
@@ -499,7 +487,7 @@ def test_a_disguised_past_self_plays_from_a_decoy_that_tells_nothing_of_its_colo
     ghosts = found[0].shape.ghosts
     ranks = np.random.default_rng(5).random((len(found), 64))
     truth = np.stack([network_input(state) for state in found])
-    shuffled = np.stack([network_input(own_recoloured(state, rng)) for state in found])
+    shuffled = np.stack([network_input(recoloured(state, rng, own=True)) for state in found])
     disguised, disguised_shuffled = truth.copy(), shuffled.copy()
     disguised_colours(disguised, ranks)
     disguised_colours(disguised_shuffled, ranks)
