@@ -405,8 +405,8 @@ def test_an_agent_in_the_league_plays_from_its_seats_view(tmp_path, monkeypatch)
 @pytest.mark.slow
 @pytest.mark.training
 def test_past_selves_play_disguised_in_their_share_of_games(tmp_path, monkeypatch):
-    """With ``disguised_share`` 1 every past self plays from the game's decoy, and only past
-    selves: the learner's own inputs (what it learns from) keep its true colours."""
+    """With ``disguised_share`` 1 every game against a past self is played disguised (the
+    game's decoy is drawn for its moves, and the history names them apart); with 0 none is."""
     import boardzoo.training.hidden.selfplay as selfplay
 
     decoyed = []
