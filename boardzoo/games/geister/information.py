@@ -213,14 +213,12 @@ def disguised_colours(inputs: np.ndarray, ranks: np.ndarray) -> None:
     reds_left = colours[:, 1].sum(axis=1).round().astype(np.int64)
     placed = colours.any(axis=(1, 2))
     order = np.argsort(np.where(alive, ranks[:, :ghosts], np.inf), axis=1, kind="stable")
-    place = np.empty_like(order)
-    np.put_along_axis(place, order, np.arange(ghosts)[None, :].repeat(n, axis=0), axis=1)
+    place = np.argsort(order, axis=1)  # each ghost's place in its row's order
     red = alive & (place < reds_left[:, None])
     blue = alive & ~red
     decoy = np.stack([np.einsum("ng,ngs->ns", blue.astype(np.float32), where),
                       np.einsum("ng,ngs->ns", red.astype(np.float32), where)], axis=1)
-    colours[placed] = decoy[placed]
-    inputs[:, ghosts:ghosts + 2] = colours.reshape(inputs[:, ghosts:ghosts + 2].shape)
+    inputs[placed, ghosts:ghosts + 2] = decoy[placed].reshape(-1, 2, *inputs.shape[2:])
 
 
 def observation_of(game, player: int) -> np.ndarray:
