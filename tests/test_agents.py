@@ -251,3 +251,19 @@ def test_a_preset_is_its_spec_with_overrides():
     assert any(name == "geister-expert" and params.startswith("= purple:") for name, params, _ in catalogue())
     with pytest.raises(SpecError, match="unknown parameter 'iterations'"):
         make("geister-expert:iterations=3")
+
+
+def test_a_preset_refuses_a_game_it_does_not_play_by_its_own_name():
+    from boardzoo.agents import PRESETS, agent_games
+
+    env = connect_four_v0.env()
+    env.reset(seed=0)
+    model = env.unwrapped.model(env.agent_selection)
+    for name in PRESETS:
+        games = agent_games(name)
+        assert games is not None and "connect_four" not in games  # both presets are Geister's
+        agent = make(name, seed=0)
+        with pytest.raises(ValueError, match=f"^{name}: plays geister only, not connect_four$"):
+            agent.check_once(model)
+        with pytest.raises(ValueError, match=f"^{name}: plays geister only, not connect_four$"):
+            make(f"{name}:time=0.05", seed=0).check_once(model)

@@ -98,6 +98,9 @@ def make(spec: str, seed: int | None = None, **overrides) -> Agent:
     except ValueError as error:
         raise SpecError(f"{spec}: {error}") from error
     agent.spec, agent.full_spec = spec.strip(), full.strip()
+    preset = PRESETS.get(split_spec(spec)[0])
+    if preset is not None:
+        agent.preset_games = preset.games
     return agent
 
 

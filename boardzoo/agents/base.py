@@ -44,6 +44,8 @@ class Agent:
         self.rng = random.Random(_seed(seed))
         #: The spec the agent was made from, and what it stands for (a preset's own spec).
         self.spec = self.full_spec = self.name
+        #: The games of the preset the agent was made from, when it plays fewer than its class.
+        self.preset_games: frozenset[str] | None = None
         self._checked: tuple | None = None
         #: Statistics of the last decision (search agents fill it in).
         self.stats: dict[str, Any] = {}
@@ -68,14 +70,23 @@ class Agent:
         """Raise ValueError when this agent's options do not fit the game of ``model``
         (a roll-out policy, belief or evaluator the game does not have). The arena calls
         it before the first game, so a bad option fails before anything is played."""
-        if self.games is not None and model.game_name not in self.games:
-            raise ValueError(f"{self.name}: plays {', '.join(sorted(self.games))} only, not {model.game_name}")
+        self.check_game(model)
+
+    def check_game(self, model: GameState) -> None:
+        """Raise ValueError when ``model``'s game is not one that this agent, or the preset
+        it was made from, plays: checked before the options, whose refusal would name a part
+        instead of the game."""
+        for games in (self.games, self.preset_games):
+            if games is not None and model.game_name not in games:
+                raise ValueError(f"{self.spec.split(':', 1)[0]}: plays {', '.join(sorted(games))} only, "
+                                 f"not {model.game_name}")
 
     def check_once(self, model: GameState) -> None:
         """:meth:`check` the first time this agent meets ``model``'s game (its class and
         name), not again at every move; the arena calls it before the first game."""
         key = (type(model), model.game_name)
         if key != self._checked:
+            self.check_game(model)
             self.check(model)
             self._checked = key
 

@@ -118,7 +118,7 @@ def run(host: str, port: int, agent_spec: str, games: int, red: str | None = Non
     agent = make(agent_spec, seed=seed)
     first = GeisterView(GeisterState(max_turns), 0)
     try:
-        agent.check(first)
+        agent.check_once(first)
     except ValueError as error:
         raise ClientError(f"--agent {agent_spec}: {error}") from None
     agent.warm_up(first)  # before the server's clock runs
