@@ -1,6 +1,7 @@
-"""The race to the exits that a search adjudicates (``mcts:adjudicate=race``), and escape
-threats read the worse way (``mcts:threats=worse``): worked positions, the race held to
-an exhaustive search of the rules wherever it settles a race of two moves or fewer, and
+"""The race to the exits that a search adjudicates (``mcts:adjudicate=race``), the guard
+of the exits at the root (``mcts:guard=exits``), and escape threats read the worse way
+(``mcts:threats=worse`` and ``coin``): worked positions, the race and the guard held to
+an exhaustive search of the rules wherever they settle a race of two moves or fewer, and
 the agent's options."""
 
 import random
@@ -16,9 +17,10 @@ from boardzoo.strategy.geister.beliefs import (
     blue_probabilities,
     captures_read_cautiously,
     captures_read_warily,
+    runners_read_no_likelier_red_than_a_coin,
     threats_read_worse,
 )
-from boardzoo.strategy.geister.race import escape_race, free_runner_moves
+from boardzoo.strategy.geister.race import escape_race, free_runner_moves, guarded_moves
 
 PLAYER_0_WINS, PLAYER_1_WINS = (1.0, -1.0), (-1.0, 1.0)
 # Board strings (the tournament protocol's): player_0's ghosts A-H then player_1's a-h, each
@@ -125,6 +127,53 @@ def test_every_race_it_settles_within_two_moves_is_won_by_its_winner_whatever_th
         assert forces_win(state, winner, plies), (state.pos, state.red, state.player)
 
 
+# --- the guard of the exits -------------------------------------------------------------------
+# their e at (0, 4), one step from our corner (0, 5); of our ghosts only F at (2, 5) can
+# stand next to that corner in time, by stepping west
+RUNNER_AT_THE_CORNER = "13R23R33R43R22B25B35B45B41u31u21u11u04u30u20u10u"
+
+
+def test_the_guard_allows_only_the_move_that_keeps_a_runner_from_going_free():
+    view = GeisterView(position_from_board_string(RUNNER_AT_THE_CORNER), 0)
+    assert [view.action_label(a) for a in guarded_moves(view)] == ["F,W"]
+    agent = make("mcts:iterations=30,belief=uniform,guard=exits", seed=5)
+    assert view.action_label(agent.act({}, view)) == "F,W"
+
+
+def purple(view: GeisterView) -> GeisterState:
+    """A full state of ``view`` with every hidden ghost blue."""
+    state = view.determinize(random.Random(0))
+    for g in view.unknown_ghosts():
+        state.red[g] = False
+    return state
+
+
+def test_every_move_the_guard_refuses_lets_a_ghost_read_as_blue_force_its_escape():
+    """Wherever the guard refuses a move for a runner two moves or fewer from leaving,
+    the rules agree: with every hidden ghost blue, the opponent forces a win after it.
+    And the guard reads the view alone: recolouring the opponent's ghosts changes nothing."""
+    rng = random.Random(8)
+    refused = 0
+    for state in random_midgames(rng, 400, most_plies=120):
+        seat = state.player
+        view = GeisterView(state, seat)
+        allowed = guarded_moves(view)
+        assert allowed == guarded_moves(GeisterView(recoloured(state, rng), seat))
+        legal = view.legal_actions()
+        assert set(allowed) <= set(legal) and allowed
+        if len(allowed) == len(legal):
+            continue
+        for action in set(legal) - set(allowed):
+            after = purple(view)
+            after.apply(action)
+            moves = free_runner_moves(after, 1 - seat, moves_first=True)
+            assert moves is not None
+            if moves <= 2:
+                assert forces_win(after, 1 - seat, 2 * moves - 1), (state.pos, view.action_label(action))
+                refused += 1
+    assert refused >= 10
+
+
 # --- threats read the worse way ----------------------------------------------------------------
 def test_a_ghost_about_to_leave_is_drawn_as_blue_as_the_adaptive_model_has_it_the_others_likelier_red():
     # their e at (0, 4), one step from their exit (0, 5); a at (4, 1) far from it
@@ -144,12 +193,12 @@ def test_a_ghost_about_to_leave_is_drawn_as_blue_as_the_adaptive_model_has_it_th
     assert threats_read_worse(view, [g for g in unknown if g != 12], [1.0] * 7) == [1.0] * 7  # no threat: as given
 
 
-def is_threat(view: GeisterView, ghost: int) -> bool:
-    """Whether the opponent's ``ghost`` is two moves or fewer from leaving by one of the
-    viewer's corners, by plain distances on the 6x6 board."""
+def is_threat(view: GeisterView, ghost: int, moves: int = 2) -> bool:
+    """Whether the opponent's ``ghost`` is ``moves`` moves or fewer from leaving by one of
+    the viewer's corners, by plain distances on the 6x6 board."""
     exits = [(0, 5), (5, 5)] if view.seat == 0 else [(0, 0), (5, 0)]  # ours, as (column, row)
     column, row = view.pos[ghost] % 6, view.pos[ghost] // 6
-    return min(abs(column - x) + abs(row - y) for x, y in exits) + 1 <= 2
+    return min(abs(column - x) + abs(row - y) for x, y in exits) + 1 <= moves
 
 
 def test_threats_are_drawn_at_least_as_blue_as_the_adaptive_model_has_them():
@@ -180,6 +229,39 @@ def test_threats_are_drawn_at_least_as_blue_as_the_adaptive_model_has_them():
                 assert d <= b + 1e-9
         threats_seen += sum(threat)
     assert threats_seen >= 20
+
+
+def test_runners_are_drawn_at_least_as_blue_as_a_coin_and_the_adaptive_model_have_them():
+    """threats=coin: each ghost four moves or fewer from leaving by one of our corners
+    (plain distances on the 6x6 board) is drawn blue, exactly so many blue, at least as
+    often as a coin (the share of blues among the unknown ghosts) and the adaptive model
+    have it, wherever some colouring meets every bound; every other ghost no more often
+    than the belief had it; odds that already meet the bounds come back as they were."""
+    rng = random.Random(22)
+    runners_seen = bounded = 0
+    for state in random_midgames(rng, 300, most_plies=120):
+        view = GeisterView(state, state.player)
+        unknown = view.unknown_ghosts()
+        blues = 4 - view.lost[1 - view.seat][0]
+        if not 0 < blues < len(unknown):
+            continue
+        odds = [rng.choice([0.01, 1.0, 100.0]) for _ in unknown]
+        read = runners_read_no_likelier_red_than_a_coin(view, unknown, odds)
+        runner = [is_threat(view, g, moves=4) for g in unknown]
+        coin = blues / len(unknown)
+        adaptive = adaptive_blue_probabilities(view, unknown, blues)
+        bounds = [max(a, coin) if r else 0.0 for a, r in zip(adaptive, runner)]
+        believed, drawn = blue_probabilities(odds, blues), blue_probabilities(read, blues)
+        if all(b >= bound - 1e-6 for b, bound in zip(believed, bounds)):
+            assert read == odds
+        for b, d, bound, r in zip(believed, drawn, bounds, runner):
+            if not r:
+                assert d <= b + 1e-9
+            elif sum(bounds) <= blues - 0.1:  # some colouring meets every bound, with room
+                assert d >= bound - 1e-4
+                bounded += 1
+        runners_seen += sum(runner)
+    assert runners_seen >= 50 and bounded >= 20
 
 
 @pytest.mark.parametrize("read_captures, most_blue", [
@@ -233,12 +315,14 @@ def test_the_worse_reading_reads_the_view_alone():
         views = [GeisterView(s, seat) for s in (state, other)]
         unknown = views[0].unknown_ghosts()
         odds = [rng.random() + 0.1 for _ in unknown]
-        assert threats_read_worse(views[0], unknown, odds) == threats_read_worse(views[1], unknown, odds)
+        for read in (threats_read_worse, runners_read_no_likelier_red_than_a_coin):
+            assert read(views[0], unknown, odds) == read(views[1], unknown, odds)
 
 
 # --- the agent's options -----------------------------------------------------------------------
 @pytest.mark.parametrize("spec, message", [
     ("mcts:adjudicate=nothing", "unknown adjudicator 'nothing'"),
+    ("mcts:guard=nothing", r"unknown guard 'nothing'; there are: exits \(geister\)"),
     ("mcts:threats=sometimes,belief=adaptive",
      r"unknown reading of threats 'sometimes'; there are: as-believed \(every game\); worse \(geister\)"),
     ("mcts:match=always,belief=adaptive", "match must be one of none, learn, learn-in-game, learn-calibrated"),
@@ -253,6 +337,7 @@ def test_unknown_settings_are_refused_by_name(spec, message):
 
 @pytest.mark.parametrize("spec, message", [
     ("mcts:adjudicate=race,iterations=10", "connect_four has no adjudicator 'race'"),
+    ("mcts:guard=exits,iterations=10", "connect_four has no guard 'exits'"),
     ("mcts:threats=worse,iterations=10", "connect_four has no worse reading of threats"),
     ("mcts:match=learn,iterations=10", "connect_four has no model of an opponent to learn over a match"),
     ("mcts:captures=cautious,iterations=10", "connect_four has no cautious reading of captures"),

@@ -19,6 +19,7 @@ state object for attributes.
         schedules={},                                   # name -> f(state) -> iterations
         solve_moves=None,                               # f(state, seconds, engine) -> {action: value}
         adjudicators={},                                # name -> f(state) -> returns or None
+        guards={},                                      # name -> f(model) -> the moves a root may play
         threat_readings={"worse": f},                   # name -> f(view, unknown, odds) -> odds
         capture_readings={"cautious": f},               # f(view, unknown, odds) -> odds
         match_reading=None,                             # f(belief) -> belief that learns a match
@@ -27,7 +28,7 @@ state object for attributes.
 A new game gets every generic agent with no registration at all (random, minimax,
 alpha-beta with ``eval=simple``, MCTS with random roll-outs); registering knowledge adds
 ``greedy``, ``mcts:rollout=NAME``, ``alphabeta:eval=NAME``, ``mcts:value=NAME``,
-``mcts:belief=NAME``, ``mcts:adjudicate=NAME``, ``mcts:threats=worse``,
+``mcts:belief=NAME``, ``mcts:adjudicate=NAME``, ``mcts:guard=NAME``, ``mcts:threats=worse``,
 ``mcts:captures=cautious`` and ``mcts:match=learn`` for it.
 """
 
@@ -80,6 +81,11 @@ class GameKnowledge:
     #: returns`` of a position whose outcome is settled (Geister: a race to the exits that
     #: nothing can stop), None when it is not; a leaf it settles is scored so.
     adjudicators: Mapping[str, Callable[[Any], tuple[float, float] | None]] = field(default_factory=dict)
+    #: Root move filters (``mcts:guard=NAME``): ``f(model) -> actions``, the moves the
+    #: searching seat may play whatever the hidden information (Geister: none that lets a
+    #: ghost of the opponent, read as blue, run free to an exit); every legal move when
+    #: none passes. The search's choice is kept when it passes, else its best move that does.
+    guards: Mapping[str, Callable[[Any], list[int]]] = field(default_factory=dict)
     #: By name, ``f(view, unknown, odds) -> odds``: a belief's odds of the hidden pieces
     #: with the opponent's threats read the worse way (``mcts:threats=NAME``), for a game
     #: in which a threat missed loses at once.
@@ -137,7 +143,7 @@ def all_knowledge() -> dict[str, GameKnowledge]:
 
 #: What ``known_names`` calls each kind of game knowledge, for messages.
 _KINDS = {"rollout": "roll-out policy", "eval": "evaluator", "belief": "belief", "schedule": "iteration schedule",
-          "adjudicator": "adjudicator", "threat": "reading of threats",
+          "adjudicator": "adjudicator", "guard": "guard", "threat": "reading of threats",
           "capture": "reading of captures"}
 
 
@@ -145,7 +151,7 @@ def known_names(kind: str) -> dict[str, list[str]]:
     """Every name of one kind of game knowledge a spec can choose, with the games that
     have it: ``kind`` is ``"rollout"`` (``mcts:rollout=``), ``"eval"`` (``alphabeta:eval=``,
     ``mcts:value=``), ``"belief"`` (``mcts:belief=``), ``"schedule"`` (``mcts:schedule=``),
-    ``"adjudicator"`` (``mcts:adjudicate=``), ``"threat"`` (``mcts:threats=``) or
+    ``"adjudicator"`` (``mcts:adjudicate=``), ``"guard"`` (``mcts:guard=``), ``"threat"`` (``mcts:threats=``) or
     ``"capture"`` (``mcts:captures=``)."""
     if kind not in _KINDS:
         raise ValueError(f"unknown kind of game knowledge {kind!r}")
@@ -159,7 +165,8 @@ def known_names(kind: str) -> dict[str, list[str]]:
     for game, knowledge in all_knowledge().items():
         names = {"rollout": knowledge.rollout_names()[1:], "eval": list(knowledge.evaluators),
                  "belief": list(knowledge.beliefs), "schedule": list(knowledge.schedules),
-                 "adjudicator": list(knowledge.adjudicators), "threat": list(knowledge.threat_readings),
+                 "adjudicator": list(knowledge.adjudicators), "guard": list(knowledge.guards),
+                 "threat": list(knowledge.threat_readings),
                  "capture": list(knowledge.capture_readings)}[kind]
         for name in names:
             found.setdefault(name, []).append(game)

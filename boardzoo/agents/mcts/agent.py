@@ -31,7 +31,10 @@ final choice; a parameter of a part not chosen is refused):
                  (puct always expands all children, at the first visit when nthr=0)
     leaf         rollout=NAME with max_rollout, or value=NAME, or an evaluator/model;
                  adjudicate=NAME scores a leaf whose result the game knows by it
-                 (Geister: race, a race to the exits that nothing can stop)
+                 (Geister: race, a race to the exits that nothing can stop);
+                 guard=NAME plays only moves the game's guard allows, whatever
+                 the hidden information (Geister: exits, no move that lets a ghost
+                 read as blue run free to one of our exits)
     backup       q=win-lose | wins | score ([0, 1]: a draw 1/2); solver=true adds MCTS-Solver proofs
     final        final=visits | value (c_final) | lcb (lcb_z, lcb_share: the surest
                  good move of those well visited); decisive=true plays a move that
@@ -44,6 +47,8 @@ final choice; a parameter of a part not chosen is refused):
                  (belief=network: the belief head of model=, or of the network shipped
                  for the game: boardzoo train geister); threats=worse reads the
                  opponent's threats the worse way (Geister: a ghost about to escape);
+                 threats=coin further out and at least as likely blue as a coin
+                 (Geister: a ghost four moves or fewer from leaving);
                  captures=cautious reads the pieces we could take cautiously (Geister:
                  with one red left, as likely red as a coin has them at least);
                  captures=wary too, and those that are no threat as likely red as
@@ -148,7 +153,8 @@ class MCTSAgent(Agent):
                  policy: str = "ucb1", q: str = "win-lose", final: str = "visits", reuse: bool = False,
                  nthr: int = 0, rollout: str = "random", max_rollout: int = 0, value: str | None = None,
                  model: str | None = None, solver: bool = False, decisive: bool = False,
-                 belief: str | None = None, adjudicate: str | None = None, threats: str = "as-believed",
+                 belief: str | None = None, adjudicate: str | None = None, guard: str | None = None,
+                 threats: str = "as-believed",
                  captures: str = "as-believed", match: str = "none", engine: str = "auto", evaluator: Any = None,
                  schedule: str | None = None, chance: str = "tree", secret: str = "draw",
                  **options: Any):
@@ -177,6 +183,8 @@ class MCTSAgent(Agent):
             check_known("mcts", "eval", value)
         if adjudicate is not None:
             check_known("mcts", "adjudicator", adjudicate)
+        if guard is not None:
+            check_known("mcts", "guard", guard)
         check_known("mcts", "threat", threats)
         check_known("mcts", "capture", captures)
         if match not in MATCH_READINGS:
@@ -194,7 +202,7 @@ class MCTSAgent(Agent):
         self.reuse, self.nthr, self.rollout_name, self.max_rollout = reuse, nthr, rollout, max_rollout
         self.value_name, self.solver, self.belief = value, solver, belief
         self.decisive, self.adjudicate, self.threats, self.match = decisive, adjudicate, threats, match
-        self.captures = captures
+        self.captures, self.guard = captures, guard
         #: The belief built before play (:meth:`check`): belief=network's reader, the
         #: belief weighed over a match (match=learn), with threats read the worse way
         #: (threats=worse) and captures cautiously (captures=cautious / wary).
@@ -265,6 +273,11 @@ class MCTSAgent(Agent):
                                  f"{', '.join(adjudicators) or 'none'}")
             if self.engine == "compiled" and not model.capabilities.hidden_information:
                 raise ValueError("mcts: engine=compiled scores its own leaves; adjudicate= needs engine=python")
+        if self.guard is not None and self.guard not in knowledge_of(model).guards:
+            raise ValueError(f"mcts: {model.game_name} has no guard {self.guard!r}; guards are: "
+                             f"{', '.join(knowledge_of(model).guards) or 'none'}")
+        if self.guard is not None and self.engine == "compiled" and not model.capabilities.hidden_information:
+            raise ValueError("mcts: guard= filters the moves of the Python search; it needs engine=python")
         if isinstance(self.evaluator, GameCheckedEvaluator):  # first: model=shipped finds its network here
             self.evaluator.check(model)
         if self.belief == NETWORK_BELIEF:  # the belief head of model=, else of the network shipped for the game
@@ -425,6 +438,10 @@ class MCTSAgent(Agent):
                 gc.enable()
         searched = time.perf_counter()
         best = self._final_child(root, search)
+        if self.guard is not None:
+            allowed = knowledge_of(model).guards[self.guard](model)
+            best, added = self._played_instead(root, best, self._allowed_instead(root, best, allowed))
+            search.size += added
         if self.decisive:
             best, added = self._played_instead(root, best, decisive_move(search.sampling.sample,
                                                                          model.capabilities.hidden_information))
@@ -484,6 +501,15 @@ class MCTSAgent(Agent):
         if isinstance(root.untried, list) and played in root.untried:  # a list once the root is expanded
             root.untried.remove(played)
         return node, 1
+
+    def _allowed_instead(self, root: Node, best: Node, allowed: list[int]) -> int | None:
+        """The move to play instead of ``best`` when the guard does not allow it: the
+        final choice among the allowed children the search visited, else an allowed move
+        drawn at random; None when ``best`` is allowed."""
+        if best.action in allowed:
+            return None
+        children = [c for c in root.children or () if c.action in allowed and c.visits > 0]
+        return self.choose(root, children).action if children else self.rng.choice(allowed)
 
     def _final_child(self, root: Node, search: Search) -> Node:
         children = [c for c in root.children or [] if c.visits > 0] or root.children or []

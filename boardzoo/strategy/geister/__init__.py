@@ -2,9 +2,9 @@
 policies (forward, rushing, baiting; and the tight play-out loop steered forward or
 tactically), the beliefs about hidden colours (:mod:`.beliefs`, with the learned colour
 model of :mod:`.learned`) and escape threats read the worse way, the race to the exits
-that a search adjudicates (:mod:`.race`), the purple search (:mod:`.purple`), and the
-opponent profile (:mod:`.profile`, with the tells of :mod:`.tells`), which a search's belief
-is weighed against over a match."""
+that a search adjudicates and the guard of our exits at its root (:mod:`.race`), the
+purple search (:mod:`.purple`), and the opponent profile (:mod:`.profile`, with the
+tells of :mod:`.tells`), which a search's belief is weighed against over a match."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from boardzoo.strategy.geister.beliefs import BELIEFS, CAPTURE_READINGS, THREAT_
 from boardzoo.strategy.geister.players import baiting_action, forward_policy, rushing_action
 from boardzoo.strategy.geister.profile import MatchReading
 from boardzoo.strategy.geister.purple import PurpleSearch
-from boardzoo.strategy.geister.race import escape_race
+from boardzoo.strategy.geister.race import GUARDS, escape_race
 from boardzoo.strategy.knowledge import GameKnowledge, register
 
 
@@ -38,6 +38,7 @@ register(GameKnowledge(
     fast_rollouts={"random": fast_random, "forward": fast_forward, "tactical": fast_tactical},
     beliefs=BELIEFS,
     adjudicators={"race": escape_race},
+    guards=GUARDS,
     threat_readings=THREAT_READINGS,
     capture_readings=CAPTURE_READINGS,
     match_reading=MatchReading,

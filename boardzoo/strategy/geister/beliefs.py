@@ -217,6 +217,35 @@ def threats_read_worse(view: GeisterView, unknown: list[int], odds: list[float])
     return odds_within(odds, blues, least={i: a for i, (a, threat) in enumerate(zip(adaptive, near)) if threat})
 
 
+#: A ghost at most this many moves from leaving is a runner that
+#: :func:`runners_read_no_likelier_red_than_a_coin` reads the worse way: one a guard can
+#: still be sent against. The race adjudicator settles races of up to four moves, so a
+#: runner drawn blue this far out is one the search sees it would lose to.
+RUNNER_MOVES = 4
+
+
+def runners_read_no_likelier_red_than_a_coin(view: GeisterView, unknown: list[int], odds: list[float]) -> list[float]:
+    """A belief's ``odds`` of blue for ``unknown``, with each runner read the worse way
+    (``mcts:threats=coin``): a ghost :data:`RUNNER_MOVES` or fewer moves from leaving by
+    one of our corners is drawn blue at least as often as a coin has it (the share of
+    blues among the unknown ghosts) and as the adaptive model has it. :func:`threats_read_worse`
+    reads only the last two moves, when a guard that is not already near comes too late, and
+    trusts the adaptive model, which reads an opponent that offers its reds as a bluffer
+    and its runners as baits: an exploiter trained against the learned player offered
+    reds, then walked a blue to an exit with no guard of ours near (the Geister learning
+    log). Fitted as the sampler draws (:func:`odds_within`): the other ghosts only ever
+    get likelier red."""
+    seat, shape = view.seat, view.shape
+    near = [exit_distance(1 - seat, view.pos[g], shape) <= RUNNER_MOVES for g in unknown]
+    if not any(near):
+        return odds
+    blues = shape.blue - view.lost[1 - seat][0]
+    coin = blues / len(unknown)
+    adaptive = adaptive_blue_probabilities(view, unknown, blues)
+    return odds_within(odds, blues, least={i: max(a, coin) for i, (a, runner) in enumerate(zip(adaptive, near))
+                                           if runner})
+
+
 def captures_read_cautiously(view: GeisterView, unknown: list[int], odds: list[float]) -> list[float]:
     """A belief's ``odds`` of blue for ``unknown``, with the ghosts we could take read at
     least as likely red as a coin has them once the opponent has one red left
@@ -290,7 +319,7 @@ def odds_within(odds: list[float], blues: int, least: Mapping[int, float] = Mapp
 
 
 #: How ``mcts:threats=`` may read the ghosts about to escape.
-THREAT_READINGS = {"worse": threats_read_worse}
+THREAT_READINGS = {"worse": threats_read_worse, "coin": runners_read_no_likelier_red_than_a_coin}
 #: How ``mcts:captures=`` may read the ghosts we could take once one red is left.
 CAPTURE_READINGS = {"cautious": captures_read_cautiously, "wary": captures_read_warily}
 

@@ -19,6 +19,9 @@ before the opponent's ``n``-th.
 
 from __future__ import annotations
 
+import random
+
+from boardzoo.games.geister.information import GeisterView
 from boardzoo.games.geister.rules import GeisterState
 from boardzoo.strategy.geister.players import exit_distance
 
@@ -121,3 +124,40 @@ def escape_race(state: GeisterState, horizon: int = RACE_HORIZON) -> tuple[float
         if square >= 0 and not state.red[g] and exit_distance(loser, square, shape) <= loser_moves:
             return None
     return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+
+
+def guarded_moves(view: GeisterView) -> list[int]:
+    """The moves of ``view``'s seat after which no opponent ghost, read as blue whatever
+    its colour (the purple reading), is a free runner that leaves before a free runner
+    of ours (``mcts:guard=exits``); every legal move when none is so guarded, or while
+    the ghosts are still being placed. A sampled search reads a runner it believes red
+    as harmless, and one that offers reds first teaches that belief to read every runner
+    red: an exploiter trained against the learned player walked its blues to our exits
+    with no guard of ours near (the Geister learning log). Only the position and our own
+    colours are read, never a hidden colour."""
+    legal = view.legal_actions()
+    if view.over or any(not placed for placed in view.placed):
+        return legal
+    seat, ghosts = view.seat, view.shape.ghosts
+    # A full state with every hidden ghost blue: any of them may run. The colours drawn
+    # here are overwritten, so no belief is needed.
+    purple = view.determinize(random.Random(0))
+    for g in range(ghosts * (1 - seat), ghosts * (2 - seat)):
+        if view.red[g] is None:
+            purple.red[g] = False
+    guarded = []
+    for action in legal:
+        after = purple.clone()
+        after.apply(action)
+        if after.over:  # our escape, or a capture of what the purple reading takes for the last blue
+            guarded.append(action)
+            continue
+        theirs = free_runner_moves(after, 1 - seat, moves_first=True)
+        ours = free_runner_moves(after, seat, moves_first=False)
+        if theirs is None or ours is not None and ours < theirs:
+            guarded.append(action)
+    return guarded or legal
+
+
+#: The root move filters of ``mcts:guard=NAME``.
+GUARDS = {"exits": guarded_moves}
