@@ -234,7 +234,9 @@ def runners_read_no_likelier_red_than_a_coin(view: GeisterView, unknown: list[in
     and its runners as baits: an exploiter trained against the learned player offered
     reds, then walked a blue to an exit with no guard of ours near (the Geister learning
     log). Fitted as the sampler draws (:func:`odds_within`): the other ghosts only ever
-    get likelier red."""
+    get likelier red. Measured against the expert it took more reds and stopped no more
+    escapes (49 % of 102 games, where the preset wins 63 %); the guard of the exits
+    (:func:`boardzoo.strategy.geister.race.guarded_moves`) defends them at no such cost."""
     seat, shape = view.seat, view.shape
     near = [exit_distance(1 - seat, view.pos[g], shape) <= RUNNER_MOVES for g in unknown]
     if not any(near):
