@@ -208,13 +208,24 @@ def threats_read_worse(view: GeisterView, unknown: list[int], odds: list[float])
     Geister learning log). The odds are fitted as the sampler draws them
     (:func:`odds_within`), so raising a threat makes the other ghosts likelier red, never
     likelier blue."""
+    return _threats_read_at_least(view, unknown, odds, THREAT_MOVES, lambda adaptive, coin: adaptive)
+
+
+def _threats_read_at_least(view: GeisterView, unknown: list[int], odds: list[float], moves: int,
+                           least: Callable[[float, float], float]) -> list[float]:
+    """``odds`` with each ghost ``moves`` or fewer moves from leaving by one of our
+    corners drawn blue at least ``least(adaptive, coin)`` of the time: ``adaptive`` the
+    adaptive model's probability of blue, ``coin`` the share of blues among the unknown
+    ghosts. Odds with no such ghost come back as they are."""
     seat, shape = view.seat, view.shape
-    near = [exit_distance(1 - seat, view.pos[g], shape) <= THREAT_MOVES for g in unknown]
+    near = [exit_distance(1 - seat, view.pos[g], shape) <= moves for g in unknown]
     if not any(near):
         return odds
     blues = shape.blue - view.lost[1 - seat][0]
+    coin = blues / len(unknown)
     adaptive = adaptive_blue_probabilities(view, unknown, blues)
-    return odds_within(odds, blues, least={i: a for i, (a, threat) in enumerate(zip(adaptive, near)) if threat})
+    return odds_within(odds, blues, least={i: least(a, coin) for i, (a, threat) in enumerate(zip(adaptive, near))
+                                           if threat})
 
 
 #: A ghost at most this many moves from leaving is a runner that
@@ -237,15 +248,7 @@ def runners_read_no_likelier_red_than_a_coin(view: GeisterView, unknown: list[in
     get likelier red. Measured against the expert it took more reds and stopped no more
     escapes (49 % of 102 games, where the preset wins 63 %); the guard of the exits
     (:func:`boardzoo.strategy.geister.race.guarded_moves`) defends them at no such cost."""
-    seat, shape = view.seat, view.shape
-    near = [exit_distance(1 - seat, view.pos[g], shape) <= RUNNER_MOVES for g in unknown]
-    if not any(near):
-        return odds
-    blues = shape.blue - view.lost[1 - seat][0]
-    coin = blues / len(unknown)
-    adaptive = adaptive_blue_probabilities(view, unknown, blues)
-    return odds_within(odds, blues, least={i: max(a, coin) for i, (a, runner) in enumerate(zip(adaptive, near))
-                                           if runner})
+    return _threats_read_at_least(view, unknown, odds, RUNNER_MOVES, max)
 
 
 def captures_read_cautiously(view: GeisterView, unknown: list[int], odds: list[float]) -> list[float]:

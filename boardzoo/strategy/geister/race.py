@@ -138,13 +138,12 @@ def guarded_moves(view: GeisterView) -> list[int]:
     legal = view.legal_actions()
     if view.over or any(not placed for placed in view.placed):
         return legal
-    seat, ghosts = view.seat, view.shape.ghosts
+    seat = view.seat
     # A full state with every hidden ghost blue: any of them may run. The colours drawn
     # here are overwritten, so no belief is needed.
     purple = view.determinize(random.Random(0))
-    for g in range(ghosts * (1 - seat), ghosts * (2 - seat)):
-        if view.red[g] is None:
-            purple.red[g] = False
+    for g in view.unknown_ghosts():
+        purple.red[g] = False
     guarded = []
     for action in legal:
         after = purple.clone()
